@@ -1,0 +1,37 @@
+# Ladder: make run · make test · make lint · make bench
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench install browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Bring the demo club up on SQLite at http://127.0.0.1:8000/ (admin: /admin/).
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+## Run the whole test suite (DATABASE_URL picks the database; SQLite by default).
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+## Benchmark a full recompute of a synthetic federation (see scripts/bench.py --help).
+bench: $(STAMP)
+	$(PY) scripts/bench.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

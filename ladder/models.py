@@ -1,0 +1,390 @@
+"""The club's records: players, rating periods and games.
+
+Ratings are derived from these by the ``ratings`` app; nothing here computes a rating. The
+``Player`` fields under "derived" are written only by ``ratings.services``.
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
+
+MIN_RATING, MAX_RATING = 0, 3500
+MIN_BIRTH_YEAR = 1900
+# A change to any of these changes the player's ratings from their first game on.
+PLAYER_ENTRY_FIELDS = ("entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year")
+
+
+class Result(models.TextChoices):
+    WHITE_WIN = "1-0", "1-0"
+    BLACK_WIN = "0-1", "0-1"
+    DRAW = "1/2-1/2", "½-½"
+    WHITE_FORFEIT_WIN = "+/-", "+/− (White wins by forfeit, unrated)"
+    BLACK_FORFEIT_WIN = "-/+", "−/+ (Black wins by forfeit, unrated)"
+    DOUBLE_FORFEIT = "0-0", "0-0 (double forfeit, unrated)"
+
+    @classmethod
+    def parse(cls, text: str) -> str:
+        """Return the stored code for a result as people type it, or raise ``ValueError``."""
+        cleaned = text.strip().replace(" ", "").replace("½", "1/2").replace("–", "-")
+        cleaned = cleaned.replace("−", "-").replace("0.5", "1/2")
+        aliases = {"=": cls.DRAW, "1/2": cls.DRAW, "draw": cls.DRAW, "+-": "+/-", "-+": "-/+"}
+        code = aliases.get(cleaned.lower(), cleaned)
+        if code in cls.values:
+            return code
+        raise ValueError(f"'{text}' is not a result; use 1-0, 0-1, 1/2-1/2, +/-, -/+ or 0-0.")
+
+
+class Sex(models.TextChoices):
+    MALE = "M", "Male"
+    FEMALE = "F", "Female"
+
+
+class Title(models.TextChoices):
+    GM = "GM"
+    IM = "IM"
+    FM = "FM"
+    CM = "CM"
+    WGM = "WGM"
+    WIM = "WIM"
+    WFM = "WFM"
+    WCM = "WCM"
+
+
+class PlayerQuerySet(models.QuerySet):
+    def rated(self):
+        return self.filter(rating__isnull=False)
+
+    def unrated(self):
+        return self.filter(rating__isnull=True)
+
+    def search(self, text: str):
+        """Filter by part of the name, or by the exact FIDE id when the text is a number."""
+        text = text.strip()
+        if not text:
+            return self
+        condition = Q(name__icontains=text)
+        if text.isdigit():
+            condition |= Q(fide_id=int(text))
+        return self.filter(condition)
+
+    def standings(self):
+        """Order rated players first by rating, then by name."""
+        return self.order_by(F("rating").desc(nulls_last=True), "name", "pk")
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=200, db_index=True)
+    fide_id = models.PositiveBigIntegerField(
+        "FIDE id", null=True, blank=True, unique=True, help_text="Unique when given."
+    )
+    birth_year = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_BIRTH_YEAR)],
+        help_text="FIDE publishes only the year; it is all the junior rule needs.",
+    )
+    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
+    federation = models.CharField(max_length=3, blank=True, help_text="FIDE code, e.g. ENG.")
+    title = models.CharField(
+        max_length=3, choices=Title.choices, blank=True, help_text="A real FIDE title only."
+    )
+    # Entry data, for players who arrive with a history.
+    entry_rating = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        help_text="Published rating on entry; blank = unrated.",
+    )
+    entry_rated_games = models.PositiveIntegerField(
+        default=0, help_text="Rated games completed before entry."
+    )
+    entry_peak_rating = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        help_text="Highest published rating before entry; blank = the entry rating.",
+    )
+    # Derived: written by ratings.services only.
+    rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    rated_games = models.PositiveIntegerField(default=0, editable=False)
+    peak_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    last_rated_on = models.DateField(null=True, blank=True, editable=False)
+    last_change = models.IntegerField(null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = PlayerQuerySet.as_manager()
+    history = HistoricalRecords(
+        excluded_fields=[
+            "rating",
+            "rated_games",
+            "peak_rating",
+            "last_rated_on",
+            "last_change",
+            "updated",
+        ]
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(entry_rating__isnull=True) | Q(entry_rating__lte=MAX_RATING),
+                name="player_entry_rating_range",
+                violation_error_message="The entry rating must lie between 0 and 3500.",
+            ),
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True) | Q(birth_year__gte=MIN_BIRTH_YEAR),
+                name="player_birth_year_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["rating"], name="player_rating_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.fide_id})" if self.fide_id else self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if self._state.adding:
+            self.start_from_entry()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("ladder:player", args=[self.pk])
+
+    def start_from_entry(self) -> None:
+        """Set the derived state of a player with no games: the entry data."""
+        self.rating = self.entry_rating
+        self.rated_games = self.entry_rated_games
+        self.peak_rating = self.entry_peak
+        self.last_rated_on = None
+        self.last_change = None
+
+    def clean(self) -> None:
+        errors = {}
+        this_year = timezone.localdate().year
+        if self.birth_year is not None and self.birth_year > this_year:
+            errors["birth_year"] = (
+                f"The birth year {self.birth_year} is in the future (this is {this_year})."
+            )
+        if (
+            self.entry_peak_rating is not None
+            and self.entry_rating is not None
+            and self.entry_peak_rating < self.entry_rating
+        ):
+            errors["entry_peak_rating"] = "The peak rating cannot be lower than the entry rating."
+        if self.entry_peak_rating is not None and self.entry_rating is None:
+            errors["entry_peak_rating"] = (
+                "An unrated player has no peak rating; leave it blank or give an entry rating."
+            )
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def entry_peak(self) -> int | None:
+        """The peak on entry: the one given, else the entry rating."""
+        return self.entry_peak_rating if self.entry_peak_rating is not None else self.entry_rating
+
+    @property
+    def is_rated(self) -> bool:
+        return self.rating is not None
+
+
+class PeriodStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+
+
+class RatingPeriodQuerySet(models.QuerySet):
+    def containing(self, day: date):
+        return self.filter(start__lte=day, end__gte=day)
+
+    def overlapping(self, start: date, end: date):
+        return self.filter(start__lte=end, end__gte=start)
+
+    def for_date(self, day: date) -> RatingPeriod:
+        """Return the period holding ``day``, creating that month's period if there is none."""
+        period = self.containing(day).first()
+        if period is not None:
+            return period
+        start = day.replace(day=1)
+        end = day.replace(day=calendar.monthrange(day.year, day.month)[1])
+        clash = self.overlapping(start, end).first()
+        if clash is not None:
+            raise ValidationError(
+                {
+                    "date": f"No rating period holds {day.isoformat()}, and the month's period "
+                    f"would overlap {clash.label}; create a period for this date first."
+                }
+            )
+        return self.create(label=start.strftime("%Y-%m"), start=start, end=end)
+
+    def latest_period(self) -> RatingPeriod | None:
+        return self.order_by("-start").first()
+
+
+class RatingPeriod(models.Model):
+    label = models.CharField(max_length=20, unique=True, help_text="e.g. 2026-03 for a month.")
+    start = models.DateField(unique=True)
+    end = models.DateField()
+    status = models.CharField(
+        max_length=6, choices=PeriodStatus.choices, default=PeriodStatus.OPEN, editable=False
+    )
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = RatingPeriodQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["start"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start__lte=F("end")),
+                name="period_start_before_end",
+                violation_error_message="A period cannot end before it starts.",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=PeriodStatus.values), name="period_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("ladder:period", args=[self.label])
+
+    def clean(self) -> None:
+        if self.start and self.end:
+            if self.end < self.start:
+                raise ValidationError({"end": "A period cannot end before it starts."})
+            clash = (
+                RatingPeriod.objects.overlapping(self.start, self.end).exclude(pk=self.pk).first()
+            )
+            if clash is not None:
+                raise ValidationError(
+                    f"The period {self.start} to {self.end} overlaps {clash.label} "
+                    f"({clash.start} to {clash.end}); periods cannot overlap."
+                )
+        if self.pk and self.start and self.end:
+            outside = Game.objects.filter(period=self).exclude(
+                date__gte=self.start, date__lte=self.end
+            )
+            if outside.exists():
+                raise ValidationError(
+                    "Games of this period would fall outside its new dates; move them first."
+                )
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == PeriodStatus.CLOSED
+
+    def contains(self, day: date) -> bool:
+        return self.start <= day <= self.end
+
+
+class PeriodLog(models.Model):
+    """Why and by whom a period was closed or reopened (a reopen needs a reason)."""
+
+    class Action(models.TextChoices):
+        CLOSED = "closed", "Closed"
+        REOPENED = "reopened", "Reopened"
+
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="log")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    reason = models.TextField(blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.period} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+
+class GameQuerySet(models.QuerySet):
+    def in_period(self, period: RatingPeriod):
+        return self.filter(period=period)
+
+    def with_players(self):
+        return self.select_related("white", "black", "period")
+
+    def for_player(self, player: Player | int):
+        return self.filter(Q(white=player) | Q(black=player))
+
+
+class Game(models.Model):
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.PROTECT, related_name="games", editable=False
+    )
+    date = models.DateField(db_index=True)
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    result = models.CharField(max_length=7, choices=Result.choices)
+    event = models.CharField(max_length=200, blank=True)
+    round = models.CharField(max_length=20, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["date", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(white=F("black")),
+                name="game_white_is_not_black",
+                violation_error_message="A player cannot play themselves.",
+            ),
+            models.CheckConstraint(
+                condition=Q(result__in=Result.values),
+                name="game_result_valid",
+                violation_error_message="Unknown result.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.white.name} - {self.black.name} {self.result}"
+
+    def save(self, *args, **kwargs) -> None:
+        # The period always follows the date, whichever door the game came through.
+        if self.date and (self.period_id is None or not self.period.contains(self.date)):
+            self.period = RatingPeriod.objects.for_date(self.date)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        errors = {}
+        if self.white_id and self.black_id and self.white_id == self.black_id:
+            errors["black"] = "A player cannot play themselves."
+        if self.date:
+            period = RatingPeriod.objects.containing(self.date).first()
+            if period is not None and period.is_closed:
+                errors["date"] = closed_message(period)
+        if self.pk:
+            old = Game.objects.filter(pk=self.pk).select_related("period").first()
+            if old is not None and old.period.is_closed:
+                errors["date"] = closed_message(old.period)
+        if errors:
+            raise ValidationError(errors)
+
+
+def closed_message(period: RatingPeriod) -> str:
+    """Say that a period is closed and how to reopen it, for every door alike."""
+    return (
+        f"The period {period.label} is closed; its games are frozen. Reopen it first "
+        f"(admin action 'Reopen', or: manage.py reopen_period {period.label} --reason '...')."
+    )

@@ -1,0 +1,12 @@
+"""The players' pages."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "ladder"
+urlpatterns = [
+    path("", views.standings, name="standings"),
+    path("players/<int:pk>/", views.player, name="player"),
+    path("periods/<str:label>/", views.period, name="period"),
+]

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        from . import signals
+
+        signals.connect()

@@ -1,0 +1,93 @@
+"""RatingChange: one row per player per period in which the player has a game.
+
+The row holds the whole calculation (rating before, K published and applied, n, score, ΣPD,
+K × ΣdR, the rounded change, the rating after) and the state the period leaves on the list, so
+that the next period can start from it. Per-game lines are derived on read
+(``ratings.services.game_lines``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import models
+
+from . import engine, fide
+
+
+class Status(models.TextChoices):
+    RATED = engine.STATUS_RATED, "rated"
+    FIRST_RATING = engine.STATUS_FIRST_RATING, "first rating"
+    UNRATED = engine.STATUS_UNRATED, "unrated"
+    BELOW_FLOOR = engine.STATUS_BELOW_FLOOR, "fell below floor"
+
+
+class RatingChangeQuerySet(models.QuerySet):
+    def with_related(self):
+        return self.select_related("player", "period")
+
+    def for_period(self, period):
+        return self.filter(period=period)
+
+    def before(self, start):
+        return self.filter(period__start__lt=start)
+
+
+class RatingChange(models.Model):
+    player = models.ForeignKey(
+        "ladder.Player", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    period = models.ForeignKey(
+        "ladder.RatingPeriod", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices)
+    rating_before = models.PositiveSmallIntegerField(null=True, blank=True)
+    k = models.PositiveSmallIntegerField("K published", null=True, blank=True)
+    k_reason = models.CharField(max_length=120, blank=True)
+    k_applied = models.PositiveSmallIntegerField("K applied", null=True, blank=True)
+    games = models.PositiveIntegerField(
+        default=0, help_text="Rated games in the period (unrated: games toward the pool)."
+    )
+    score_units = models.IntegerField(default=0)
+    expected_units = models.IntegerField(default=0)
+    change_exact_units = models.BigIntegerField(default=0)
+    change = models.IntegerField(default=0)
+    rating_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    performance = models.IntegerField(null=True, blank=True)
+    # State on the list that closes the period.
+    rated_games_after = models.PositiveIntegerField(default=0)
+    peak_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_rated_on = models.DateField(null=True, blank=True)
+    first_event = models.CharField(max_length=220, blank=True)
+    pool = models.JSONField(default=list, blank=True)
+
+    objects = RatingChangeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["period__start", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "period"], name="one_change_per_period"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=Status.values), name="change_status_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["period", "-rating_after"], name="change_period_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.period}: {self.status} {self.change:+d}"
+
+    @property
+    def score(self) -> Decimal:
+        return fide.units_to_decimal(self.score_units)
+
+    @property
+    def expected(self) -> Decimal:
+        return fide.units_to_decimal(self.expected_units)
+
+    @property
+    def change_exact(self) -> Decimal:
+        return fide.units_to_decimal(self.change_exact_units)
+
+    @property
+    def is_rated(self) -> bool:
+        return self.status == Status.RATED

@@ -1,0 +1,274 @@
+"""Rating reads shared by the admin, the API, the pages and the commands.
+
+Every function here reads in a fixed number of queries whatever the number of rows; none holds a
+rule of its own: the arithmetic comes from ``ratings.fide``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from ladder.models import Game, PeriodStatus, Player, RatingPeriod
+
+from . import engine, fide
+from .models import RatingChange, Status
+from .services import latest_changes, rules
+
+# --- the rating list -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    """One player's line on the list that closes a period."""
+
+    player: Player
+    rating_before: int | None
+    rating: int | None
+    change: int
+    k: int | None  # applied
+    k_published: int | None
+    games: int  # rated games in the period
+    total_games: int
+    status: str  # rated, first rating, unrated, fell below floor
+    score: Decimal
+    expected: Decimal
+    change_exact: Decimal
+    performance: int | None
+    inactive: bool
+
+    @property
+    def level(self) -> str:
+        return self.player.title or fide.rating_level(self.rating)
+
+    def as_dict(self) -> dict:
+        """Return the row as the ``rating_list`` JSON contract names it (DESIGN Contracts)."""
+        return {
+            "id": self.player.pk,
+            "name": self.player.name,
+            "fide_id": self.player.fide_id,
+            "rating_before": self.rating_before,
+            "rating": self.rating,
+            "change": self.change,
+            "k": self.k,
+            "k_published": self.k_published,
+            "games": self.games,
+            "total_games": self.total_games,
+            "status": self.status,
+            "score": str(self.score),
+            "expected": str(self.expected),
+            "change_exact": str(self.change_exact),
+            "performance": self.performance,
+            "inactive": self.inactive,
+        }
+
+
+def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
+    """Return every player's line on the list that closes ``period`` (default: the latest).
+
+    Rated players come first by rating, then the unrated by name. Two queries.
+    """
+    period = period or RatingPeriod.objects.latest_period()
+    if period is None:
+        return [_entry_from_player(p, date.max) for p in Player.objects.standings()]
+    latest = {
+        rc.player_id: rc for rc in latest_changes(through=period.start).select_related("period")
+    }
+    entries = []
+    for player in Player.objects.order_by("name", "pk"):
+        change = latest.get(player.pk)
+        if change is None:
+            entries.append(_entry_from_player(player, period.end))
+        elif change.period_id == period.pk:
+            entries.append(_entry_from_change(player, change, period.end))
+        else:
+            entries.append(_entry_carried(player, change, period.end))
+    entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.player.name, e.player.pk))
+    return entries
+
+
+_ZERO = Decimal("0.00")
+
+
+def _entry_from_player(player: Player, on: date) -> ListEntry:
+    rating = player.entry_rating
+    return ListEntry(
+        player, rating, rating, 0, None, None, 0, player.entry_rated_games,
+        Status.RATED.label if rating is not None else Status.UNRATED.label,
+        _ZERO, _ZERO, _ZERO, None, False,
+    )  # fmt: skip
+
+
+def _entry_from_change(player: Player, rc: RatingChange, on: date) -> ListEntry:
+    return ListEntry(
+        player, rc.rating_before, rc.rating_after, rc.change, rc.k_applied, rc.k, rc.games,
+        rc.rated_games_after, Status(rc.status).label, rc.score, rc.expected, rc.change_exact,
+        rc.performance, rc.rating_after is not None and fide.is_inactive(rc.last_rated_on, on),
+    )  # fmt: skip
+
+
+def _entry_carried(player: Player, rc: RatingChange, on: date) -> ListEntry:
+    rating = rc.rating_after
+    return ListEntry(
+        player, rating, rating, 0, None, None, 0, rc.rated_games_after,
+        Status.RATED.label if rating is not None else Status.UNRATED.label,
+        _ZERO, _ZERO, _ZERO, None,
+        rating is not None and fide.is_inactive(rc.last_rated_on, on),
+    )  # fmt: skip
+
+
+# --- reports and histories -----------------------------------------------------------------
+
+
+def period_report(period: RatingPeriod) -> QuerySet[RatingChange]:
+    """Every RatingChange of a period with its player, rated first by rating after."""
+    return (
+        RatingChange.objects.for_period(period)
+        .select_related("player", "period")
+        .order_by("status", "-rating_after", "player__name")
+    )
+
+
+def player_history(player: Player | int) -> QuerySet[RatingChange]:
+    """A player's RatingChange rows, newest period first."""
+    return (
+        RatingChange.objects.filter(player=player)
+        .select_related("period")
+        .order_by("-period__start")
+    )
+
+
+def current_year() -> int:
+    """The calendar year of the period that is being rated now (the latest open one)."""
+    period = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start").first()
+    return period.start.year if period else timezone.localdate().year
+
+
+def current_k(player: Player, *, year: int | None = None) -> fide.KFactor | None:
+    """Return the K a player has now, with its reason (None while unrated)."""
+    if player.rating is None:
+        return None
+    return fide.k_factor(
+        peak_rating=player.peak_rating,
+        rated_games=player.rated_games,
+        birth_year=player.birth_year,
+        year=year or current_year(),
+        club_k=rules().club_k,
+    )
+
+
+def is_inactive(player: Player, *, on: date | None = None) -> bool:
+    """Tell whether a rated player has had no rated game for 12 months (FIDE.md 7)."""
+    return player.rating is not None and fide.is_inactive(
+        player.last_rated_on, on or timezone.localdate()
+    )
+
+
+# --- per-game lines ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One game of a player in a period, with the numbers it contributed (or why none)."""
+
+    game: Game
+    opponent: Player
+    colour: str  # "white" or "black"
+    score: Decimal | None  # None for an unplayed game
+    opponent_rating: int | None  # from the list that opened the period
+    rated: bool
+    note: str
+    calculation: fide.GameLine | None  # D, D used, PD, dR when the game was rated
+
+
+def game_lines(player: Player, periods: QuerySet | list | None = None) -> dict[int, list[Line]]:
+    """Return a player's games explained, by period id. Three queries whatever the count.
+
+    Ratings used are those of the list that opened each period (8.3.2), read from both
+    players' RatingChange rows of that period.
+    """
+    games = Game.objects.for_player(player).with_players().order_by("date", "pk")
+    if periods is not None:
+        games = games.filter(period__in=periods)
+    games = list(games)
+    period_ids = {g.period_id for g in games}
+    opening = {
+        (pid, period_id): (status, before)
+        for pid, period_id, status, before in RatingChange.objects.filter(period_id__in=period_ids)
+        .filter(
+            Q(player=player)
+            | Q(player__in=Game.objects.filter(black=player).values("white"))
+            | Q(player__in=Game.objects.filter(white=player).values("black"))
+        )
+        .values_list("player_id", "period_id", "status", "rating_before")
+    }
+    method = rules().method
+    lines: dict[int, list[Line]] = defaultdict(list)
+    for game in games:
+        lines[game.period_id].append(_line(player, game, opening, method))
+    return dict(lines)
+
+
+def _line(player: Player, game: Game, opening: dict, method: str) -> Line:
+    white = game.white_id == player.pk
+    opponent = game.black if white else game.white
+    own_rating = opening.get((player.pk, game.period_id), (None, None))[1]
+    opp_rating = opening.get((opponent.pk, game.period_id), (None, None))[1]
+    white_score = engine.WHITE_SCORE.get(game.result)
+    colour = "white" if white else "black"
+    if white_score is None:
+        return Line(game, opponent, colour, None, opp_rating, False, "unplayed: not rated", None)
+    score_units = white_score if white else fide.UNIT - white_score
+    score = fide.units_to_decimal(score_units)
+    if opp_rating is None:
+        note = (
+            "opponent unrated: counts for nobody"
+            if own_rating is None
+            else ("opponent unrated: not rated for you")
+        )
+        return Line(game, opponent, colour, score, None, False, note, None)
+    if own_rating is None:
+        return Line(
+            game, opponent, colour, score, opp_rating, True, "counts toward a first rating", None
+        )
+    calculation, _ = fide.game_line(
+        own_rating,
+        opp_rating,
+        score_units,
+        method=method,
+        exemption=fide.cap_exemption_in_force(game.period.start),
+    )
+    return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
+
+
+def what_if(player: Player, opponent_rating: int) -> dict[str, fide.EventCalculation] | None:
+    """What a win, a draw or a loss against ``opponent_rating`` would do to the player now.
+
+    Uses the player's real K and the games already rated in the current open period, so the
+    700 rule and the single rounding apply to the period as a whole. None while unrated.
+    """
+    period = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start").first()
+    if period is None or player.rating is None:
+        return None
+    row = RatingChange.objects.filter(player=player, period=period, status=Status.RATED).first()
+    lines = game_lines(player, [period]).get(period.pk, []) if row else []
+    played = [
+        (line.opponent_rating, int(line.score * fide.UNIT))
+        for line in lines
+        if line.calculation is not None
+    ]
+    own = row.rating_before if row else player.rating
+    k = row.k if row else current_k(player, year=period.start.year).value
+    exemption = fide.cap_exemption_in_force(period.start)
+    return {
+        outcome: fide.event_calculation(
+            own, [*played, (opponent_rating, units)], k=k, method=rules().method,
+            exemption=exemption,
+        )
+        for outcome, units in (("win", fide.UNIT), ("draw", fide.UNIT // 2), ("loss", 0))
+    }  # fmt: skip

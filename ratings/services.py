@@ -1,0 +1,315 @@
+"""Rating services: the only code that writes ratings.
+
+``recompute_from`` walks a period and every later one in date order. Each period is loaded in a
+fixed number of queries whatever the number of players (players, their latest state, the games),
+rated by the pure ``ratings.engine`` and written back in bulk, all in one transaction, so the
+final state always equals a full recompute from scratch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from ladder.models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
+
+from . import engine
+from .models import RatingChange, Status
+
+BATCH_SIZE = 5000
+_LOCK_KEY = 0x1ADDE7  # PostgreSQL advisory lock serializing recomputes
+
+
+@dataclass
+class Recompute:
+    """What a recompute did, in words an administrator understands."""
+
+    periods: list[str] = field(default_factory=list)
+    rows: int = 0
+    players_changed: int = 0
+    dry_run: bool = False
+
+    def __str__(self) -> str:
+        if not self.periods:
+            return "Nothing to recompute: there are no rating periods."
+        span = (
+            self.periods[0]
+            if len(self.periods) == 1
+            else (f"{self.periods[0]} to {self.periods[-1]}")
+        )
+        players = (
+            "1 player's rating"
+            if self.players_changed == 1
+            else (f"{self.players_changed} players' ratings")
+        )
+        verb = "would change" if self.dry_run else "changed"
+        return f"{span} recomputed: {players} {verb}."
+
+
+def rules() -> engine.Rules:
+    """Return the club's rule options from settings."""
+    return engine.Rules(method=settings.LADDER_RATING_METHOD, club_k=settings.LADDER_CLUB_K)
+
+
+@transaction.atomic
+def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False) -> Recompute:
+    """Recompute ``period`` (default: the first) and every later period; refresh the players.
+
+    With ``dry_run`` everything is computed and counted, then rolled back.
+    """
+    _serialize()
+    periods = list(
+        RatingPeriod.objects.filter(start__gte=period.start) if period else RatingPeriod.objects
+    )
+    summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    if not periods:
+        return summary
+    stale = set(
+        RatingChange.objects.filter(period__start__gte=periods[0].start)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+    before = _derived(_players_in(Game.objects.filter(period__start__gte=periods[0].start)))
+    final: dict[int, tuple[engine.PlayerState, int | None]] = {}
+    for current in periods:
+        results = _rate(current)
+        RatingChange.objects.filter(period=current).delete()
+        RatingChange.objects.bulk_create(
+            (_row(pid, current, result) for pid, result in results.items()), batch_size=BATCH_SIZE
+        )
+        summary.rows += len(results)
+        for pid, result in results.items():
+            final[pid] = (result.state, result.change if result.status == Status.RATED else None)
+    gone = stale - final.keys()
+    for chunk in _chunks(gone):
+        before.update(_derived(Q(pk__in=chunk)))
+    final.update(_states_before(periods[0].start, gone))
+    summary.players_changed = _write_players(final, before)
+    if dry_run:
+        transaction.set_rollback(True)
+    return summary
+
+
+def recompute_for_player(player: Player) -> Recompute:
+    """Recompute from the player's first game, or refresh their entry state if they have none."""
+    first = Game.objects.for_player(player).order_by("date").select_related("period").first()
+    if first is not None:
+        return recompute_from(first.period)
+    with transaction.atomic():
+        before = _derived(Q(pk=player.pk))
+        final = _states_before(None, {player.pk})
+        return Recompute(players_changed=_write_players(final, before))
+
+
+def _serialize() -> None:
+    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+
+
+def _players_in(games: QuerySet) -> Q:
+    return Q(pk__in=games.values("white_id")) | Q(pk__in=games.values("black_id"))
+
+
+def _rate(period: RatingPeriod) -> dict[int, engine.PlayerPeriod]:
+    """Load one period in three queries and rate it."""
+    games = Game.objects.filter(period=period)
+    states = load_states(before=period.start, players=_players_in(games))
+    label = period.label
+    rows = (
+        (white, black, result, day, engine.event_key(event, label))
+        for white, black, result, day, event in games.values_list(
+            "white_id", "black_id", "result", "date", "event"
+        ).iterator(chunk_size=20000)
+    )
+    return engine.rate_period(engine.Period(period.start, period.end), states, rows, rules())
+
+
+def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerState]:
+    """Return the state of the selected players on the list that opens a period starting then.
+
+    Two queries: the players' entry data, and their latest RatingChange before that date.
+    """
+    states = {
+        pid: engine.PlayerState(
+            rating=rating,
+            rated_games=games,
+            peak_rating=peak if peak is not None else rating,
+            birth_year=born,
+        )
+        for pid, rating, games, peak, born in Player.objects.filter(players).values_list(
+            "pk", "entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year"
+        )
+    }
+    latest = latest_changes(before=before).filter(
+        player_id__in=Player.objects.filter(players).values("pk")
+    )
+    for row in latest.values_list(
+        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
+        "last_rated_on", "pool", "first_event",
+    ):  # fmt: skip
+        pid, status, rating, games, peak, last, pool, first_event = row
+        states[pid] = engine.PlayerState(
+            rating=rating,
+            rated_games=games,
+            peak_rating=peak,
+            birth_year=states[pid].birth_year,
+            last_rated_on=last,
+            pool=_pool_from_json(pool) if status == Status.UNRATED else (),
+            first_event=first_event or None,
+        )
+    return states
+
+
+def latest_changes(*, before: date | None = None, through: date | None = None) -> QuerySet:
+    """Each player's latest RatingChange of a period starting before ``before`` (or at or
+    before ``through``): one query whatever the number of players."""
+    rows = RatingChange.objects.all()
+    if before is not None:
+        rows = rows.filter(period__start__lt=before)
+    if through is not None:
+        rows = rows.filter(period__start__lte=through)
+    return rows.annotate(
+        recency=Window(
+            RowNumber(), partition_by=[F("player_id")], order_by=F("period__start").desc()
+        )
+    ).filter(recency=1)
+
+
+def _pool_from_json(pool: list) -> tuple[engine.PoolGame, ...]:
+    return tuple(
+        engine.PoolGame(date.fromisoformat(on), event, rating, score)
+        for on, event, rating, score in pool
+    )
+
+
+def _pool_to_json(pool: Iterable[engine.PoolGame]) -> list:
+    return [[g.on.isoformat(), g.event, g.opponent_rating, g.score] for g in pool]
+
+
+def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> RatingChange:
+    state = result.state
+    return RatingChange(
+        player_id=pid,
+        period=period,
+        status=result.status,
+        rating_before=result.rating_before,
+        k=result.k.value if result.k else None,
+        k_reason=result.k.reason if result.k else "",
+        k_applied=result.k_applied,
+        games=result.games,
+        score_units=result.score,
+        expected_units=result.expected,
+        change_exact_units=result.change_exact,
+        change=result.change,
+        rating_after=result.rating_after,
+        performance=result.performance,
+        rated_games_after=state.rated_games,
+        peak_after=state.peak_rating,
+        last_rated_on=state.last_rated_on,
+        first_event=state.first_event or "",
+        pool=_pool_to_json(result.pool),
+    )
+
+
+def _states_before(
+    start: date | None, player_ids: set[int]
+) -> dict[int, tuple[engine.PlayerState, int | None]]:
+    """The state of players with no game left from ``start`` on: as on the list before it."""
+    found: dict[int, tuple[engine.PlayerState, int | None]] = {}
+    for chunk in _chunks(player_ids):
+        states = load_states(before=start, players=Q(pk__in=chunk))
+        changes = dict(
+            latest_changes(before=start)
+            .filter(player_id__in=chunk, status=Status.RATED)
+            .values_list("player_id", "change")
+        )
+        found.update({pid: (state, changes.get(pid)) for pid, state in states.items()})
+    return found
+
+
+def _chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
+    """Split ids for ``IN`` lists (SQLite allows a limited number of variables per query)."""
+    ordered = sorted(ids)
+    for offset in range(0, len(ordered), size):
+        yield ordered[offset : offset + size]
+
+
+_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
+
+
+def _derived(players: Q) -> dict[int, tuple]:
+    return {
+        row[0]: row[1:]
+        for row in Player.objects.filter(players).values_list("pk", *_DERIVED).iterator(20000)
+    }
+
+
+def _write_players(
+    final: dict[int, tuple[engine.PlayerState, int | None]], before: dict[int, tuple]
+) -> int:
+    """Write the players' derived state; return how many players' ratings changed."""
+    changed = []
+    rating_changed = 0
+    for pid, (state, last_change) in final.items():
+        new = (state.rating, state.rated_games, state.peak_rating, state.last_rated_on, last_change)
+        old = before.get(pid)
+        if new != old:
+            changed.append(Player(pk=pid, **dict(zip(_DERIVED, new, strict=True))))
+            if old is None or old[0] != state.rating:
+                rating_changed += 1
+    Player.objects.bulk_update(changed, _DERIVED, batch_size=BATCH_SIZE)
+    return rating_changed
+
+
+# --- closing and reopening periods ---------------------------------------------------------
+
+
+@transaction.atomic
+def close_period(*, period: RatingPeriod, user=None) -> RatingPeriod:
+    """Close a period: its list is published and its games are frozen (DESIGN Data)."""
+    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
+    if period.is_closed:
+        raise ValidationError(f"The period {period.label} is already closed.")
+    earlier = (
+        RatingPeriod.objects.filter(start__lt=period.start, status=PeriodStatus.OPEN)
+        .order_by("start")
+        .first()
+    )
+    if earlier is not None:
+        raise ValidationError(
+            f"The earlier period {earlier.label} is still open; periods close in order, "
+            f"so close {earlier.label} first."
+        )
+    period.status = PeriodStatus.CLOSED
+    period.closed_at = timezone.now()
+    period.save(update_fields=["status", "closed_at"])
+    PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=user)
+    return period
+
+
+@transaction.atomic
+def reopen_period(*, period: RatingPeriod, reason: str, user=None) -> RatingPeriod:
+    """Reopen a closed period so that its games can be corrected; the reason is recorded."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
+    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
+    if not period.is_closed:
+        raise ValidationError(f"The period {period.label} is already open.")
+    period.status = PeriodStatus.OPEN
+    period.closed_at = None
+    period.save(update_fields=["status", "closed_at"])
+    PeriodLog.objects.create(
+        period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=user
+    )
+    return period
