@@ -1,0 +1,256 @@
+"""CSV import of players and games (DESIGN Contracts): whole file or nothing.
+
+Every row is validated before anything is written; the first problems are reported with the
+line, the column and the reason, and the database is left as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import TextIO
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from .models import Game, Player, RatingPeriod, Result, Sex, Title
+
+PLAYER_COLUMNS = (
+    "name", "fide_id", "birth_year", "sex", "federation", "title", "rating", "rated_games",
+    "peak_rating",
+)  # fmt: skip
+GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
+MAX_REPORTED = 20
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    column: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", column '{self.column}'" if self.column else "")
+        return f"{where}: {self.reason}"
+
+
+class ImportFailed(Exception):
+    """The file was not imported; ``errors`` say where and why."""
+
+    def __init__(self, errors: list[RowError]):
+        self.errors = errors
+        shown = "\n".join(str(e) for e in errors[:MAX_REPORTED])
+        more = len(errors) - MAX_REPORTED
+        super().__init__(shown + (f"\n... and {more} more problems." if more > 0 else ""))
+
+
+def _rows(file: TextIO, columns: Iterable[str], required: set[str]) -> list[tuple[int, dict]]:
+    reader = csv.DictReader(file)
+    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    if not header:
+        raise ImportFailed([RowError(1, "", "The file is empty; a header row is required.")])
+    missing = sorted(required - set(header))
+    unknown = sorted(set(header) - set(columns))
+    problems = [RowError(1, c, "This required column is missing.") for c in missing]
+    problems += [
+        RowError(1, c, f"Unknown column; expected some of: {', '.join(columns)}.") for c in unknown
+    ]
+    if problems:
+        raise ImportFailed(problems)
+    reader.fieldnames = header
+    return [
+        (reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader
+    ]
+
+
+def _int(value: str, column: str, errors: list, line: int, *, low: int, high: int) -> int | None:
+    if value == "":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        errors.append(RowError(line, column, f"'{value}' is not a whole number."))
+        return None
+    if not low <= number <= high:
+        errors.append(RowError(line, column, f"{number} is outside {low} to {high}."))
+        return None
+    return number
+
+
+def _model_errors(exc: ValidationError, line: int, columns: dict[str, str]) -> list[RowError]:
+    if not hasattr(exc, "error_dict"):
+        return [RowError(line, "", " ".join(exc.messages))]
+    return [
+        RowError(line, columns.get(field, field if field != "__all__" else ""), message)
+        for field, messages in exc.message_dict.items()
+        for message in messages
+    ]
+
+
+_PLAYER_FIELD_COLUMNS = {
+    "entry_rating": "rating",
+    "entry_rated_games": "rated_games",
+    "entry_peak_rating": "peak_rating",
+}
+
+
+def import_players(file: TextIO) -> int:
+    """Import players from CSV; return how many were created. Raise ``ImportFailed``."""
+    rows = _rows(file, PLAYER_COLUMNS, {"name"})
+    errors: list[RowError] = []
+    players: list[Player] = []
+    seen_ids: dict[int, int] = {}
+    for line, row in rows:
+        found = len(errors)
+        player = _player_from_row(row, line, errors)
+        if player.fide_id is not None:
+            if player.fide_id in seen_ids:
+                errors.append(
+                    RowError(line, "fide_id", f"FIDE id {player.fide_id} is also on line "
+                             f"{seen_ids[player.fide_id]}.")
+                )  # fmt: skip
+            seen_ids.setdefault(player.fide_id, line)
+        if len(errors) == found:
+            players.append(player)
+    taken = set(Player.objects.filter(fide_id__in=list(seen_ids)).values_list("fide_id", flat=True))
+    errors += [
+        RowError(seen_ids[i], "fide_id", f"A player with FIDE id {i} already exists.")
+        for i in sorted(taken)
+    ]
+    if errors:
+        raise ImportFailed(sorted(errors, key=lambda e: e.line))
+    with transaction.atomic():
+        for player in players:
+            player.start_from_entry()
+        Player.objects.bulk_create(players, batch_size=2000)
+    return len(players)
+
+
+def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
+    rating = _int(row.get("rating", ""), "rating", errors, line, low=0, high=3500)
+    player = Player(
+        name=row.get("name", ""),
+        fide_id=_int(row.get("fide_id", ""), "fide_id", errors, line, low=1, high=10**12),
+        birth_year=_int(row.get("birth_year", ""), "birth_year", errors, line, low=1900,
+                        high=9999),
+        sex=row.get("sex", "").upper(),
+        federation=row.get("federation", "").upper(),
+        title=row.get("title", "").upper(),
+        entry_rating=rating,
+        entry_rated_games=_int(row.get("rated_games", ""), "rated_games", errors, line, low=0,
+                               high=100000) or 0,
+        entry_peak_rating=_int(row.get("peak_rating", ""), "peak_rating", errors, line, low=0,
+                               high=3500),
+    )  # fmt: skip
+    if player.sex and player.sex not in Sex.values:
+        errors.append(RowError(line, "sex", f"'{player.sex}' is not M or F."))
+        player.sex = ""
+    if player.title and player.title not in Title.values:
+        errors.append(
+            RowError(line, "title", f"'{player.title}' is not a FIDE title "
+                     f"({', '.join(Title.values)}).")
+        )  # fmt: skip
+        player.title = ""
+    try:
+        player.full_clean(validate_unique=False)
+    except ValidationError as exc:
+        errors.extend(_model_errors(exc, line, {"name": "name", **_PLAYER_FIELD_COLUMNS}))
+    return player
+
+
+def import_games(file: TextIO) -> tuple[int, RatingPeriod | None]:
+    """Import games from CSV; return how many and the earliest period they touch.
+
+    The caller recomputes from that period: bulk writes send no signals.
+    """
+    rows = _rows(file, GAME_COLUMNS, {"date", "white", "black", "result"})
+    by_fide = dict(Player.objects.filter(fide_id__isnull=False).values_list("fide_id", "pk"))
+    by_name: dict[str, list[int]] = {}
+    for pk, name in Player.objects.values_list("pk", "name"):
+        by_name.setdefault(name, []).append(pk)
+    errors: list[RowError] = []
+    parsed = []
+    for line, row in rows:
+        found = len(errors)
+        day = _date(row.get("date", ""), line, errors)
+        white = _player(row.get("white", ""), "white", line, errors, by_fide, by_name)
+        black = _player(row.get("black", ""), "black", line, errors, by_fide, by_name)
+        result = None
+        try:
+            result = Result.parse(row.get("result", ""))
+        except ValueError as exc:
+            errors.append(RowError(line, "result", str(exc)))
+        if white and black and white == black:
+            errors.append(RowError(line, "black", "A player cannot play themselves."))
+        for column, limit in (("event", 200), ("round", 20)):
+            if len(row.get(column, "")) > limit:
+                errors.append(RowError(line, column, f"Longer than {limit} characters."))
+        if len(errors) == found:
+            parsed.append((line, day, white, black, result, row))
+    if errors:
+        raise ImportFailed(errors)
+    with transaction.atomic():
+        games, earliest = _games_with_periods(parsed)
+        Game.objects.bulk_create(games, batch_size=5000)
+    return len(games), earliest
+
+
+def _games_with_periods(parsed: list) -> tuple[list[Game], RatingPeriod | None]:
+    periods: dict[tuple[int, int], RatingPeriod] = {}
+    errors: list[RowError] = []
+    games = []
+    for line, day, white, black, result, row in parsed:
+        period = periods.get((day.year, day.month))
+        if period is None or not period.contains(day):
+            try:
+                period = RatingPeriod.objects.for_date(day)
+            except ValidationError as exc:
+                errors.extend(_model_errors(exc, line, {}))
+                continue
+            periods[(day.year, day.month)] = period
+        if period.is_closed:
+            errors.append(
+                RowError(line, "date", f"The period {period.label} is closed; reopen it first "
+                         f"(manage.py reopen_period {period.label} --reason '...').")
+            )  # fmt: skip
+            continue
+        games.append(
+            Game(date=day, white_id=white, black_id=black, result=result, period=period,
+                 event=row.get("event", ""), round=row.get("round", ""))
+        )  # fmt: skip
+    if errors:
+        raise ImportFailed(errors)
+    earliest = min(periods.values(), key=lambda p: p.start, default=None)
+    return games, earliest
+
+
+def _date(value: str, line: int, errors: list[RowError]) -> date | None:
+    if not value:
+        errors.append(RowError(line, "date", "A date is required (YYYY-MM-DD)."))
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        errors.append(RowError(line, "date", f"'{value}' is not a date in the form YYYY-MM-DD."))
+        return None
+
+
+def _player(value, column, line, errors, by_fide, by_name) -> int | None:
+    if not value:
+        errors.append(RowError(line, column, "A player (FIDE id or exact name) is required."))
+        return None
+    if value.isdigit() and int(value) in by_fide:
+        return by_fide[int(value)]
+    matches = by_name.get(value, [])
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        errors.append(
+            RowError(line, column, f"Several players are named '{value}'; use the FIDE id.")
+        )
+    else:
+        errors.append(RowError(line, column, f"No player has the FIDE id or exact name "
+                               f"'{value}'."))  # fmt: skip
+    return None

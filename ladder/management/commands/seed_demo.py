@@ -1,0 +1,153 @@
+"""manage.py seed_demo [--if-empty]: a demo club with six months of rated history."""
+
+import calendar
+import random
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from ladder.models import Game, Player, RatingPeriod, Result
+from ratings.fide import add_months
+from ratings.services import close_period, recompute_from
+
+DEMO_USER, DEMO_PASSWORD = "admin", "admin"
+
+# name, FIDE id, birth year, sex, title, entry rating, rated games, peak
+PLAYERS = [
+    ("Alexandra Kosteniuk-Vale", 4100001, 1984, "F", "GM", 2662, 900, 2701),
+    ("Boris Aleksandrov", 4100002, 1971, "M", "IM", 2431, 700, 2488),
+    ("Clara Hoffmann", 4100003, 1990, "F", "WGM", 2396, 520, 2412),
+    ("Dmitri Petrov", 4100004, 1965, "M", "FM", 2352, 640, 2405),
+    ("Elena Rossi", 4100005, 1993, "F", "", 2288, 310, 2301),
+    ("Farid Haddad", 4100006, 1988, "M", "CM", 2214, 280, 2240),
+    ("Greta Lindqvist", 4100007, 1979, "F", "", 2155, 450, 2190),
+    ("Hugo Martin", 4100008, 1999, "M", "", 2097, 160, 2120),
+    ("Ines Carvalho", 4100009, 1985, "F", "", 2042, 230, 2060),
+    ("Jonas Weber", 4100010, 1975, "M", "", 1988, 510, 2050),
+    ("Kenji Sato", 4100011, 1992, "M", "", 1951, 120, 1960),
+    ("Lucia Fernandez", 4100012, 2001, "F", "", 1903, 90, 1930),
+    ("Marek Novak", 4100013, 1968, "M", "", 1877, 700, 1990),
+    ("Nadia Benali", 4100014, 1996, "F", "", 1836, 45, 1850),
+    ("Oscar Nilsson", 4100015, 1983, "M", "", 1802, 300, 1880),
+    ("Paula Schmidt", 4100016, 1958, "F", "", 1765, 820, 1910),
+    ("Quentin Dubois", 4100017, 1991, "M", "", 1731, 25, 1731),
+    ("Rosa Jimenez", 4100018, 1987, "F", "", 1694, 140, 1720),
+    ("Stefan Horvath", 4100019, 1972, "M", "", 1652, 260, 1700),
+    ("Tamara Ivanova", 4100020, 1995, "F", "", 1611, 33, 1640),
+    ("Umar Qureshi", 4100021, 1980, "M", "", 1573, 60, 1600),
+    ("Vera Koval", 4100022, 1962, "F", "", 1532, 400, 1650),
+    ("Willem de Vries", 4100023, 1994, "M", "", 1488, 18, 1500),
+    ("Xenia Popova", 4100024, 1989, "F", "", 1446, 52, 1470),
+    ("Yusuf Demir", 4100025, 1976, "M", "", 1421, 75, 1480),
+    # juniors
+    ("Zoe Laurent", 4100026, 2010, "F", "", 1984, 85, 1984),
+    ("Aarav Sharma", 4100027, 2011, "M", "", 1862, 64, 1870),
+    ("Bea Muller", 4100028, 2012, "F", "", 1720, 40, 1720),
+    ("Caio Souza", 4100029, 2013, "M", "", 1605, 22, 1605),
+    ("Dana Cohen", 4100030, 2009, "F", "", 2105, 150, 2130),
+    ("Emil Berg", 4100031, 2014, "M", "", 1498, 12, 1498),
+    # unrated newcomers
+    ("Fiona Walsh", None, 1998, "F", "", None, 0, None),
+    ("Gustavo Lima", None, 1986, "M", "", None, 0, None),
+    ("Hana Kimura", None, 2012, "F", "", None, 0, None),
+    ("Igor Sokolov", None, 1970, "M", "", None, 0, None),
+    ("Julia Nowak", None, 2008, "F", "", None, 0, None),
+    ("Kofi Mensah", None, 2001, "M", "", None, 0, None),
+    ("Lena Vogel", None, 2013, "F", "", None, 0, None),
+    ("Mateo Garcia", None, 1993, "M", "", None, 0, None),
+]
+MONTHS = 6
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a demo club: about 40 players (juniors, unrated newcomers, 2400+ histories, one "
+        "2650+) and six monthly periods of games, all closed but the last; and a demo admin."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-empty", action="store_true", help="Do nothing if the club already has players."
+        )
+        parser.add_argument("--seed", type=int, default=2026, help="Random seed (default 2026).")
+
+    def handle(self, *args, **options):
+        if Player.objects.exists():
+            if options["if_empty"]:
+                self.stdout.write("The club already has players; demo data not loaded.")
+                self._login_hint()
+                return
+            raise CommandError("The club already has players; seed_demo loads an empty club only.")
+        with transaction.atomic():
+            summary = self._seed(random.Random(options["seed"]))
+        self.stdout.write(self.style.SUCCESS(f"Demo club loaded. {summary}"))
+        self._login_hint()
+
+    def _seed(self, rng: random.Random):
+        players = []
+        for name, fide_id, born, sex, title, rating, games, peak in PLAYERS:
+            player = Player(
+                name=name, fide_id=fide_id, birth_year=born, sex=sex, title=title,
+                entry_rating=rating, entry_rated_games=games, entry_peak_rating=peak,
+                federation=rng.choice(["ENG", "GER", "FRA", "ESP", "NED", "SWE"]),
+            )  # fmt: skip
+            player.start_from_entry()
+            players.append(player)
+        Player.objects.bulk_create(players)
+        players = list(Player.objects.order_by("pk"))
+        first_month = add_months(timezone.localdate().replace(day=1), -(MONTHS - 1))
+        periods = [self._period(add_months(first_month, i)) for i in range(MONTHS)]
+        games = []
+        for number, period in enumerate(periods, start=1):
+            games += self._month(rng, players, period, number)
+        Game.objects.bulk_create(games)
+        summary = recompute_from(periods[0])
+        user = get_user_model()
+        if not user.objects.filter(username=DEMO_USER).exists():
+            user.objects.create_superuser(DEMO_USER, "admin@example.org", DEMO_PASSWORD)
+        for period in periods[:-1]:
+            close_period(period=period)
+        return summary
+
+    def _period(self, start: date) -> RatingPeriod:
+        end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
+        return RatingPeriod.objects.create(label=start.strftime("%Y-%m"), start=start, end=end)
+
+    def _month(self, rng, players, period, number) -> list[Game]:
+        """Four rounds of a monthly club event; a few forfeits; newcomers meet rated players."""
+        event = f"Club Championship {period.label}" if number % 2 else ""
+        games = []
+        for round_no in range(1, 5):
+            day = min(period.start.replace(day=3 + 7 * (round_no - 1)), period.end)
+            present = [p for p in players if rng.random() < 0.85]
+            rng.shuffle(present)
+            present.sort(key=lambda p: (p.entry_rating or 1600) + rng.randint(-250, 250))
+            for white, black in zip(present[::2], present[1::2], strict=False):
+                if rng.random() < 0.5:
+                    white, black = black, white
+                games.append(
+                    Game(period=period, date=day, white=white, black=black,
+                         result=self._result(rng, white, black), event=event,
+                         round=str(round_no) if event else "")
+                )  # fmt: skip
+        return games
+
+    def _result(self, rng, white, black) -> str:
+        if rng.random() < 0.02:
+            return rng.choice([Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN])
+        diff = (white.entry_rating or 1650) - (black.entry_rating or 1650) + 30
+        white_chance = 1 / (1 + 10 ** (-diff / 400))
+        roll = rng.random()
+        if roll < white_chance - 0.15:
+            return Result.WHITE_WIN
+        if roll < white_chance + 0.15:
+            return Result.DRAW
+        return Result.BLACK_WIN
+
+    def _login_hint(self):
+        self.stdout.write(
+            f"Admin: http://127.0.0.1:8000/admin/  user '{DEMO_USER}', password '{DEMO_PASSWORD}'"
+        )

@@ -1,0 +1,64 @@
+"""manage.py rating_list [--period LABEL] [--format table|csv|json]."""
+
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ladder.models import RatingPeriod
+from ratings.selectors import rating_list
+
+from ._periods import period_by_label
+
+COLUMNS = (
+    "name", "fide_id", "rating_before", "rating", "change", "k", "games", "total_games",
+    "status", "score", "expected", "change_exact",
+)  # fmt: skip
+
+
+class Command(BaseCommand):
+    help = "Print the rating list that closes a period (default: the latest period)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--period", dest="label", help="The period, e.g. 2026-03.")
+        parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
+
+    def handle(self, *args, **options):
+        if options["label"]:
+            period = period_by_label(options["label"])
+        else:
+            period = RatingPeriod.objects.latest_period()
+            if period is None:
+                raise CommandError("There are no rating periods yet; enter or import games first.")
+        rows = [entry.as_dict() for entry in rating_list(period)]
+        getattr(self, f"_{options['format']}")(rows, period)
+
+    def _json(self, rows, period):
+        self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+
+    def _csv(self, rows, period):
+        writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]) if rows else COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+    def _table(self, rows, period):
+        self.stdout.write(f"Rating list closing {period.label} ({period.start} to {period.end})")
+        header = ("#", "Name", "FIDE id", "Before", "Rating", "Chg", "K", "Games", "Total",
+                  "Status")  # fmt: skip
+        lines = [header]
+        for rank, row in enumerate(rows, start=1):
+            lines.append((
+                str(rank), row["name"], str(row["fide_id"] or ""),
+                _blank(row["rating_before"]), _blank(row["rating"]),
+                f"{row['change']:+d}" if row["k"] is not None else "", _blank(row["k"]),
+                str(row["games"]), str(row["total_games"]), row["status"],
+            ))  # fmt: skip
+        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+        for line in lines:
+            self.stdout.write(
+                "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))
+            )
+
+
+def _blank(value) -> str:
+    return "" if value is None else str(value)
