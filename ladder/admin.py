@@ -1,0 +1,265 @@
+"""The admin for club administrators: players, games (and round entry), periods.
+
+Writes that touch ratings go through ``ladder.services`` and ``ratings.services``; every message
+after a write says what the recompute changed. Periods live in ``admin_periods``, round entry in
+``admin_rounds``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import unquote
+from django.db import transaction
+from django.http import HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils import timezone
+from simple_history.admin import SimpleHistoryAdmin
+
+from ratings import fide
+from ratings.admin import RatingHistoryInline
+from ratings.selectors import current_k, current_year
+from ratings.services import recompute_for_player, recompute_from
+
+from . import admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
+from .admin_rounds import enter_round_view
+from .models import PLAYER_ENTRY_FIELDS, Game, PeriodStatus, Player, RatingPeriod, closed_message
+from .services import correct_game, delete_game, record_game
+
+GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
+
+admin.site.site_header = "Ladder administration"
+admin.site.site_title = "Ladder admin"
+admin.site.index_title = "Club records and ratings"
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+class RatedFilter(admin.SimpleListFilter):
+    title = "rated"
+    parameter_name = "rated"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "Rated"), ("no", "Unrated"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.rated()
+        if self.value() == "no":
+            return queryset.unrated()
+        return queryset
+
+
+class InactiveFilter(admin.SimpleListFilter):
+    """Rated players with no rated game for 12 months, as on today's list (FIDE.md 7)."""
+
+    title = "activity"
+    parameter_name = "inactive"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "Inactive"), ("no", "Active"))
+
+    def queryset(self, request, queryset):
+        cutoff = fide.add_months(timezone.localdate(), -fide.INACTIVE_AFTER_MONTHS)
+        inactive = queryset.rated().filter(last_rated_on__lte=cutoff)
+        if self.value() == "yes":
+            return inactive
+        if self.value() == "no":
+            return queryset.exclude(pk__in=inactive.values("pk"))
+        return queryset
+
+
+class JuniorFilter(admin.SimpleListFilter):
+    """Juniors in the year being rated: 18 or younger that calendar year (8.3.3)."""
+
+    title = "junior"
+    parameter_name = "junior"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "Junior"), ("no", "Not junior"))
+
+    def queryset(self, request, queryset):
+        if self.value() not in {"yes", "no"}:
+            return queryset
+        oldest = current_year() - 18
+        if self.value() == "yes":
+            return queryset.filter(birth_year__gte=oldest)
+        return queryset.exclude(birth_year__gte=oldest)
+
+
+class LevelFilter(admin.SimpleListFilter):
+    """The display levels of ``ratings.fide.LEVELS`` ("IM level"), by current rating."""
+
+    title = "level"
+    parameter_name = "level"
+
+    def lookups(self, request, model_admin):
+        return [(str(threshold), label) for threshold, label in fide.LEVELS]
+
+    def queryset(self, request, queryset):
+        bounds = {str(low): (low, high) for (low, _), high in _level_bounds()}
+        if self.value() not in bounds:
+            return queryset
+        low, high = bounds[self.value()]
+        queryset = queryset.filter(rating__gte=low)
+        return queryset.filter(rating__lt=high) if high is not None else queryset
+
+
+def _level_bounds():
+    """Pair each level with the threshold of the level above it (None for the top one)."""
+    ordered = sorted(fide.LEVELS, reverse=True)
+    return zip(ordered, [None, *(low for low, _ in ordered[:-1])], strict=True)
+
+
+@admin.register(Player)
+class PlayerAdmin(SimpleHistoryAdmin):
+    list_display = (
+        "name", "fide_id", "title", "federation", "birth_year", "rating", "rated_games",
+        "peak_rating", "last_change", "last_rated_on",
+    )  # fmt: skip
+    list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
+    search_fields = ("name",)
+    search_help_text = "Search by part of the name, or by the exact FIDE id."
+    readonly_fields = (
+        "rating", "k_factor", "level", "rated_games", "peak_rating", "last_rated_on",
+        "last_change",
+    )  # fmt: skip
+    fieldsets = (
+        (None, {"fields": ("name", "fide_id", "birth_year", "sex", "federation", "title")}),
+        (
+            "Entry data",
+            {
+                "fields": ("entry_rating", "entry_rated_games", "entry_peak_rating"),
+                "description": "For players who arrive with a history; blank rating = unrated.",
+            },
+        ),
+        ("Current state (derived from the games, read-only)", {"fields": readonly_fields}),
+    )
+    inlines = (RatingHistoryInline,)
+
+    def get_search_results(self, request, queryset, search_term):
+        return queryset.search(search_term), False
+
+    @admin.display(description="K")
+    def k_factor(self, obj: Player) -> str:
+        k = current_k(obj) if obj.pk else None
+        return str(k) if k is not None else "none while unrated"
+
+    @admin.display(description="Level")
+    def level(self, obj: Player) -> str:
+        return obj.title or fide.rating_level(obj.rating) or "-"
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and set(form.changed_data) & set(PLAYER_ENTRY_FIELDS):
+            summary = recompute_for_player(obj)
+            if summary.periods:
+                self.message_user(request, str(summary), messages.INFO)
+            else:
+                self.message_user(
+                    request,
+                    f"{obj.name} has no games yet: the current state is the entry data.",
+                    messages.INFO,
+                )
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def _recompute_message(model_admin, request, periods) -> None:
+    """Recompute from the earliest of ``periods`` and say what changed."""
+    earliest = min((p for p in periods if p is not None), key=lambda p: p.start)
+    model_admin.message_user(request, str(recompute_from(earliest)), messages.INFO)
+
+
+def delete_selected_games(modeladmin, request, queryset):
+    """Delete the selected games, unless any belongs to a closed period."""
+    closed = RatingPeriod.objects.filter(
+        status=PeriodStatus.CLOSED, pk__in=queryset.values("period")
+    ).order_by("start")
+    if closed:
+        modeladmin.message_user(
+            request,
+            "Nothing was deleted. " + " ".join(closed_message(period) for period in closed),
+            messages.ERROR,
+        )
+        return None
+    return delete_selected(modeladmin, request, queryset)
+
+
+@admin.register(Game)
+class GameAdmin(SimpleHistoryAdmin):
+    list_display = ("date", "white", "black", "result", "event", "round", "period")
+    list_filter = ("period", "event", "result")
+    list_select_related = ("white", "black", "period")
+    date_hierarchy = "date"
+    search_fields = ("white__name", "black__name", "event")
+    search_help_text = "Search by a player's name or the event."
+    autocomplete_fields = ("white", "black")
+    fields = (*GAME_FIELDS, "period")
+    readonly_fields = ("period",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_players()
+
+    def get_urls(self):
+        round_view = self.admin_site.admin_view(lambda request: enter_round_view(request, self))
+        return [
+            path("enter-round/", round_view, name="ladder_game_enter_round"),
+            *super().get_urls(),
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.period.is_closed:
+            return (*GAME_FIELDS, "period")
+        return self.readonly_fields
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            description = actions["delete_selected"][2]
+            actions["delete_selected"] = (delete_selected_games, "delete_selected", description)
+        return actions
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, unquote(object_id))
+        if game is not None and game.period.is_closed:
+            if request.method == "POST" and self.has_change_permission(request, game):
+                self.message_user(request, closed_message(game.period), messages.ERROR)
+                return HttpResponseRedirect(request.path)
+            extra_context = {**(extra_context or {}), "frozen_message": closed_message(game.period)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        game = self.get_object(request, unquote(object_id))
+        if game is not None and game.period.is_closed and self.has_delete_permission(request, game):
+            self.message_user(request, closed_message(game.period), messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:ladder_game_change", args=[game.pk]))
+        return super().delete_view(request, object_id, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        data = {name: form.cleaned_data[name] for name in GAME_FIELDS}
+        obj._history_user = request.user
+        with transaction.atomic():
+            if change:
+                old = Game.objects.select_related("period").get(pk=obj.pk).period
+                correct_game(game=obj, **data)
+            else:
+                old = None
+                game = record_game(**data)
+                obj.pk, obj.period = game.pk, game.period
+                obj._state.adding, obj._state.db = False, game._state.db
+            _recompute_message(self, request, [old, obj.period])
+
+    def delete_model(self, request, obj):
+        with transaction.atomic():
+            delete_game(game=obj)
+            _recompute_message(self, request, [obj.period])
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            games = list(queryset.select_related("period"))
+            for game in games:
+                delete_game(game=game)
+            _recompute_message(self, request, [game.period for game in games])

@@ -1,0 +1,162 @@
+"""The admin of rating periods: status and counts, close / reopen / recompute, the report."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.template.response import TemplateResponse
+from simple_history.admin import SimpleHistoryAdmin
+
+from ratings.models import RatingChange
+from ratings.selectors import period_report
+from ratings.services import close_period, recompute_from, reopen_period
+
+from .models import Game, PeriodLog, RatingPeriod
+
+
+def _count_per_period(queryset) -> Coalesce:
+    """Count rows of ``queryset`` for each period in a subquery (no join, no N+1)."""
+    counted = (
+        queryset.filter(period=OuterRef("pk"))
+        .order_by()
+        .values("period")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+class ReadOnlyLogMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class PeriodLogInline(ReadOnlyLogMixin, admin.TabularInline):
+    model = PeriodLog
+    fields = ("at", "action", "reason", "user")
+    readonly_fields = fields
+    extra = 0
+    verbose_name_plural = "Closed and reopened"
+
+
+@admin.register(PeriodLog)
+class PeriodLogAdmin(ReadOnlyLogMixin, admin.ModelAdmin):
+    list_display = ("period", "action", "reason", "user", "at")
+    list_filter = ("action",)
+    list_select_related = ("period", "user")
+    search_fields = ("period__label", "reason")
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        required=False,
+        help_text="Why the period is reopened; it is recorded with your name.",
+    )
+
+
+@admin.register(RatingPeriod)
+class RatingPeriodAdmin(SimpleHistoryAdmin):
+    list_display = ("label", "status", "start", "end", "game_count", "player_count", "closed_at")
+    list_filter = ("status",)
+    search_fields = ("label",)
+    readonly_fields = ("status", "closed_at")
+    inlines = (PeriodLogInline,)
+    actions = ("close_periods", "reopen_periods", "recompute_periods")
+    ordering = ("-start",)
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                game_count=_count_per_period(Game.objects.all()),
+                player_count=_count_per_period(RatingChange.objects.all()),
+            )
+        )
+
+    @admin.display(description="games", ordering="game_count")
+    def game_count(self, obj: RatingPeriod) -> int:
+        return obj.game_count
+
+    @admin.display(description="players", ordering="player_count")
+    def player_count(self, obj: RatingPeriod) -> int:
+        return obj.player_count
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.is_closed:
+            return ("label", "start", "end", *self.readonly_fields)
+        return self.readonly_fields
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        period = self.get_object(request, unquote(object_id))
+        if period is not None:
+            extra_context = {**(extra_context or {}), "report": list(period_report(period))}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and {"start", "end"} & set(form.changed_data):
+            self.message_user(request, str(recompute_from(obj)), messages.INFO)
+
+    @admin.action(description="Close the selected periods", permissions=["change"])
+    def close_periods(self, request, queryset):
+        for period in queryset.order_by("start"):
+            try:
+                close_period(period=period, user=request.user)
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"The period {period.label} is closed; its games are frozen."
+                )
+
+    @admin.action(
+        description="Reopen the selected periods (asks for a reason)", permissions=["change"]
+    )
+    def reopen_periods(self, request, queryset):
+        form = ReopenForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for period in queryset.order_by("start"):
+                try:
+                    reopen_period(
+                        period=period, reason=form.cleaned_data["reason"], user=request.user
+                    )
+                except ValidationError as error:
+                    if hasattr(error, "error_dict") and "reason" in error.error_dict:
+                        form.add_error("reason", error.error_dict["reason"])
+                        break
+                    self.message_user(request, " ".join(error.messages), messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        f"The period {period.label} is reopened; its games can be corrected. "
+                        "Close it again when they are.",
+                    )
+            if form.is_valid():
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Reopen rating periods",
+            "periods": queryset.order_by("start"),
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/ladder/ratingperiod/reopen.html", context)
+
+    @admin.action(description="Recompute from the earliest selected period", permissions=["change"])
+    def recompute_periods(self, request, queryset):
+        earliest = queryset.order_by("start").first()
+        self.message_user(request, str(recompute_from(earliest)), messages.INFO)
