@@ -8,5 +8,7 @@ app_name = "ladder"
 urlpatterns = [
     path("", views.standings, name="standings"),
     path("players/<int:pk>/", views.player, name="player"),
+    path("periods/", views.periods, name="periods"),
     path("periods/<str:label>/", views.period, name="period"),
+    path("calculator/", views.calculator, name="calculator"),
 ]

@@ -1,19 +1,266 @@
-"""HTML pages for players."""
+"""HTML pages for players: the ladder, a player, the periods and the calculator.
 
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+Adapters only: they read through ``ratings.selectors`` and the models' QuerySets, take every
+number from ``ratings.fide``, and render. Each page reads in a fixed number of queries.
+"""
 
-from .models import Player, RatingPeriod
+from __future__ import annotations
+
+from datetime import date
+from functools import cache
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Func, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from ratings import fide, selectors
+from ratings.models import RatingChange
+
+from .forms import CalculatorForm, WhatIfForm
+from .models import Game, Player, RatingPeriod
+
+PER_PAGE = 50
+LIST_PER_PAGE = 100
 
 
 def standings(request):
-    players = Player.objects.rated().standings()[:50]
-    return HttpResponse("<br>".join(f"{p.name} {p.rating}" for p in players))
+    """The ladder: rated players by rating, the unrated apart, with search and pages."""
+    query = request.GET.get("q", "").strip()[:100]
+    show_inactive = request.GET.get("inactive") == "1"
+    today = timezone.localdate()
+    cutoff = fide.add_months(today, -fide.INACTIVE_AFTER_MONTHS)
+    visible = Player.objects.rated()
+    if not show_inactive:
+        # FIDE.md 7: no rated game for 12 months (same test as fide.is_inactive).
+        visible = visible.exclude(last_rated_on__lte=cutoff)
+    players = (
+        visible.search(query)
+        .annotate(rank=Coalesce(_count_above(visible), Value(0)) + 1)
+        .standings()
+    )
+    page = Paginator(players, PER_PAGE).get_page(request.GET.get("page"))
+    year = selectors.current_year()
+    rows = [
+        {
+            "player": p,
+            "level": p.title or fide.rating_level(p.rating),
+            "is_title": bool(p.title),
+            "k": selectors.current_k(p, year=year),
+            "inactive": fide.is_inactive(p.last_rated_on, today),
+        }
+        for p in page.object_list
+    ]
+    unrated = Paginator(Player.objects.unrated().search(query).order_by("name", "pk"), PER_PAGE)
+    context = {
+        "query": query,
+        "show_inactive": show_inactive,
+        "page": page,
+        "rows": rows,
+        "unrated": unrated.get_page(request.GET.get("upage")),
+    }
+    return render(request, "ladder/standings.html", context)
+
+
+def _count_above(visible):
+    """Count the visible players rated higher than the outer row: its rank, ties shared."""
+    return Subquery(
+        visible.filter(rating__gt=OuterRef("rating"))
+        .order_by()
+        .annotate(n=Func(F("pk"), function="COUNT", output_field=IntegerField()))
+        .values("n")[:1]
+    )
 
 
 def player(request, pk: int):
-    return HttpResponse(get_object_or_404(Player, pk=pk).name)
+    """A player's page: the chart, the periods with their games explained, the next game."""
+    player = get_object_or_404(Player, pk=pk)
+    history = list(selectors.player_history(player))
+    lines = selectors.game_lines(player)
+    periods = [
+        {
+            "change": rc,
+            "lines": lines.get(rc.period_id, []),
+            "delta": fide.units_to_decimal(rc.score_units - rc.expected_units),
+        }
+        for rc in history
+    ]
+    form = WhatIfForm(request.GET if "opponent" in request.GET else None)
+    preview = selectors.what_if(player, form.cleaned_data["opponent"]) if form.is_valid() else None
+    today = timezone.localdate()
+    context = {
+        "player": player,
+        "level": fide.rating_level(player.rating),
+        "k": selectors.current_k(player),
+        "inactive": selectors.is_inactive(player, on=today),
+        "periods": periods,
+        "chart": rating_chart(history, today=today),
+        "form": form,
+        "preview": preview,
+        "preview_games": len(preview["win"].lines) - 1 if preview else 0,
+    }
+    return render(request, "ladder/player.html", context)
+
+
+def periods(request):
+    """Every rating period, newest first, with its games and rated players counted."""
+    games = (
+        Game.objects.filter(period=OuterRef("pk"))
+        .order_by()
+        .values("period")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    players = (
+        RatingChange.objects.filter(period=OuterRef("pk"))
+        .order_by()
+        .values("period")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = RatingPeriod.objects.annotate(
+        game_count=Coalesce(Subquery(games), Value(0)),
+        player_count=Coalesce(Subquery(players), Value(0)),
+    ).order_by("-start")
+    page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "ladder/periods.html", {"page": page})
 
 
 def period(request, label: str):
-    return HttpResponse(get_object_or_404(RatingPeriod, label=label).label)
+    """A period's full rating report and the list that closes it."""
+    period = get_object_or_404(RatingPeriod, label=label)
+    report = list(selectors.period_report(period))
+    rating_list = Paginator(selectors.rating_list(period), LIST_PER_PAGE)
+    context = {
+        "period": period,
+        "report": report,
+        "list_page": rating_list.get_page(request.GET.get("page")),
+        "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
+        "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),
+    }
+    return render(request, "ladder/period.html", context)
+
+
+CALCULATOR_DEFAULTS = {
+    "mode": "single",
+    "own": "1500",
+    "opponent": "1600",
+    "result": "win",
+    "k_preset": "20",
+    "method": fide.METHOD_FIDE,
+}
+
+
+def calculator(request):
+    """The rating calculator: one game or an event, FIDE table or classic Elo. Plain GET."""
+    if request.GET:
+        data = {**CALCULATOR_DEFAULTS, **request.GET.dict()}
+    else:
+        data = {**CALCULATOR_DEFAULTS, "apply_cap": "on", "apply_700": "on"}
+    form = CalculatorForm(data)
+    context = {"form": form, "table": expectation_table()}
+    if form.is_valid():
+        own, options = form.cleaned_data["own"], form.options()
+        if form.cleaned_data["mode"] == "event":
+            context["event"] = fide.event_calculation(own, form.cleaned_data["games"], **options)
+        else:
+            opponent = form.cleaned_data["opponent"]
+            results = fide.outcomes(own, opponent, **options)
+            context["outcomes"] = [(name, results[name]) for name in ("win", "draw", "loss")]
+            context["chosen"] = form.cleaned_data["result"]
+            context["line"] = results["win"].lines[0]
+            context["expected_percent"] = results["win"].expected * 100
+    return render(request, "ladder/calculator.html", context)
+
+
+@cache
+def expectation_table() -> list[dict]:
+    """Group table 8.1.2 into its bands, each with the classic-Elo value at its middle."""
+    bands: list[dict] = []
+    for difference in range(0, 737):
+        h = fide.expected_score(difference)
+        if bands and bands[-1]["fide"] == h:
+            bands[-1]["high"] = difference
+            continue
+        bands.append({"low": difference, "high": difference, "fide": h})
+    for band in bands:
+        middle = (band["low"] + band["high"]) // 2
+        band["fide_lower"] = fide.expected_score(-band["low"])
+        band["elo"] = fide.units_to_decimal(fide.elo_expected_units(middle, 0))
+        band["last"] = band["low"] > 735
+    return bands
+
+
+# --- the rating chart: inline SVG on a real time axis ---------------------------------------
+
+CHART = {"width": 640, "height": 240, "left": 48, "right": 16, "top": 12, "bottom": 30}
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
+    """Lay out a player's ratings over time: the opening rating, then each closing list.
+
+    Dates map to x so that a gap between periods shows as a long flat line; the current rating
+    is carried on to today, dashed. None when the player has never been rated.
+    """
+    points: list[tuple[date, int, str]] = []
+    for rc in reversed(history):  # oldest first
+        if rc.rating_before is not None and not points:
+            points.append((rc.period.start, rc.rating_before, f"opening {rc.period.label}"))
+        if rc.rating_after is not None:
+            points.append((rc.period.end, rc.rating_after, f"after {rc.period.label}"))
+    if not points:
+        return None
+    first, last = points[0][0], max(points[-1][0], today)
+    low = min(r for _, r, _ in points) // 50 * 50 - 50
+    high = -(-max(r for _, r, _ in points) // 50) * 50 + 50
+    c = CHART
+    span_days = max((last - first).days, 1)
+
+    def x(day: date) -> float:
+        return round(c["left"] + (day - first).days / span_days * _plot_width(), 1)
+
+    def y(rating: int) -> float:
+        plot_height = c["height"] - c["top"] - c["bottom"]
+        return round(c["top"] + (high - rating) / (high - low) * plot_height, 1)
+
+    step = next(s for s in (50, 100, 200, 250, 500, 1000) if (high - low) / s <= 6)
+    y_ticks = [{"y": y(r), "label": r} for r in range(-(-low // step) * step, high + 1, step)]
+    x_ticks = [{"x": x(day), "label": text} for day, text in _date_ticks(first, last)]
+    dots = [{"x": x(d), "y": y(r), "label": f"{r} ({why}, {d:%d %b %Y})"} for d, r, why in points]
+    carry = points[-1][0] < today
+    return {
+        **c,
+        "bottom_y": c["height"] - c["bottom"],
+        "right_x": c["width"] - c["right"],
+        "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "carry": {"x1": dots[-1]["x"], "x2": x(today), "y": dots[-1]["y"]} if carry else None,
+        "dots": dots,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "summary": f"Rating from {points[0][1]} on {first:%d %b %Y} to {points[-1][1]} "
+        f"on {points[-1][0]:%d %b %Y}, between {min(r for _, r, _ in points)} and "
+        f"{max(r for _, r, _ in points)}.",
+    }
+
+
+def _plot_width() -> int:
+    return CHART["width"] - CHART["left"] - CHART["right"]
+
+
+def _date_ticks(first: date, last: date) -> list[tuple[date, str]]:
+    """Return at most about eight month or year starts between two dates, labelled."""
+    months = (last.year - first.year) * 12 + last.month - first.month
+    if months > 36:
+        step = max(1, (last.year - first.year) // 8 + 1)
+        years = range(first.year + 1, last.year + 1, step)
+        return [(date(year, 1, 1), str(year)) for year in years]
+    step = next(s for s in (1, 2, 3, 6, 12) if months / s <= 8)
+    ticks = []
+    day = date(first.year, first.month, 1)
+    while day <= last:
+        if day >= first and (day.month - 1) % step == 0:
+            ticks.append((day, f"{MONTHS[day.month - 1]} {day.year}"))
+        day = fide.add_months(day, 1)
+    return ticks

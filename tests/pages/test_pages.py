@@ -1,0 +1,243 @@
+"""Client tests of the players' pages: content, numbers, empty states and query budgets."""
+
+import re
+from datetime import date
+from http import HTTPStatus
+
+import pytest
+from django.urls import reverse
+
+from ladder.models import Player, RatingPeriod
+from ratings import selectors
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory, UnratedPlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response) -> str:
+    """Return the page's HTML with tags removed and spaces collapsed."""
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def row(response, marker: str) -> str:
+    """Return the text of the table row whose opening tag contains ``marker``."""
+    html = response.content.decode()
+    match = re.search(rf"<tr[^>]*{re.escape(marker)}[^>]*>(.*?)</tr>", html, re.S)
+    assert match, f"no row with {marker}"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip()
+
+
+# --- the standings -------------------------------------------------------------------------
+
+
+def test_standings_show_rank_level_title_rating_k_and_games(client):
+    PlayerFactory(name="Imre Level", entry_rating=2450, entry_rated_games=200)
+    PlayerFactory(name="Tina Titled", entry_rating=2210, title="FM", entry_rated_games=80)
+    PlayerFactory(name="Junior Jo", entry_rating=1700, birth_year=2013, entry_rated_games=40)
+    response = client.get(reverse("ladder:standings"))
+    assert response.status_code == HTTPStatus.OK
+    text = text_of(response)
+    assert text.index("Imre Level") < text.index("Tina Titled") < text.index("Junior Jo")
+    assert "1 Imre Level IM level 2450" in text
+    assert "2 Tina Titled FM 2210" in text  # a real title, not "CM level"
+    assert "IM level" in text
+    assert "CM level" not in text
+    assert "3 Junior Jo 1700 — 40 40" in text  # junior K 40, 40 games
+    assert "1 Imre Level IM level 2450 — 10 200" in text  # published 2400+: K 10
+
+
+def test_standings_hide_inactive_players_unless_asked(client):
+    PlayerFactory(name="Active Al", entry_rating=1900)
+    gone = PlayerFactory(name="Sleepy Sam", entry_rating=2000)
+    Player.objects.filter(pk=gone.pk).update(last_rated_on=date(2020, 1, 31))
+    hidden = text_of(client.get(reverse("ladder:standings")))
+    assert "Active Al" in hidden
+    assert "Sleepy Sam" not in hidden
+    assert "1 Active Al" in hidden
+    shown = text_of(client.get(reverse("ladder:standings"), {"inactive": "1"}))
+    assert "1 Sleepy Sam inactive" in shown
+    assert "2 Active Al" in shown
+
+
+def test_standings_search_by_name_or_fide_id_keeps_ladder_rank(client):
+    PlayerFactory(name="Magnus Top", entry_rating=2800, fide_id=1503014)
+    PlayerFactory(name="Hikaru Second", entry_rating=2780, fide_id=2016192)
+    UnratedPlayerFactory(name="Hikaru Junior")
+    text = text_of(client.get(reverse("ladder:standings"), {"q": "hikaru"}))
+    assert "2 Hikaru Second" in text
+    assert "Magnus Top" not in text
+    assert "Unrated players (1)" in text
+    assert "Hikaru Junior" in text
+    by_id = text_of(client.get(reverse("ladder:standings"), {"q": "1503014"}))
+    assert "1 Magnus Top" in by_id
+    assert "Hikaru" not in by_id
+    none = text_of(client.get(reverse("ladder:standings"), {"q": "nobody"}))
+    assert "No rated player matches “nobody”" in none
+
+
+def test_standings_list_unrated_players_apart(client):
+    PlayerFactory(name="Rated Rita", entry_rating=1600)
+    UnratedPlayerFactory(name="New Ned")
+    text = text_of(client.get(reverse("ladder:standings")))
+    rated, unrated = text.split("Unrated players")
+    assert "Rated Rita" in rated
+    assert "New Ned" not in rated
+    assert "New Ned" in unrated
+
+
+def test_standings_paginate(client):
+    for i in range(55):
+        PlayerFactory(name=f"P{i:02d}", entry_rating=2000 - i)
+    first = client.get(reverse("ladder:standings"))
+    assert "Page 1 of 2" in text_of(first)
+    assert "P49" in text_of(first)
+    assert "P50" not in text_of(first)
+    second = text_of(client.get(reverse("ladder:standings"), {"page": "2"}))
+    assert "51 P50" in second
+    assert "P49" not in second
+
+
+def test_standings_show_last_change_after_games(client, example_a):
+    text = text_of(client.get(reverse("ladder:standings")))
+    assert "Ada Example 1864 +14 20 59" in text
+
+
+def test_standings_empty_state(client):
+    text = text_of(client.get(reverse("ladder:standings")))
+    assert "No rated players yet" in text
+    assert "Every player has a rating" in text
+
+
+@pytest.mark.parametrize("size", [5, 60])
+def test_standings_query_budget(client, build_ladder, django_assert_max_num_queries, size):
+    build_ladder(size)
+    with django_assert_max_num_queries(6):
+        assert client.get(reverse("ladder:standings")).status_code == HTTPStatus.OK
+    with django_assert_max_num_queries(6):
+        client.get(reverse("ladder:standings"), {"q": "Player", "inactive": "1", "page": "2"})
+
+
+# --- a player's page -----------------------------------------------------------------------
+
+
+def test_player_page_explains_worked_example_a(client, example_a):
+    response = client.get(example_a.get_absolute_url())
+    assert response.status_code == HTTPStatus.OK
+    text = text_of(response)
+    assert "Ada Example" in text
+    assert "1864" in text
+    # The period row: rating before, K and why, games, score, expected, change, after.
+    assert "2026-03 rated 1850 20" in text
+    assert "9 5.50 4.78 +14 1864 1908" in text
+    # The card: D, D used (400-point rule both ways), PD, dR per game.
+    assert "Opponent 1420 white 1.00 1420 +430 +400 0.92 +0.08" in text
+    assert "Opponent 2310 white 0.50 2310 -460 -400 0.08 +0.42" in text
+    assert "Opponent 1845 white 0.50 1845 +5 +5 0.51 -0.01" in text
+    # The rounding step, once per period.
+    assert "K × ΣdR = 20 × +0.72 = +14.40 → +14" in text
+    assert "1850 +14 = 1864" in text
+
+
+def test_player_page_draws_the_chart_on_a_time_axis(client, example_a):
+    html = client.get(example_a.get_absolute_url()).content.decode()
+    assert '<svg viewBox="0 0 640 240" role="img"' in html
+    assert re.search(r'<polyline class="line" points="[\d.]+,[\d.]+ [\d.]+,[\d.]+"', html)
+    assert "Rating from 1850 on 01 Mar 2026 to 1864 on 31 Mar 2026" in html
+    assert "Mar 2026" in html  # a date tick
+
+
+def test_player_page_previews_the_next_game(client, example_a):
+    response = client.get(example_a.get_absolute_url(), {"opponent": "1850"})
+    expected = selectors.what_if(example_a, 1850)
+    text = text_of(response)
+    assert "with the 9 games already rated this period" in text
+    for name in ("win", "draw", "loss"):
+        calc = expected[name]
+        assert f"{name.capitalize()} " in text
+        assert f"{calc.change:+d} {calc.rating_after}" in text
+    # ΣdR so far +0.72; against 1850 (PD .50): win 20 × 1.22 = 24.4, draw 14.4, loss 4.4.
+    assert "Win +24.40 +24 1874" in text
+    assert "Draw +14.40 +14 1864" in text
+    assert "Loss +4.40 +4 1854" in text
+
+
+def test_player_page_rejects_a_bad_preview_rating(client, example_a):
+    text = text_of(client.get(example_a.get_absolute_url(), {"opponent": "9999"}))
+    assert "A rating cannot be above 3500." in text
+
+
+def test_player_page_without_games(client):
+    player = UnratedPlayerFactory(name="Fresh Fay")
+    text = text_of(client.get(player.get_absolute_url()))
+    assert "Fresh Fay has no games yet" in text
+    assert "the chart appears once" in text
+    assert "A preview needs a rating" in text
+
+
+def test_missing_player_is_a_friendly_404(client):
+    response = client.get(reverse("ladder:player", args=[999999]))
+    assert response.status_code == HTTPStatus.NOT_FOUND
+    text = text_of(response)
+    assert "Page not found" in text
+    assert "The standings" in text
+
+
+@pytest.mark.parametrize("size", [4, 40])
+def test_player_query_budget(client, build_ladder, django_assert_max_num_queries, size):
+    players = build_ladder(size)
+    with django_assert_max_num_queries(14):
+        response = client.get(players[0].get_absolute_url(), {"opponent": "1700"})
+    assert response.status_code == HTTPStatus.OK
+
+
+# --- periods -------------------------------------------------------------------------------
+
+
+def test_periods_index_counts_games_and_players(client, example_a):
+    PeriodFactory(label="2026-04", start=date(2026, 4, 1), end=date(2026, 4, 30))
+    text = text_of(client.get(reverse("ladder:periods")))
+    assert "2026-04" in text
+    assert "2026-03 1 Mar 2026 – 31 Mar 2026 Open 9 10" in text
+    assert text.index("2026-04") < text.index("2026-03")
+
+
+def test_periods_index_empty_state(client):
+    assert "No rating periods yet" in text_of(client.get(reverse("ladder:periods")))
+
+
+def test_period_page_shows_report_and_list(client, example_a):
+    period = RatingPeriod.objects.get(label="2026-03")
+    response = client.get(period.get_absolute_url())
+    assert response.status_code == HTTPStatus.OK
+    text = text_of(response)
+    assert "Ada Example rated 1850 20 20 9 5.50 4.78 +14.40 +14 1864 1908" in text
+    report, listed = text.split("The list that closes 2026-03")
+    assert "Opponent 2310" in report
+    assert "Ada Example" in listed
+    assert "1864 +14 20 9 59 rated" in listed
+
+
+def test_period_page_empty_and_missing(client):
+    PeriodFactory()
+    assert "No games have been rated in 2026-03 yet" in text_of(
+        client.get(reverse("ladder:period", args=["2026-03"]))
+    )
+    assert client.get(reverse("ladder:period", args=["1999-01"])).status_code == 404
+
+
+@pytest.mark.parametrize("size", [4, 40])
+def test_period_pages_query_budget(client, build_ladder, django_assert_max_num_queries, size):
+    build_ladder(size)
+    with django_assert_max_num_queries(6):
+        assert client.get(reverse("ladder:period", args=["2026-02"])).status_code == 200
+    with django_assert_max_num_queries(4):
+        assert client.get(reverse("ladder:periods")).status_code == 200
+
+
+def test_unplayed_game_is_shown_not_rated(client, committed):
+    with committed():
+        a = PlayerFactory(name="Forfeit Fred", entry_rating=1700)
+        GameFactory(white=a, result="+/-", date=date(2026, 3, 3))
+    text = text_of(client.get(a.get_absolute_url()))
+    assert "+/- unrated unplayed: not rated" in text or "unplayed: not rated" in text
