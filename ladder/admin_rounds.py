@@ -238,11 +238,19 @@ def enter_round_view(request, model_admin):
         "formset": formset,
         "lines": lines,
         "problems": problems,
-        "invalid": sum(not line.ok for line in lines),
+        "invalid": _invalid_sentence(lines),
         "checked": checked,
         "players": index.choices(),
     }
     return TemplateResponse(request, "admin/ladder/game/enter_round.html", context)
+
+
+def _invalid_sentence(lines: list[Line]) -> str:
+    invalid = sum(not line.ok for line in lines)
+    if not invalid:
+        return ""
+    lines_word = "line needs" if invalid == 1 else "lines need"
+    return f"{invalid} {lines_word} correcting (of {len(lines)}); nothing was saved."
 
 
 def _save(request, model_admin, data: dict, lines: list[Line]):
