@@ -67,13 +67,16 @@ def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False)
     """
     _serialize()
     periods = list(
-        RatingPeriod.objects.filter(start__gte=period.start) if period else RatingPeriod.objects
+        RatingPeriod.objects.filter(start__gte=period.start)
+        if period
+        else RatingPeriod.objects.all()
     )
     summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
     if not periods:
         return summary
     stale = set(
         RatingChange.objects.filter(period__start__gte=periods[0].start)
+        .order_by()
         .values_list("player_id", flat=True)
         .distinct()
     )

@@ -78,11 +78,14 @@ def schedule(*period_ids: int | None) -> None:
         return
     earliest = min(starts)
     connection = transaction.get_connection()
-    registered = connection.in_atomic_block and any(
-        func is _run for _, func, _ in connection.run_on_commit
+    pending = getattr(_pending, "start", None)
+    registered = (
+        pending is not None
+        and connection.in_atomic_block
+        and any(func is _run for _, func, _ in connection.run_on_commit)
     )
     if registered:
-        _pending.start = min(_pending.start, earliest)
+        _pending.start = min(pending, earliest)
         return
     # A rolled-back transaction drops its callbacks, so a new registration starts afresh.
     _pending.start = earliest
@@ -92,8 +95,10 @@ def schedule(*period_ids: int | None) -> None:
 def _run() -> None:
     from . import services
 
-    start = _pending.start
+    start = getattr(_pending, "start", None)
     _pending.start = None
+    if start is None:
+        return
     period = RatingPeriod.objects.filter(start__gte=start).order_by("start").first()
     if period is not None:
         services.recompute_from(period)

@@ -1,0 +1,143 @@
+"""The period engine: states in, results out (no database)."""
+
+from datetime import date
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings import engine
+from ratings.engine import PlayerState, rate_period
+
+JAN = engine.Period(date(2026, 1, 1), date(2026, 1, 31))
+FEB = engine.Period(date(2026, 2, 1), date(2026, 2, 28))
+APR = engine.Period(date(2026, 4, 1), date(2026, 4, 30))
+SCORE = {1: "1-0", 0.5: "1/2-1/2", 0: "0-1"}
+NEW = 1  # the unrated player's id
+
+
+def games_of(player, opponents, day, event):
+    """Games of ``player`` (white) against (opponent id, score) pairs."""
+    return [(player, opp, SCORE[score], day, event) for opp, score in opponents]
+
+
+def rated(rating, games=100, **kwargs):
+    return PlayerState(rating=rating, rated_games=games, peak_rating=rating, **kwargs)
+
+
+def test_example_d_first_rating_pooled_over_periods():
+    states = {NEW: PlayerState(rating=None)}
+    ratings = [1600, 1700, 1650, 1750, 1650, 1720, 1580, 1810, 1500, 1690, 1755, 1900, 1950]
+    opponents = {10 + i: r for i, r in enumerate(ratings)}
+    states.update({pid: rated(r) for pid, r in opponents.items()})
+    # January: first event 0/4 against rated players -> disregarded (8.2.1).
+    jan = rate_period(JAN, states, games_of(NEW, [(10, 0), (11, 0), (12, 0), (13, 0)],
+                                            date(2026, 1, 10), "event:Winter Open"))  # fmt: skip
+    assert jan[NEW].status == engine.STATUS_UNRATED
+    state = jan[NEW].state
+    # February: 3 games against rated players and 2 against unrated ones (count for nobody).
+    states[NEW] = state
+    states[90], states[91] = PlayerState(rating=None), PlayerState(rating=None)
+    feb_games = games_of(NEW, [(14, 1), (15, 0), (16, 0.5)], date(2026, 2, 7), "period:2026-02")
+    feb_games += games_of(NEW, [(90, 1), (91, 1)], date(2026, 2, 14), "period:2026-02")
+    feb = rate_period(FEB, states, feb_games)
+    assert feb[NEW].status == engine.STATUS_UNRATED
+    assert feb[NEW].games == 3
+    assert feb[90].games == 0
+    assert feb[90].status == engine.STATUS_UNRATED
+    # The pool's ratings: 1650, 1720, 1580 in Feb; 1810, 1500, 1690, 1755 in April.
+    states[NEW] = feb[NEW].state
+    states.update({14: rated(1650), 15: rated(1720), 16: rated(1580)})
+    apr_games = games_of(NEW, [(17, 0), (18, 1), (19, 0.5), (20, 1)], date(2026, 4, 4), "")
+    apr = rate_period(APR, states, apr_games)
+    assert apr[NEW].status == engine.STATUS_FIRST_RATING
+    assert apr[NEW].rating_after == 1744
+    assert apr[NEW].first_rating.games == 7
+    assert apr[NEW].state.rated_games == 7
+    assert apr[NEW].state.pool == ()
+
+
+def test_rated_player_gains_nothing_against_unrated():
+    states = {1: rated(1800), 2: PlayerState(rating=None)}
+    result = rate_period(FEB, states, [(1, 2, "1-0", date(2026, 2, 3), "")])
+    assert result[1].games == 0
+    assert result[1].change == 0
+    assert result[1].rating_after == 1800
+    assert result[2].games == 1
+    assert result[2].pool[0].opponent_rating == 1800
+
+
+def test_unplayed_games_are_never_rated():
+    states = {1: rated(1800), 2: rated(1700)}
+    for code in ("+/-", "-/+", "0-0"):
+        result = rate_period(FEB, states, [(1, 2, code, date(2026, 2, 3), "")])
+        assert result[1].games == 0
+        assert result[1].change == 0
+
+
+def test_falling_below_the_floor_makes_the_player_unrated():
+    states = {1: rated(1405, games=10), 2: rated(1800)}
+    result = rate_period(FEB, states, [(1, 2, "0-1", date(2026, 2, 3), "")] * 3)
+    assert result[1].status == engine.STATUS_BELOW_FLOOR
+    assert result[1].rating_after is None
+    assert result[1].state.rating is None
+    assert result[1].state.rated_games == 13  # games count kept (7.2.1)
+
+
+def test_first_rating_below_1400_is_not_published_and_the_pool_is_kept():
+    states = {1: PlayerState(rating=None), **{i: rated(1400) for i in range(2, 8)}}
+    games = [(1, i, "0-1", date(2026, 2, 3), "e") for i in range(2, 7)]
+    games += [(1, 7, "1/2-1/2", date(2026, 2, 3), "e"), (1, 2, "0-1", date(2026, 2, 4), "f")]
+    result = rate_period(FEB, states, games)
+    assert result[1].status == engine.STATUS_UNRATED
+    assert result[1].first_rating.rating == 1216  # Ra 1488.89, p .17 -> dp -273
+    assert not result[1].first_rating.published
+    assert len(result[1].state.pool) == 7
+
+
+def test_pool_older_than_26_months_is_dropped():
+    old = engine.PoolGame(date(2023, 11, 30), "event:Old", 1800, 5000)
+    kept = engine.PoolGame(date(2024, 1, 10), "event:Kept", 1800, 5000)
+    states = {
+        1: PlayerState(rating=None, pool=(old, kept), first_event="event:Old"),
+        2: rated(1800),
+    }
+    result = rate_period(FEB, states, [(1, 2, "1/2-1/2", date(2026, 2, 3), "event:New")])
+    assert old not in result[1].state.pool
+    assert kept in result[1].state.pool
+
+
+def test_2650_player_uses_real_difference_only_from_october_2025():
+    states = {1: rated(2700, games=500), 2: rated(2100)}
+    game = [(1, 2, "1-0", date(2025, 10, 5), "")]
+    after = rate_period(engine.Period(date(2025, 10, 1), date(2025, 10, 31)), states, game)
+    before = rate_period(engine.Period(date(2025, 9, 1), date(2025, 9, 30)), states, game)
+    assert after[1].expected == 9800  # D 600 -> .98
+    assert before[1].expected == 9200  # capped at 400 -> .92
+    assert after[2].expected == 800  # the 2100 player is capped both times
+
+
+def test_k_is_fixed_by_the_opening_list_and_reduced_by_the_700_rule():
+    states = {1: rated(1600, games=10), 2: rated(1600)}
+    result = rate_period(FEB, states, [(1, 2, "1-0", date(2026, 2, 1), "")] * 20)
+    assert result[1].k.value == 40
+    assert result[1].k_applied == 35
+
+
+games_strategy = st.lists(
+    st.tuples(st.integers(1, 6), st.integers(1, 6), st.sampled_from(
+        ["1-0", "0-1", "1/2-1/2", "+/-", "0-0"]), st.integers(1, 28),
+        st.sampled_from(["", "event:A", "event:B"])),
+    max_size=40,
+).map(lambda rows: [(w, b, r, date(2026, 2, d), e or "period:2026-02")
+                    for w, b, r, d, e in rows if w != b])  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(games_strategy, st.randoms(use_true_random=False))
+def test_the_order_of_games_inside_a_period_does_not_matter(games, rng):
+    unrated = PlayerState(rating=None)
+    states = {1: rated(1500), 2: rated(1900, games=10), 3: unrated, 4: rated(2450),
+              5: unrated, 6: rated(1420, birth_year=2012)}  # fmt: skip
+    shuffled = list(games)
+    rng.shuffle(shuffled)
+    assert rate_period(FEB, states, games) == rate_period(FEB, states, shuffled)
