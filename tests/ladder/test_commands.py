@@ -1,0 +1,159 @@
+"""Management commands, through call_command, with their error messages."""
+
+import json
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from ladder.models import Game, Player, RatingPeriod
+from ratings.models import RatingChange
+from ratings.services import close_period
+from tests.factories import GameFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS_CSV = """name,fide_id,birth_year,sex,federation,title,rating,rated_games,peak_rating
+Anna Alpha,1001,1990,F,ENG,,1850,100,1900
+Ben Beta,1002,2012,M,GER,,1600,12,
+Cem Gamma,,1985,M,,,,0,
+"""
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def run(*args):
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_import_players_then_games_then_the_list(tmp_path):
+    assert "Imported 3 players." in run("import_players", write(tmp_path, "p.csv", PLAYERS_CSV))
+    anna = Player.objects.get(fide_id=1001)
+    assert (anna.rating, anna.rated_games, anna.peak_rating) == (1850, 100, 1900)
+    games = "date,white,black,result,event,round\n2026-03-02,1001,Ben Beta,½-½,Open,1\n" \
+        "2026-03-09,Ben Beta,Cem Gamma,1-0,Open,2\n2026-03-16,1001,1002,+/-,Open,3\n"  # fmt: skip
+    output = run("import_games", write(tmp_path, "g.csv", games))
+    assert "Imported 3 games." in output
+    assert "2026-03 recomputed" in output
+    rows = json.loads(run("rating_list", "--format", "json"))
+    by_name = {row["name"]: row for row in rows}
+    # 1850 v 1600: D 250 -> PD .81; a draw gives -0.31 x 20 = -6.2 -> -6
+    assert by_name["Anna Alpha"]["rating"] == 1844
+    assert by_name["Anna Alpha"]["change_exact"] == "-6.20"
+    assert by_name["Anna Alpha"]["expected"] == "0.81"
+    assert by_name["Ben Beta"]["k"] == 40
+    assert by_name["Cem Gamma"]["rating"] is None
+    assert by_name["Cem Gamma"]["status"] == "unrated"
+    assert set(rows[0]) >= {"name", "fide_id", "rating_before", "rating", "change", "k",
+                            "games", "total_games", "status", "score", "expected",
+                            "change_exact"}  # fmt: skip
+    csv_out = run("rating_list", "--period", "2026-03", "--format", "csv")
+    assert csv_out.splitlines()[0].startswith("id,name,fide_id,rating_before,rating")
+    table = run("rating_list")
+    assert "Rating list closing 2026-03" in table
+    assert "Anna Alpha" in table
+
+
+def test_a_csv_with_one_bad_row_imports_nothing(tmp_path):
+    bad = PLAYERS_CSV + "Dee Delta,1001,2999,X,,ZZ,4000,,\n"
+    with pytest.raises(CommandError) as error:
+        run("import_players", write(tmp_path, "p.csv", bad))
+    message = str(error.value)
+    assert "Nothing was imported." in message
+    assert "line 5, column 'fide_id': FIDE id 1001 is also on line 2." in message
+    assert "line 5, column 'rating': 4000 is outside 0 to 3500." in message
+    assert "line 5, column 'sex': 'X' is not M or F." in message
+    assert "line 5, column 'title': 'ZZ' is not a FIDE title" in message
+    assert "line 5, column 'birth_year'" in message
+    assert not Player.objects.exists()
+
+
+def test_an_existing_fide_id_is_refused(tmp_path):
+    PlayerFactory(fide_id=1002)
+    with pytest.raises(CommandError, match="line 3, column 'fide_id': A player with FIDE id 1002"):
+        run("import_players", write(tmp_path, "p.csv", PLAYERS_CSV))
+    assert Player.objects.count() == 1
+
+
+def test_a_missing_required_column_is_named(tmp_path):
+    with pytest.raises(CommandError, match="column 'name': This required column is missing"):
+        run("import_players", write(tmp_path, "p.csv", "fide_id\n1\n"))
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("2026-03-02,Anna,Anna,1-0", "line 3, column 'black': A player cannot play themselves."),
+        ("2026-03-02,Zed,Anna,1-0", "column 'white': No player has the FIDE id or exact name"),
+        ("2026-03-02,Anna,Twin,1-0", "column 'black': Several players are named 'Twin'"),
+        ("2026-03-02,Anna,Bert,2-0", "column 'result': '2-0' is not a result"),
+        ("2026-02-30,Anna,Bert,1-0", "column 'date': '2026-02-30' is not a date"),
+        (",Anna,Bert,1-0", "column 'date': A date is required"),
+        ("2026-01-05,Anna,Bert,1-0", "column 'date': The period 2026-01 is closed"),
+    ],
+)
+def test_bad_game_rows_import_nothing(tmp_path, row, message):
+    anna, bert = PlayerFactory(name="Anna"), PlayerFactory(name="Bert")
+    PlayerFactory(name="Twin")
+    PlayerFactory(name="Twin")
+    old = GameFactory(date=date(2026, 1, 3), white=anna, black=bert)
+    close_period(period=old.period)
+    text = f"date,white,black,result\n2026-03-01,Anna,Bert,1-0\n{row}\n"
+    with pytest.raises(CommandError) as error:
+        run("import_games", write(tmp_path, "g.csv", text))
+    assert message in str(error.value)
+    assert Game.objects.count() == 1
+    assert RatingPeriod.objects.count() == 1
+
+
+def test_unreadable_files_fail_cleanly(tmp_path):
+    with pytest.raises(CommandError, match="Cannot read"):
+        run("import_games", str(tmp_path / "missing.csv"))
+    path = tmp_path / "latin1.csv"
+    path.write_bytes("name\nJos\xe9\n".encode("latin-1"))
+    with pytest.raises(CommandError, match="is not UTF-8"):
+        run("import_players", str(path))
+
+
+def test_close_reopen_and_recompute_commands(committed):
+    with committed():
+        GameFactory(date=date(2026, 1, 5))
+        GameFactory(date=date(2026, 2, 5))
+    with pytest.raises(CommandError, match="close 2026-01 first"):
+        run("close_period", "2026-02")
+    assert "Closed 2026-01." in run("close_period", "2026-01")
+    with pytest.raises(CommandError, match="No rating period is labelled '2025-12'"):
+        run("close_period", "2025-12")
+    with pytest.raises(CommandError, match="Give a reason"):
+        run("reopen_period", "2026-01", "--reason", " ")
+    assert "Reopened 2026-01." in run("reopen_period", "2026-01", "--reason", "typo in round 2")
+    RatingChange.objects.all().delete()
+    assert "would change" in run("recompute_ratings", "--dry-run")
+    assert not RatingChange.objects.exists()
+    assert "2026-01 to 2026-02 recomputed" in run("recompute_ratings", "--from", "2026-01")
+    assert RatingChange.objects.count() == 4
+
+
+def test_rating_list_without_periods_says_so():
+    with pytest.raises(CommandError, match="There are no rating periods yet"):
+        run("rating_list")
+
+
+def test_seed_demo_builds_six_months_all_closed_but_the_last():
+    output = run("seed_demo")
+    assert "user 'admin', password 'admin'" in output
+    assert 35 <= Player.objects.count() <= 45
+    periods = list(RatingPeriod.objects.order_by("start"))
+    assert len(periods) == 6
+    assert [p.is_closed for p in periods] == [True] * 5 + [False]
+    assert Player.objects.filter(rating__gte=2650).exists()
+    assert Player.objects.filter(peak_rating__gte=2400).count() >= 3
+    assert RatingChange.objects.filter(status="first_rating").exists()
+    assert "already has players" in run("seed_demo", "--if-empty")

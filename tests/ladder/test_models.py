@@ -1,0 +1,125 @@
+"""Records: database constraints and model validation give clear, field-named errors."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from ladder import services
+from ladder.models import Game, Player, RatingPeriod, Result
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_database_refuses_self_play():
+    player = PlayerFactory()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(date=date(2026, 3, 1), white=player, black=player, result="1-0")
+
+
+def test_database_refuses_an_unknown_result():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameFactory(result="2-0")
+
+
+def test_database_refuses_an_entry_rating_above_3500():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PlayerFactory(entry_rating=3600)
+
+
+def test_database_refuses_a_duplicate_fide_id():
+    PlayerFactory(fide_id=123)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PlayerFactory(fide_id=123)
+
+
+def test_database_refuses_a_period_that_ends_before_it_starts():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RatingPeriod.objects.create(label="x", start=date(2026, 3, 2), end=date(2026, 3, 1))
+
+
+def test_self_play_is_a_field_error():
+    player = PlayerFactory()
+    with pytest.raises(ValidationError) as error:
+        services.record_game(date=date(2026, 3, 1), white=player, black=player, result="1-0")
+    assert error.value.message_dict["black"] == ["A player cannot play themselves."]
+    assert not Game.objects.exists()
+
+
+def test_unknown_result_is_a_field_error():
+    with pytest.raises(ValidationError) as error:
+        services.record_game(
+            date=date(2026, 3, 1), white=PlayerFactory(), black=PlayerFactory(), result="2-0"
+        )
+    assert "result" in error.value.message_dict
+
+
+def test_missing_date_is_a_field_error():
+    with pytest.raises(ValidationError) as error:
+        services.record_game(
+            date=None, white=PlayerFactory(), black=PlayerFactory(), result="1-0"
+        )
+    assert "date" in error.value.message_dict
+
+
+def test_birth_year_in_the_future_and_entry_rating_range():
+    player = Player(name="Future", birth_year=2999, entry_rating=3600)
+    with pytest.raises(ValidationError) as error:
+        player.full_clean()
+    assert "is in the future" in error.value.message_dict["birth_year"][0]
+    assert "entry_rating" in error.value.message_dict
+
+
+def test_duplicate_fide_id_is_a_field_error():
+    PlayerFactory(fide_id=4100001)
+    with pytest.raises(ValidationError) as error:
+        Player(name="Twin", fide_id=4100001).full_clean()
+    assert "fide_id" in error.value.message_dict
+
+
+def test_overlapping_periods_are_refused():
+    PeriodFactory(start=date(2026, 3, 1), end=date(2026, 3, 31))
+    period = RatingPeriod(label="spring", start=date(2026, 3, 15), end=date(2026, 4, 15))
+    with pytest.raises(ValidationError, match="overlaps 2026-03"):
+        period.full_clean()
+
+
+def test_a_game_creates_the_period_of_its_month():
+    game = GameFactory(date=date(2026, 2, 14))
+    assert (game.period.label, game.period.start, game.period.end) == (
+        "2026-02", date(2026, 2, 1), date(2026, 2, 28)
+    )
+
+
+def test_a_game_in_a_month_partly_covered_by_a_custom_period_is_refused():
+    RatingPeriod.objects.create(label="custom", start=date(2026, 3, 15), end=date(2026, 4, 14))
+    with pytest.raises(ValidationError, match="would overlap custom"):
+        GameFactory(date=date(2026, 4, 20))
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0.5-0.5", "1/2-1/2"), ("=", "1/2-1/2"),
+     ("1/2", "1/2-1/2"), ("+/-", "+/-"), ("-/+", "-/+"), ("0-0", "0-0"), (" 0-1 ", "0-1")],
+)  # fmt: skip
+def test_results_as_people_type_them(text, code):
+    assert Result.parse(text) == code
+
+
+def test_an_unknown_result_names_the_accepted_ones():
+    with pytest.raises(ValueError, match="use 1-0, 0-1, 1/2-1/2"):
+        Result.parse("2-0")
+
+
+def test_resolve_player_by_fide_id_name_and_ambiguity():
+    alice = PlayerFactory(name="Alice", fide_id=77)
+    PlayerFactory(name="Bob")
+    PlayerFactory(name="Bob")
+    assert services.resolve_player("77") == alice
+    assert services.resolve_player("Alice") == alice
+    with pytest.raises(ValidationError, match="Several players are named 'Bob'"):
+        services.resolve_player("Bob", field="white")
+    with pytest.raises(ValidationError, match="No player has the FIDE id or exact name 'Carol'"):
+        services.resolve_player("Carol")
