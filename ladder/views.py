@@ -194,7 +194,7 @@ def expectation_table() -> list[dict]:
 
 # --- the rating chart: inline SVG on a real time axis ---------------------------------------
 
-CHART = {"width": 640, "height": 240, "left": 48, "right": 16, "top": 12, "bottom": 30}
+CHART = {"width": 640, "height": 240, "left": 56, "right": 16, "top": 12, "bottom": 30}
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 

@@ -2,6 +2,7 @@
 
 import re
 from datetime import date
+from html import unescape
 from http import HTTPStatus
 
 import pytest
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def text_of(response) -> str:
     """Return the page's HTML with tags removed and spaces collapsed."""
     html = response.content.decode()
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def row(response, marker: str) -> str:
