@@ -35,8 +35,17 @@
       if (box) box.classList.toggle("has-error", text.trim() !== "");
       var input = form.querySelector('[name="' + name + '"]');
       if (input && input.type !== "radio") {
-        if (text.trim()) input.setAttribute("aria-invalid", "true");
-        else input.removeAttribute("aria-invalid");
+        var ids = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+          return id && id !== slot.id;
+        });
+        if (text.trim()) {
+          input.setAttribute("aria-invalid", "true");
+          ids.unshift(slot.id);
+        } else {
+          input.removeAttribute("aria-invalid");
+        }
+        if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+        else input.removeAttribute("aria-describedby");
       }
     });
     form.setAttribute("data-state", "ready");

@@ -40,12 +40,13 @@ def test_standings_show_rank_level_title_rating_k_and_games(client):
     assert response.status_code == HTTPStatus.OK
     text = text_of(response)
     assert text.index("Imre Level") < text.index("Tina Titled") < text.index("Junior Jo")
-    assert "1 Imre Level IM level 2450" in text
-    assert "2 Tina Titled FM 2210" in text  # a real title, not "CM level"
+    # The level (or title) shows under the name on a phone and in its own column on a desktop.
+    assert "1 Imre Level IM level IM level 2450" in text
+    assert "2 Tina Titled FM FM 2210" in text  # a real title, not "CM level"
     assert "IM level" in text
     assert "CM level" not in text
     assert "3 Junior Jo 1700 — 40 40" in text  # junior K 40, 40 games
-    assert "1 Imre Level IM level 2450 — 10 200" in text  # published 2400+: K 10
+    assert "1 Imre Level IM level IM level 2450 — 10 200" in text  # published 2400+: K 10
 
 
 def test_standings_hide_inactive_players_unless_asked(client):
