@@ -91,7 +91,7 @@ def player(request, pk: int):
     today = timezone.localdate()
     context = {
         "player": player,
-        "level": fide.rating_level(player.rating),
+        "level": "" if player.title else fide.rating_level(player.rating),
         "k": selectors.current_k(player),
         "inactive": selectors.is_inactive(player, on=today),
         "periods": periods,

@@ -243,3 +243,13 @@ def test_unplayed_game_is_shown_not_rated(client, committed):
         GameFactory(white=a, result="+/-", date=date(2026, 3, 3))
     text = text_of(client.get(a.get_absolute_url()))
     assert "+/- unrated unplayed: not rated" in text or "unplayed: not rated" in text
+
+
+def test_player_page_shows_a_title_as_a_title_and_a_level_as_a_level(client):
+    titled = PlayerFactory(name="Tess Titled", entry_rating=2450, title="WGM")
+    plain = PlayerFactory(name="Lev Level", entry_rating=2450)
+    titled_text = text_of(client.get(titled.get_absolute_url()))
+    assert "WGM Tess Titled" in titled_text
+    assert "IM level" not in titled_text.split("Rating over time")[0]
+    plain_text = text_of(client.get(plain.get_absolute_url()))
+    assert "Level IM level" in plain_text
