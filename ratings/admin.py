@@ -44,7 +44,12 @@ class RatingHistoryInline(ReadOnlyMixin, admin.TabularInline):
     verbose_name_plural = "Rating history (newest first)"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("period").order_by("-period__start")
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("player", "period")
+            .order_by("-period__start")
+        )
 
 
 @admin.register(RatingChange)

@@ -15,14 +15,14 @@ GROUP = "Club administrators"
 
 @pytest.fixture
 def club_admin(db) -> User:
-    user = User.objects.create_user("clubadmin", password="pw-Ladder-2026", is_staff=True)
+    user = User.objects.create_user("clubadmin", is_staff=True)
     user.groups.add(Group.objects.get(name=GROUP))
     return user
 
 
 @pytest.fixture
 def staff_without_permissions(db) -> User:
-    return User.objects.create_user("staff", password="pw-Ladder-2026", is_staff=True)
+    return User.objects.create_user("staff", is_staff=True)
 
 
 @pytest.fixture

@@ -94,7 +94,8 @@ def test_correction_says_what_the_recompute_changed(admin_client, game, april, c
     assert "2026-03 to 2026-04 recomputed: 2 players' ratings changed." in messages_of(response)
     game.refresh_from_db()
     assert (game.result, game.period) == ("0-1", april)
-    assert Player.objects.get(name="Alice Brown").rating == 1887  # now a loss in April: 0 - 0.64 = -12.8
+    # Now a loss in April: 0 - 0.64 = -12.8.
+    assert Player.objects.get(name="Alice Brown").rating == 1887
 
 
 def test_change_page_of_a_closed_game_explains_how_to_reopen(admin_client, game, march):

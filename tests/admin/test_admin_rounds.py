@@ -103,16 +103,28 @@ def test_unplayed_results_are_understood(admin_client, club, committed):
     assert sorted(Game.objects.values_list("result", flat=True)) == ["+/-", "0-0"]
 
 
-@pytest.mark.parametrize(
-    ("line", "problem"),
-    [
-        ("Alise Brown - Bob Green 1-0", "No player is named 'Alise Brown'. Did you mean 'Alice Brown'?"),
-        ("9999 - Bob Green 1-0", "No player has the FIDE id 9999."),
-        ("Alice Brown - Alice Brown 1-0", "A player cannot play themselves: Alice Brown is both White and Black."),
-        ("Alice Brown - Bob Green 2-0", "'2-0' is not a result; use 1-0, 0-1, 1/2-1/2, +/-, -/+ or 0-0."),
-        ("Alice Brown beat Bob Green", "'Alice Brown beat Bob Green' is not a game; write 'White Name - Black Name 1-0'."),
-    ],
-)  # fmt: skip
+PROBLEMS = [
+    (
+        "Alise Brown - Bob Green 1-0",
+        "No player is named 'Alise Brown'. Did you mean 'Alice Brown'?",
+    ),
+    ("9999 - Bob Green 1-0", "No player has the FIDE id 9999."),
+    (
+        "Alice Brown - Alice Brown 1-0",
+        "A player cannot play themselves: Alice Brown is both White and Black.",
+    ),
+    (
+        "Alice Brown - Bob Green 2-0",
+        "'2-0' is not a result; use 1-0, 0-1, 1/2-1/2, +/-, -/+ or 0-0.",
+    ),
+    (
+        "Alice Brown beat Bob Green",
+        "'Alice Brown beat Bob Green' is not a game; write 'White Name - Black Name 1-0'.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "problem"), PROBLEMS)
 def test_each_problem_is_shown_and_nothing_is_saved(admin_client, club, line, problem):
     response = post_round(admin_client, paste=f"Carol White - Dan Black 1-0\n{line}", save=True)
     assert response.status_code == HTTPStatus.OK
