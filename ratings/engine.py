@@ -7,8 +7,9 @@ result does not depend on the order of the games inside the period.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 
@@ -58,6 +59,7 @@ class PlayerState:
 class Period:
     start: date
     end: date
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,22 +90,14 @@ class PlayerPeriod:
     first_rating: fide.FirstRating | None = None
 
 
-@dataclass(slots=True)
-class _Tally:
-    games: int = 0
-    score: int = 0
-    expected: int = 0
-    opponents: int = 0
-    last: date | None = None
-    pool: list[PoolGame] = field(default_factory=list)
+# A player's running totals in a period, kept as a list because the game loop is the hot path:
+# [rated games, score, sum of PD, sum of opponents' ratings, last rated date, pool games].
+_GAMES, _SCORE, _EXPECTED, _OPPONENTS, _LAST, _POOL = range(6)
+_OFFSET = 3500  # ratings lie in 0..3500, so D in -3500..3500
 
-    def add(self, on: date, score: int, expected: int, opponent: int) -> None:
-        self.games += 1
-        self.score += score
-        self.expected += expected
-        self.opponents += opponent
-        if self.last is None or on > self.last:
-            self.last = on
+
+def _new_tally() -> list:
+    return [0, 0, 0, 0, None, []]
 
 
 def event_key(event: str, period_label: str) -> str:
@@ -119,31 +113,46 @@ def rate_period(
 ) -> dict[int, PlayerPeriod]:
     """Rate a period; return a result for every player who has a game in it.
 
-    ``games`` are (white id, black id, result, date, event key); ``states`` must hold every
+    ``games`` are (white id, black id, result, date, event name); ``states`` must hold every
     player of those games as on the list that opens the period. Ratings used are the opening
     ones (8.3.2); a game between a rated and an unrated player counts only toward the unrated
     player's first rating; games between unrated players and unplayed games count for nobody.
     """
-    expected = _expectation(period, rules)
+    capped, real = _expectation_tables(rules.method)
+    exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
     rating_of = {pid: state.rating for pid, state in states.items()}
-    tallies: dict[int, _Tally] = {}
+    tallies: dict[int, list] = {}
     for white, black, result, on, event in games:
-        white_tally = tallies.get(white) or tallies.setdefault(white, _Tally())
-        black_tally = tallies.get(black) or tallies.setdefault(black, _Tally())
+        wt = tallies.get(white)
+        if wt is None:
+            wt = tallies[white] = _new_tally()
+        bt = tallies.get(black)
+        if bt is None:
+            bt = tallies[black] = _new_tally()
         white_score = WHITE_SCORE.get(result)
         if white_score is None:
             continue
-        white_rating, black_rating = rating_of[white], rating_of[black]
-        if white_rating is None:
-            if black_rating is not None:
-                white_tally.pool.append(PoolGame(on, event, black_rating, white_score))
-        elif black_rating is None:
-            black_tally.pool.append(PoolGame(on, event, white_rating, UNIT - white_score))
-        else:
-            white_tally.add(on, white_score, expected(white_rating, black_rating), black_rating)
-            black_tally.add(
-                on, UNIT - white_score, expected(black_rating, white_rating), white_rating
-            )
+        wr, br = rating_of[white], rating_of[black]
+        if wr is None:
+            if br is not None:
+                wt[_POOL].append(PoolGame(on, event_key(event, period.label), br, white_score))
+            continue
+        if br is None:
+            bt[_POOL].append(PoolGame(on, event_key(event, period.label), wr, UNIT - white_score))
+            continue
+        d = wr - br  # 8.3.1: each side capped unless exempt (2650+, from October 2025)
+        wt[_GAMES] += 1
+        wt[_SCORE] += white_score
+        wt[_EXPECTED] += (real if wr >= exempt_from else capped)[_OFFSET + d]
+        wt[_OPPONENTS] += br
+        if wt[_LAST] is None or on > wt[_LAST]:
+            wt[_LAST] = on
+        bt[_GAMES] += 1
+        bt[_SCORE] += UNIT - white_score
+        bt[_EXPECTED] += (real if br >= exempt_from else capped)[_OFFSET - d]
+        bt[_OPPONENTS] += wr
+        if bt[_LAST] is None or on > bt[_LAST]:
+            bt[_LAST] = on
     return {
         pid: (
             _rate_rated(period, states[pid], tally, rules)
@@ -154,18 +163,26 @@ def rate_period(
     }
 
 
-def _expectation(period: Period, rules: Rules):
-    """Return PD(own, opponent) in UNIT for the period's rule set (8.1.2, 8.3.1)."""
-    exemption = fide.cap_exemption_in_force(period.start)
-    if rules.method == fide.METHOD_ELO:
-        return lambda own, opp: fide.elo_expected_units(
-            own, own - fide.difference_used(own, opp, exemption=exemption)
-        )
-    return lambda own, opp: fide.expected_units(fide.difference_used(own, opp, exemption=exemption))
+@functools.cache
+def _expectation_tables(method: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return PD in UNIT by D + 3500, with the 400-point cap and without (8.1.2, 8.3.1)."""
+
+    def pd(used: int) -> int:
+        if method == fide.METHOD_ELO:
+            return fide.elo_expected_units(used, 0)
+        return fide.expected_units(used)
+
+    cap = fide.DIFFERENCE_CAP
+    diffs = range(-_OFFSET, _OFFSET + 1)
+    return (
+        tuple(pd(max(-cap, min(cap, d))) for d in diffs),
+        tuple(pd(d) for d in diffs),
+    )
 
 
-def _rate_rated(period: Period, state: PlayerState, tally: _Tally, rules: Rules) -> PlayerPeriod:
+def _rate_rated(period: Period, state: PlayerState, tally: list, rules: Rules) -> PlayerPeriod:
     """Apply 8.3: K from the opening list, the 700 rule, one rounding, the 1400 floor."""
+    games, score, expected = tally[_GAMES], tally[_SCORE], tally[_EXPECTED]
     k = fide.k_factor(
         peak_rating=state.peak_rating,
         rated_games=state.rated_games,
@@ -173,43 +190,44 @@ def _rate_rated(period: Period, state: PlayerState, tally: _Tally, rules: Rules)
         year=period.start.year,
         club_k=rules.club_k,
     )
-    applied = fide.k_applied(k.value, tally.games)
-    exact = applied * (tally.score - tally.expected)
+    applied = fide.k_applied(k.value, games)
+    exact = applied * (score - expected)
     change = fide.round_units(exact)
     assert state.rating is not None
     after = state.rating + change
-    last = max(filter(None, (state.last_rated_on, tally.last)), default=None)
-    games_total = state.rated_games + tally.games
+    last = state.last_rated_on
+    if tally[_LAST] is not None and (last is None or tally[_LAST] > last):
+        last = tally[_LAST]
     if after < fide.FLOOR:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
-        status, rating_after = STATUS_BELOW_FLOOR, None
-        new_state = replace(state, rating=None, rated_games=games_total, last_rated_on=last)
+        status, rating_after, peak = STATUS_BELOW_FLOOR, None, state.peak_rating
     else:
         status, rating_after = STATUS_RATED, after
-        peak = max(after, state.peak_rating or after)
-        new_state = replace(
-            state, rating=after, rated_games=games_total, peak_rating=peak, last_rated_on=last
-        )
+        peak = after if state.peak_rating is None else max(after, state.peak_rating)
+    new_state = PlayerState(
+        rating_after, state.rated_games + games, peak, state.birth_year, last, (),
+        state.first_event,
+    )  # fmt: skip
     return PlayerPeriod(
         rating_before=state.rating,
         status=status,
         state=new_state,
-        games=tally.games,
-        score=tally.score,
-        expected=tally.expected,
+        games=games,
+        score=score,
+        expected=expected,
         k=k,
         k_applied=applied,
         change_exact=exact,
         change=change,
         rating_after=rating_after,
-        performance=_performance(tally.opponents, tally.games, tally.score),
+        performance=_performance(tally[_OPPONENTS], games, score),
     )
 
 
-def _rate_unrated(period: Period, state: PlayerState, tally: _Tally) -> PlayerPeriod:
+def _rate_unrated(period: Period, state: PlayerState, tally: list) -> PlayerPeriod:
     """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow."""
     horizon = fide.add_months(period.end, -fide.FIRST_RATING_POOL_MONTHS)
-    new_games = sorted(tally.pool, key=_pool_order)
+    new_games = sorted(tally[_POOL], key=_pool_order)
     pool = tuple(g for g in state.pool if g.on > horizon) + tuple(new_games)
     first_event = state.first_event or (new_games[0].event if new_games else None)
     counted = _drop_zero_first_event(pool, first_event)

@@ -208,12 +208,17 @@ def dp(p_hundredths: int) -> int:
 def performance_rating(opponents_total: int, games: int, points: Fraction) -> int | None:
     """Return Rp = Ra + dp(p) (8.1.1) from the sum of the opponents' ratings and the points.
 
-    Unlike a first rating, no hypothetical opponents are added. None without games.
+    Unlike a first rating, no hypothetical opponents are added. None without games. Integer
+    arithmetic throughout: this runs once per player per period.
     """
     if not games:
         return None
-    p = percentage_hundredths(Fraction(points) / games)
-    return round_half_away(Fraction(opponents_total, games) + dp(p))
+    points = Fraction(points)
+    # p = W / n rounded to whole hundredths, half up
+    p = (200 * points.numerator + games * points.denominator) // (2 * games * points.denominator)
+    total = opponents_total + dp(p) * games  # (Ra + dp) x n
+    magnitude = (2 * abs(total) + games) // (2 * games)  # half away from zero
+    return magnitude if total >= 0 else -magnitude
 
 
 def _to_decimal(value: Fraction) -> Decimal:

@@ -8,6 +8,7 @@ final state always equals a full recompute from scratch.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,10 +22,9 @@ from django.utils import timezone
 
 from ladder.models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
 
-from . import engine
+from . import bulk, engine
 from .models import RatingChange, Status
 
-BATCH_SIZE = 5000
 _LOCK_KEY = 0x1ADDE7  # PostgreSQL advisory lock serializing recomputes
 
 
@@ -85,10 +85,9 @@ def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False)
     for current in periods:
         results = _rate(current)
         RatingChange.objects.filter(period=current).delete()
-        RatingChange.objects.bulk_create(
-            (_row(pid, current, result) for pid, result in results.items()), batch_size=BATCH_SIZE
+        summary.rows += bulk.insert_rows(
+            RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in results.items())
         )
-        summary.rows += len(results)
         for pid, result in results.items():
             final[pid] = (result.state, result.change if result.status == Status.RATED else None)
     gone = stale - final.keys()
@@ -127,14 +126,14 @@ def _rate(period: RatingPeriod) -> dict[int, engine.PlayerPeriod]:
     """Load one period in three queries and rate it."""
     games = Game.objects.filter(period=period)
     states = load_states(before=period.start, players=_players_in(games))
-    label = period.label
-    rows = (
-        (white, black, result, day, engine.event_key(event, label))
-        for white, black, result, day, event in games.values_list(
-            "white_id", "black_id", "result", "date", "event"
-        ).iterator(chunk_size=20000)
+    rows = bulk.fetch_rows(
+        games.order_by().values_list("white_id", "black_id", "result", "date", "event")
     )
-    return engine.rate_period(engine.Period(period.start, period.end), states, rows, rules())
+    if connection.vendor != "postgresql":
+        as_date = bulk.as_date
+        rows = ((w, b, result, as_date(day), event) for w, b, result, day, event in rows)
+    span = engine.Period(period.start, period.end, period.label)
+    return engine.rate_period(span, states, rows, rules())
 
 
 def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerState]:
@@ -199,29 +198,23 @@ def _pool_to_json(pool: Iterable[engine.PoolGame]) -> list:
     return [[g.on.isoformat(), g.event, g.opponent_rating, g.score] for g in pool]
 
 
-def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> RatingChange:
-    state = result.state
-    return RatingChange(
-        player_id=pid,
-        period=period,
-        status=result.status,
-        rating_before=result.rating_before,
-        k=result.k.value if result.k else None,
-        k_reason=result.k.reason if result.k else "",
-        k_applied=result.k_applied,
-        games=result.games,
-        score_units=result.score,
-        expected_units=result.expected,
-        change_exact_units=result.change_exact,
-        change=result.change,
-        rating_after=result.rating_after,
-        performance=result.performance,
-        rated_games_after=state.rated_games,
-        peak_after=state.peak_rating,
-        last_rated_on=state.last_rated_on,
-        first_event=state.first_event or "",
-        pool=_pool_to_json(result.pool),
-    )
+_ROW_COLUMNS = (
+    "player", "period", "status", "rating_before", "k", "k_reason", "k_applied", "games",
+    "score_units", "expected_units", "change_exact_units", "change", "rating_after",
+    "performance", "rated_games_after", "peak_after", "last_rated_on", "first_event", "pool",
+)  # fmt: skip
+
+
+def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> tuple:
+    """Return a RatingChange row in ``_ROW_COLUMNS`` order, in database form."""
+    state, k = result.state, result.k
+    return (
+        pid, period.pk, result.status, result.rating_before, k.value if k else None,
+        k.reason if k else "", result.k_applied, result.games, result.score, result.expected,
+        result.change_exact, result.change, result.rating_after, result.performance,
+        state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
+        json.dumps(_pool_to_json(result.pool)),
+    )  # fmt: skip
 
 
 def _states_before(
@@ -251,9 +244,11 @@ _DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_chang
 
 
 def _derived(players: Q) -> dict[int, tuple]:
+    """The players' stored derived state, to write only what changes."""
+    rows = bulk.fetch_rows(Player.objects.filter(players).order_by().values_list("pk", *_DERIVED))
     return {
-        row[0]: row[1:]
-        for row in Player.objects.filter(players).values_list("pk", *_DERIVED).iterator(20000)
+        pk: (rating, games, peak, bulk.as_date(last), change)
+        for pk, rating, games, peak, last, change in rows
     }
 
 
@@ -267,10 +262,10 @@ def _write_players(
         new = (state.rating, state.rated_games, state.peak_rating, state.last_rated_on, last_change)
         old = before.get(pid)
         if new != old:
-            changed.append(Player(pk=pid, **dict(zip(_DERIVED, new, strict=True))))
+            changed.append((pid, *new))
             if old is None or old[0] != state.rating:
                 rating_changed += 1
-    Player.objects.bulk_update(changed, _DERIVED, batch_size=BATCH_SIZE)
+    bulk.update_rows(Player, _DERIVED, changed)
     return rating_changed
 
 

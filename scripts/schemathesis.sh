@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Fuzz the REST API v1 against its own OpenAPI schema with Schemathesis.
+#
+# Migrates a throwaway database (DATABASE_URL, default a temporary SQLite file), loads a small
+# club, serves it with runserver (DEBUG off) and runs Schemathesis as an authorized user, so that
+# writes reach the services too. Fails on any server error or response that breaks the schema.
+#
+#   scripts/schemathesis.sh                 # SQLite in a temporary folder
+#   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ladder_st scripts/schemathesis.sh
+#
+# Knobs: PORT (default 8765), MAX_EXAMPLES per operation (default 20), SCHEMATHESIS_ARGS.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-.venv/bin/python}
+SCHEMATHESIS=${SCHEMATHESIS:-.venv/bin/schemathesis}
+PORT=${PORT:-8765}
+MAX_EXAMPLES=${MAX_EXAMPLES:-20}
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/ladder-schemathesis.XXXXXX")
+server_pid=""
+cleanup() {
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+export DATABASE_URL=${DATABASE_URL:-sqlite:///$workdir/ladder.sqlite3}
+export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=ci DJANGO_ALLOWED_HOSTS=127.0.0.1
+# The fuzzer sends thousands of requests: lift the anonymous throttle for this run.
+export LADDER_ANON_THROTTLE=1000000/hour
+
+echo "== migrating ${DATABASE_URL%%://*} database"
+"$PY" manage.py migrate --noinput -v 0
+
+echo "== loading a small club"
+"$PY" manage.py shell -v 0 -c '
+from datetime import date
+from django.contrib.auth import get_user_model
+from ladder import services
+from ladder.models import Game, Player, RatingPeriod
+from ratings.services import close_period
+
+user, _ = get_user_model().objects.get_or_create(
+    username="schemathesis", defaults={"is_staff": True, "is_superuser": True}
+)
+user.set_unusable_password()
+user.save()
+if not Player.objects.exists():
+    names = ["Anna Alekhina", "Boris Botvin", "Clara Carls", "Dmitri Dvoretsky", "Eve Euwe"]
+    ratings = [2210, 1985, 1840, 1720, None]
+    players = [
+        Player.objects.create(name=name, fide_id=4100000 + i, entry_rating=rating,
+                              entry_rated_games=40 if rating else 0, birth_year=1990 + 4 * i)
+        for i, (name, rating) in enumerate(zip(names, ratings))
+    ]
+    results = ["1-0", "1/2-1/2", "0-1", "1-0", "+/-", "1/2-1/2"]
+    for month in (1, 2):
+        for i, result in enumerate(results):
+            services.record_game(
+                date=date(2026, month, 3 + i), white=players[i % 5],
+                black=players[(i + 1 + month) % 5], result=result, event=f"Club {month}",
+                round=str(i + 1),
+            )
+    close_period(period=RatingPeriod.objects.get(label="2026-01"), user=user)
+print(Player.objects.count(), "players,", Game.objects.count(), "games")
+'
+token=$("$PY" manage.py issue_token schemathesis)
+
+echo "== starting the server on 127.0.0.1:$PORT"
+"$PY" manage.py runserver "127.0.0.1:$PORT" --noreload >"$workdir/server.log" 2>&1 &
+server_pid=$!
+
+echo "== running Schemathesis"
+status=0
+"$SCHEMATHESIS" run "http://127.0.0.1:$PORT/api/v1/schema/" \
+    --wait-for-schema 60 \
+    --checks not_a_server_error,response_schema_conformance \
+    --max-examples "$MAX_EXAMPLES" \
+    --header "Authorization: Token $token" \
+    --generation-database none \
+    --no-color \
+    ${SCHEMATHESIS_ARGS:-} || status=$?
+
+if [[ $status -ne 0 ]]; then
+    echo "== Schemathesis failed (exit $status); server errors:"
+    grep -B 2 -A 40 "^Traceback" "$workdir/server.log" | head -n 400 || tail -n 60 "$workdir/server.log"
+fi
+exit "$status"
