@@ -76,6 +76,10 @@ class Line:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def result_label(self) -> str:
+        return Result(self.result).label if self.result else self.result_text
+
 
 class PlayerIndex:
     """Every player, loaded in one query, found by FIDE id or name as people type them."""

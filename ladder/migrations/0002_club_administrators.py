@@ -20,9 +20,10 @@ def create_group(apps, schema_editor):
     # that a fresh database gets a complete group in one migrate run.
     for app_label in PERMISSIONS:
         app_config = apps.get_app_config(app_label)
-        app_config.models_module = True
+        original = getattr(app_config, "models_module", None)
+        app_config.models_module = original or True  # a migration state's app has none
         create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+        app_config.models_module = original
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group, _ = Group.objects.get_or_create(name=GROUP)

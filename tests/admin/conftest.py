@@ -1,9 +1,11 @@
 """Admin fixtures: users in each role, logged-in clients, a small rated club."""
 
+import importlib
 from contextlib import contextmanager
 from datetime import date
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.test import TestCase
@@ -11,12 +13,20 @@ from django.test import TestCase
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 GROUP = "Club administrators"
+MIGRATION = importlib.import_module("ladder.migrations.0002_club_administrators")
+
+
+def club_group() -> Group:
+    """Return the group made by the data migration, remade if a transactional test flushed it."""
+    if not Group.objects.filter(name=GROUP).exists():
+        MIGRATION.create_group(apps, None)
+    return Group.objects.get(name=GROUP)
 
 
 @pytest.fixture
 def club_admin(db) -> User:
     user = User.objects.create_user("clubadmin", is_staff=True)
-    user.groups.add(Group.objects.get(name=GROUP))
+    user.groups.add(club_group())
     return user
 
 

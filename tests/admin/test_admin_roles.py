@@ -3,9 +3,10 @@
 from http import HTTPStatus
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from ladder.models import Game
+from tests.admin.conftest import club_group
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ PAGES = [
 
 
 def test_group_has_exactly_the_permissions_to_run_the_ladder():
-    group = Group.objects.get(name="Club administrators")
+    group = club_group()
     granted = {
         f"{p.content_type.app_label}.{p.codename}"
         for p in group.permissions.select_related("content_type")
@@ -62,7 +63,7 @@ def test_club_administrator_cannot_edit_derived_records(admin_client):
 def test_anonymous_and_non_staff_users_are_sent_to_the_login(client, url):
     assert client.get(url).url.startswith("/admin/login/")
     member = User.objects.create_user("member")
-    member.groups.add(Group.objects.get(name="Club administrators"))
+    member.groups.add(club_group())
     client.force_login(member)  # in the group, but not staff
     assert client.get(url).url.startswith("/admin/login/")
 
@@ -92,11 +93,7 @@ def test_staff_without_permissions_cannot_change_results(
 
 def test_viewer_cannot_enter_a_round(client, club):
     viewer = User.objects.create_user("viewer", is_staff=True)
-    viewer.user_permissions.add(
-        *Group.objects.get(name="Club administrators").permissions.filter(
-            codename__startswith="view_"
-        )
-    )
+    viewer.user_permissions.add(*club_group().permissions.filter(codename__startswith="view_"))
     client.force_login(viewer)
     assert client.get("/admin/ladder/game/").status_code == HTTPStatus.OK
     assert b"Enter a round" not in client.get("/admin/ladder/game/").content
