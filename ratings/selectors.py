@@ -187,7 +187,7 @@ class Line:
 
 
 def game_lines(player: Player, periods: QuerySet | list | None = None) -> dict[int, list[Line]]:
-    """Return a player's games explained, by period id. Three queries whatever the count.
+    """Return a player's games explained, by period id. Two queries whatever the count.
 
     Ratings used are those of the list that opened each period (8.3.2), read from both
     players' RatingChange rows of that period.
