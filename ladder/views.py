@@ -10,7 +10,7 @@ from datetime import date
 from functools import cache
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Func, IntegerField, OuterRef, Subquery, Value
+from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -35,16 +35,13 @@ def standings(request):
     if not show_inactive:
         # FIDE.md 7: no rated game for 12 months (same test as fide.is_inactive).
         visible = visible.exclude(last_rated_on__lte=cutoff)
-    players = (
-        visible.search(query)
-        .annotate(rank=Coalesce(_count_above(visible), Value(0)) + 1)
-        .standings()
-    )
-    page = Paginator(players, PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(visible.search(query).standings(), PER_PAGE).get_page(request.GET.get("page"))
+    ranks = _ranks(visible, page.object_list)
     year = selectors.current_year()
     rows = [
         {
             "player": p,
+            "rank": ranks[p.rating],
             "level": p.title or fide.rating_level(p.rating),
             "is_title": bool(p.title),
             "k": selectors.current_k(p, year=year),
@@ -63,14 +60,19 @@ def standings(request):
     return render(request, "ladder/standings.html", context)
 
 
-def _count_above(visible):
-    """Count the visible players rated higher than the outer row: its rank, ties shared."""
-    return Subquery(
-        visible.filter(rating__gt=OuterRef("rating"))
-        .order_by()
-        .annotate(n=Func(F("pk"), function="COUNT", output_field=IntegerField()))
-        .values("n")[:1]
+def _ranks(visible, players) -> dict[int, int]:
+    """Rank each rating shown on the page among the visible players (ties share a rank).
+
+    One query for the whole page: a conditional count per distinct rating shown, so a search
+    keeps each player's place on the ladder.
+    """
+    ratings = {p.rating for p in players}
+    if not ratings:
+        return {}
+    above = visible.aggregate(
+        **{f"above_{r}": Count("pk", filter=Q(rating__gt=r)) for r in ratings}
     )
+    return {r: above[f"above_{r}"] + 1 for r in ratings}
 
 
 def player(request, pk: int):
