@@ -148,3 +148,20 @@ def _artifact(name: str):
 
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / f"{name}.png"
+
+
+def test_calculator_works_without_javascript(browser, live_server):  # noqa: F811
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()  # noqa: F811
+    try:
+        page.goto(live_server.url + "/calculator/")
+        page.get_by_label("Classic Elo formula").check()
+        page.get_by_label("32", exact=True).check()
+        page.get_by_role("button", name="Calculate").click()
+        page.wait_for_url("**/calculator/?*")
+        assert page.locator('tr[data-outcome="win"] .exact').inner_text() == "+20.48"
+        assert page.locator('tr[data-outcome="loss"] .change').inner_text() == "-12"
+        # Both groups of fields show when no script can hide one of them.
+        assert page.get_by_label("Games", exact=True).is_visible()
+    finally:
+        context.close()

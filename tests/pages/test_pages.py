@@ -253,3 +253,18 @@ def test_player_page_shows_a_title_as_a_title_and_a_level_as_a_level(client):
     assert "IM level" not in titled_text.split("Rating over time")[0]
     plain_text = text_of(client.get(plain.get_absolute_url()))
     assert "Level IM level" in plain_text
+
+
+def test_chart_puts_periods_on_a_time_axis_so_gaps_show(client, committed):
+    with committed():
+        hero = PlayerFactory(name="Gap Gabe", entry_rating=1800)
+        GameFactory(white=hero, date=date(2026, 1, 10))
+        GameFactory(white=hero, date=date(2026, 6, 10))
+    chart = client.get(hero.get_absolute_url()).context["chart"]
+    xs = [dot["x"] for dot in chart["dots"]]
+    # Points: opening 1 Jan, after January (31 Jan), after June (30 Jun): five idle months
+    # take about five times the width of January.
+    assert len(xs) == 3
+    january, gap = xs[1] - xs[0], xs[2] - xs[1]
+    assert 4 < gap / january < 6
+    assert [t["label"] for t in chart["x_ticks"]][:2] == ["Jan 2026", "Mar 2026"]
