@@ -6,7 +6,7 @@ from http import HTTPStatus
 import pytest
 
 from ladder.models import Game, Player
-from tests.factories import GameFactory, PlayerFactory
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +208,15 @@ def test_preview_queries_do_not_grow_with_lines(admin_client, django_assert_max_
         with django_assert_max_num_queries(12):
             response = post_round(admin_client, paste=paste)
         assert response.content.decode().count(">OK<") == count
+
+
+def test_a_date_no_period_can_hold_is_refused(admin_client, club):
+    PeriodFactory(label="Spring", start=date(2026, 3, 10), end=date(2026, 4, 9))
+    response = post_round(
+        admin_client, day="2026-04-20", paste="Alice Brown - Bob Green 1-0", save=True
+    )
+    assert (
+        "No rating period holds 2026-04-20, and the month&#x27;s period would overlap Spring; "
+        "create a period for this date first." in response.content.decode()
+    )
+    assert Game.objects.count() == 0
