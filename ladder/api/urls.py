@@ -1,4 +1,24 @@
-"""REST API v1 routes (see ladder/api/views.py)."""
+"""REST API v1 routes (see ladder/api/views.py), the OpenAPI schema and its docs."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from . import views
 
 app_name = "api"
-urlpatterns: list = []
+
+router = DefaultRouter()
+router.include_format_suffixes = False
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("games", views.GameViewSet, basename="game")
+router.register("periods", views.PeriodViewSet, basename="period")
+
+urlpatterns = [
+    path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
+    path("calculator/", views.CalculatorView.as_view(), name="calculator"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,37 @@
+"""Errors as JSON with field-level messages and the right status.
+
+DRF already answers its own exceptions; this handler adds the club's services: a Django
+``ValidationError`` becomes 400 with the same field messages, and ``PeriodClosedError`` (a write
+into a closed period) becomes 409 Conflict.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from ladder.services import PeriodClosedError
+
+
+def field_errors(error: DjangoValidationError) -> dict:
+    """Return a Django ``ValidationError`` as DRF's ``{field: [message, ...]}``."""
+    detail = as_serializer_error(error)
+    if NON_FIELD_ERRORS in detail:
+        detail[api_settings.NON_FIELD_ERRORS_KEY] = detail.pop(NON_FIELD_ERRORS)
+    return detail
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    """Answer service errors like DRF's own: JSON, field messages, the right status."""
+    if isinstance(exc, PeriodClosedError):
+        return Response(field_errors(exc), status=HTTPStatus.CONFLICT)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(field_errors(exc))
+    return drf_exception_handler(exc, context)

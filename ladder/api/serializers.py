@@ -1,0 +1,383 @@
+"""Serializers of API v1: shapes and input checks only; the numbers come from ``ratings``."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ladder.models import MAX_RATING, MIN_RATING, Game, PeriodLog, Player, RatingPeriod, Result
+from ratings import fide, selectors
+from ratings.models import RatingChange
+
+from .exceptions import field_errors
+
+# Games outside these years are refused: no club enters them, and the 12-month inactivity
+# arithmetic needs a year before the earliest date.
+FIRST_GAME_DATE = date(1900, 1, 1)
+LAST_GAME_DATE = date(2999, 12, 31)
+
+
+@extend_schema_field({"type": "string", "format": "decimal", "example": "0.50"})
+class DecimalText(serializers.Field):
+    """A ``Decimal`` shown as text with its exact digits ("0.5", "12.3456")."""
+
+    def to_representation(self, value: Decimal) -> str:
+        return str(value)
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+class KSerializer(serializers.Serializer):
+    value = serializers.IntegerField(help_text="K-factor (FIDE 8.3.3, or the club K).")
+    reason = serializers.CharField(help_text="Why this K applies, in words.")
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    title = serializers.CharField(read_only=True, help_text="FIDE title, or empty.")
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "fide_id", "title", "rating"]
+        read_only_fields = fields
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    """A player: entry data (writable) and the current state derived from every game."""
+
+    k = serializers.SerializerMethodField(help_text="Current K and its reason; null while unrated.")
+    level = serializers.SerializerMethodField(help_text="FIDE title, else the rating level.")
+    inactive = serializers.SerializerMethodField(help_text="No rated game for 12 months.")
+
+    class Meta:
+        model = Player
+        fields = [
+            "id", "name", "fide_id", "birth_year", "sex", "federation", "title",
+            "entry_rating", "entry_rated_games", "entry_peak_rating",
+            "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
+            "k", "level", "inactive", "created", "updated",
+        ]  # fmt: skip
+        read_only_fields = [
+            "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
+            "created", "updated",
+        ]  # fmt: skip
+
+    @extend_schema_field(KSerializer(allow_null=True))
+    def get_k(self, player: Player) -> dict | None:
+        k = selectors.current_k(player, year=self.context.get("year"))
+        return None if k is None else {"value": k.value, "reason": k.reason}
+
+    def get_level(self, player: Player) -> str:
+        return player.title or fide.rating_level(player.rating)
+
+    def get_inactive(self, player: Player) -> bool:
+        return selectors.is_inactive(player)
+
+    def validate(self, attrs: dict) -> dict:
+        """Run the model's own checks (peak below entry rating, birth year in the future...)."""
+        candidate = Player(**{**self._current(), **attrs})
+        try:
+            candidate.clean()
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(field_errors(error)) from error
+        return attrs
+
+    def _current(self) -> dict:
+        if self.instance is None:
+            return {}
+        names = ("birth_year", "entry_rating", "entry_rated_games", "entry_peak_rating")
+        return {name: getattr(self.instance, name) for name in names}
+
+
+# --- periods -------------------------------------------------------------------------------
+
+
+class PeriodRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingPeriod
+        fields = ["id", "label", "start", "end", "status"]
+        read_only_fields = fields
+
+
+class PeriodSerializer(serializers.ModelSerializer):
+    games = serializers.IntegerField(source="game_count", read_only=True, help_text="Games.")
+
+    class Meta:
+        model = RatingPeriod
+        fields = ["id", "label", "start", "end", "status", "closed_at", "games"]
+        read_only_fields = fields
+
+
+class PeriodLogSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", default=None, allow_null=True)
+
+    class Meta:
+        model = PeriodLog
+        fields = ["action", "reason", "user", "at"]
+        read_only_fields = fields
+
+
+class ChangeSerializer(serializers.ModelSerializer):
+    """One player's period: the whole calculation (a row of ``RatingChange``)."""
+
+    # Text, not an enum: OpenAPI enums are named by field, and "status" already names the
+    # period's open/closed.
+    status = serializers.CharField(
+        read_only=True, help_text="rated, first_rating, unrated or below_floor."
+    )
+    score = DecimalText(read_only=True)
+    expected = DecimalText(read_only=True, help_text="Sum of PD.")
+    change_exact = DecimalText(read_only=True, help_text="K × ΣdR before the one rounding.")
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "status", "rating_before", "k", "k_reason", "k_applied", "games", "score",
+            "expected", "change_exact", "change", "rating_after", "performance",
+            "rated_games_after",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class ReportRowSerializer(ChangeSerializer):
+    player = PlayerRefSerializer(read_only=True)
+
+    class Meta(ChangeSerializer.Meta):
+        fields = ["player", *ChangeSerializer.Meta.fields]
+        read_only_fields = fields
+
+
+class PeriodDetailSerializer(PeriodSerializer):
+    """A period with its rating report and the record of closes and reopens."""
+
+    log = PeriodLogSerializer(many=True, read_only=True)
+    report = serializers.SerializerMethodField()
+
+    class Meta(PeriodSerializer.Meta):
+        fields = [*PeriodSerializer.Meta.fields, "log", "report"]
+        read_only_fields = fields
+
+    @extend_schema_field(ReportRowSerializer(many=True))
+    def get_report(self, period: RatingPeriod) -> list:
+        return ReportRowSerializer(selectors.period_report(period), many=True).data
+
+
+class ReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True, help_text="Why the period is reopened; it is recorded."
+    )
+
+
+# --- the rating list ----------------------------------------------------------------------
+
+
+class ListEntrySerializer(serializers.Serializer):
+    """A line of the rating list: ``ListEntry.as_dict()`` (the rating_list JSON) plus level."""
+
+    id = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    fide_id = serializers.IntegerField(allow_null=True)
+    rating_before = serializers.IntegerField(allow_null=True)
+    rating = serializers.IntegerField(allow_null=True, help_text="Null while unrated.")
+    change = serializers.IntegerField()
+    k = serializers.IntegerField(allow_null=True, help_text="K applied (700 rule).")
+    k_published = serializers.IntegerField(allow_null=True)
+    games = serializers.IntegerField(help_text="Rated games in the period.")
+    total_games = serializers.IntegerField(help_text="Rated games in all.")
+    status = serializers.CharField(help_text="rated, first rating, unrated, fell below floor.")
+    score = DecimalText()
+    expected = DecimalText()
+    change_exact = DecimalText()
+    performance = serializers.IntegerField(allow_null=True)
+    inactive = serializers.BooleanField()
+    level = serializers.CharField(help_text="FIDE title, else the rating level.")
+
+    def to_representation(self, entry: selectors.ListEntry) -> dict:
+        return {**entry.as_dict(), "level": entry.level}
+
+
+# --- history -------------------------------------------------------------------------------
+
+
+class LineSerializer(serializers.Serializer):
+    """One game of the period seen from the player's side."""
+
+    game = serializers.IntegerField(source="game.pk")
+    date = serializers.DateField(source="game.date")
+    colour = serializers.ChoiceField(choices=["white", "black"])
+    opponent = PlayerRefSerializer()
+    result = serializers.CharField(source="game.result")
+    score = DecimalText(allow_null=True, help_text="Null for an unplayed game.")
+    opponent_rating = serializers.IntegerField(
+        allow_null=True, help_text="The opponent's rating used: the list that opened the period."
+    )
+    rated = serializers.BooleanField()
+    note = serializers.CharField()
+    difference = serializers.IntegerField(
+        source="calculation.difference", allow_null=True, default=None, help_text="Real D."
+    )
+    difference_used = serializers.IntegerField(
+        source="calculation.difference_used",
+        allow_null=True,
+        default=None,
+        help_text="D used, after the 400-point rule.",
+    )
+    expected = DecimalText(source="calculation.expected", allow_null=True, default=None)
+    delta = DecimalText(source="calculation.delta", allow_null=True, default=None)
+
+    class Meta:
+        fields = "__all__"
+
+
+class HistorySerializer(ChangeSerializer):
+    period = PeriodRefSerializer(read_only=True)
+    lines = serializers.SerializerMethodField()
+
+    class Meta(ChangeSerializer.Meta):
+        fields = ["period", *ChangeSerializer.Meta.fields, "lines"]
+        read_only_fields = fields
+
+    @extend_schema_field(LineSerializer(many=True))
+    def get_lines(self, change: RatingChange) -> list:
+        lines = self.context.get("lines", {}).get(change.period_id, [])
+        return LineSerializer(lines, many=True).data
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game: write the players as ids, read them back with their names and ratings."""
+
+    period = PeriodRefSerializer(read_only=True)
+    white = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    black = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    result = serializers.ChoiceField(choices=Result.choices)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "date", "period", "white", "black", "result", "event", "round",
+            "created", "updated",
+        ]  # fmt: skip
+        read_only_fields = ["id", "period", "created", "updated"]
+
+    def to_representation(self, game: Game) -> dict:
+        data = super().to_representation(game)
+        data["white"] = PlayerRefSerializer(game.white).data
+        data["black"] = PlayerRefSerializer(game.black).data
+        return data
+
+    def validate_date(self, value: date) -> date:
+        if not FIRST_GAME_DATE <= value <= LAST_GAME_DATE:
+            raise serializers.ValidationError(
+                f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
+            )
+        return value
+
+
+class GameReadSerializer(GameSerializer):
+    """The shape of a game in responses (players as objects)."""
+
+    white = PlayerRefSerializer(read_only=True)
+    black = PlayerRefSerializer(read_only=True)
+
+
+# --- calculator ----------------------------------------------------------------------------
+
+SCORES = {"1": fide.UNIT, "0.5": fide.UNIT // 2, "0": 0}
+
+
+class RatingField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=MIN_RATING, max_value=MAX_RATING, **kwargs)
+
+
+class CalculatorGameSerializer(serializers.Serializer):
+    opponent = RatingField(help_text="The opponent's rating.")
+    score = serializers.ChoiceField(choices=list(SCORES), help_text="1, 0.5 or 0.")
+
+
+class CalculatorSerializer(serializers.Serializer):
+    """One game (``opponent``) or a whole event (``games``), never both."""
+
+    rating = RatingField(help_text="Your rating before the game or event.")
+    k = serializers.IntegerField(min_value=1, max_value=100, help_text="Your K-factor.")
+    method = serializers.ChoiceField(
+        choices=fide.METHODS,
+        required=False,
+        help_text="fide: table 8.1.2; elo: the logistic formula. Default: the club's method.",
+    )
+    apply_cap = serializers.BooleanField(
+        default=True, help_text="Apply the 400-point rule (8.3.1)."
+    )
+    apply_700 = serializers.BooleanField(
+        default=True, help_text="Apply the 700 rule: K × n at most 700 (8.3.3)."
+    )
+    exemption = serializers.BooleanField(
+        default=True,
+        help_text="Players rated 2650+ use the real difference (8.3.1 from 1 October 2025).",
+    )
+    opponent = RatingField(required=False, help_text="One game: the opponent's rating.")
+    games = CalculatorGameSerializer(
+        many=True, required=False, max_length=200, help_text="A whole event."
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if ("opponent" in attrs) == ("games" in attrs):
+            raise serializers.ValidationError(
+                "Give either one opponent's rating or a list of games, not both."
+            )
+        if "games" in attrs and not attrs["games"]:
+            raise serializers.ValidationError({"games": "Give at least one game."})
+        return attrs
+
+
+class CalculatorLineSerializer(serializers.Serializer):
+    opponent_rating = serializers.IntegerField()
+    score = DecimalText()
+    difference = serializers.IntegerField(help_text="Real D.")
+    difference_used = serializers.IntegerField(help_text="D used (400-point rule).")
+    expected = DecimalText(help_text="PD.")
+    delta = DecimalText(help_text="dR = score − PD.")
+
+
+class CalculationSerializer(serializers.Serializer):
+    lines = CalculatorLineSerializer(many=True)
+    k = serializers.IntegerField()
+    k_applied = serializers.IntegerField(help_text="K after the 700 rule.")
+    score = DecimalText()
+    expected = DecimalText()
+    delta = DecimalText(help_text="ΣdR.")
+    change_exact = DecimalText(help_text="K × ΣdR.")
+    change = serializers.IntegerField(help_text="Rounded once, half away from zero.")
+    rating_after = serializers.IntegerField()
+
+
+class OutcomesSerializer(serializers.Serializer):
+    win = CalculationSerializer()
+    draw = CalculationSerializer()
+    loss = CalculationSerializer()
+
+
+class CalculatorResultSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=fide.METHODS)
+    outcomes = OutcomesSerializer(required=False, help_text="One game: win, draw and loss.")
+    event = CalculationSerializer(required=False, help_text="A whole event.")
+
+
+# --- errors (schema only) ------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class FieldErrorsSerializer(serializers.Serializer):
+    """``{"field": ["message", ...]}``; errors not tied to a field go under non_field_errors."""
+
+    non_field_errors = serializers.ListField(child=serializers.CharField(), required=False)

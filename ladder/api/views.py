@@ -1,0 +1,401 @@
+"""REST API v1: thin adapters over ``ladder.services`` and ``ratings`` (no rating logic here).
+
+Reads are public; writes need an authenticated user with the model permission (session or
+token). Every list is paginated and reads in a fixed number of queries whatever its size.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from django.db import transaction
+from django.db.models import Count, Prefetch
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.decorators import action
+from rest_framework.generics import GenericAPIView, get_object_or_404
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from ladder import services
+from ladder.models import Game, PeriodLog, Player, RatingPeriod
+from ratings import fide, selectors
+from ratings import services as rating_services
+
+from . import filters
+from . import serializers as s
+from .exceptions import exception_handler
+from .permissions import ModelPermissions
+from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, errors
+
+
+class ApiMixin:
+    """Shared by every endpoint: auth, permissions and the JSON error handler.
+
+    Token authentication comes first so that an anonymous write is answered 401 with a
+    ``WWW-Authenticate: Token`` header (session authentication alone can only say 403).
+    """
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [ModelPermissions]
+
+    def get_exception_handler(self):
+        return exception_handler
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List players",
+        description="Every player with the current rating, K, level and activity. Filter by "
+        "name or FIDE id (`search`), `rated`, `title`, `federation`, rating range; order by "
+        "`name`, `rating`, `rated_games`, `fide_id`, `last_rated_on` (prefix `-` to reverse).",
+        responses={200: s.PlayerSerializer(many=True), **errors(400)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a player",
+        description="One player: entry data and the current state derived from every game, with "
+        "the K that applies now and its reason.",
+        responses={200: s.PlayerSerializer, **errors(404)},
+    ),
+    create=extend_schema(
+        summary="Add a player",
+        description="Needs the `ladder.add_player` permission. Entry data is for players who "
+        "arrive with a history; leave `entry_rating` blank for an unrated player.",
+        responses={201: s.PlayerSerializer, **errors(*WRITE_ERRORS)},
+        examples=[
+            OpenApiExample(
+                "A rated junior",
+                {"name": "Ada Lovelace", "birth_year": 2011, "entry_rating": 1650},
+                request_only=True,
+            )
+        ],
+    ),
+    update=extend_schema(
+        summary="Replace a player's data",
+        description="Needs `ladder.change_player`. A change to the entry data or birth year "
+        "recomputes the player's ratings from their first game.",
+        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+    ),
+    partial_update=extend_schema(
+        summary="Change some of a player's data",
+        description="Needs `ladder.change_player`; see PUT.",
+        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+    ),
+)
+class PlayerViewSet(
+    ApiMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    queryset = Player.objects.all()
+    serializer_class = s.PlayerSerializer
+    filterset_class = filters.PlayerFilter
+    ordering_fields = ["name", "rating", "rated_games", "fide_id", "last_rated_on", "id"]
+    ordering = ["name", "id"]
+
+    def get_serializer_context(self) -> dict:
+        # One query for the whole page: K depends on the year of the period being rated.
+        return {**super().get_serializer_context(), "year": selectors.current_year()}
+
+    def perform_update(self, serializer) -> None:
+        with transaction.atomic():  # the recompute of a changed entry runs at the commit
+            player = serializer.save()
+        player.refresh_from_db()
+
+    @extend_schema(
+        summary="A player's rating history",
+        description="One entry per period in which the player had a game, newest first, with "
+        "the whole calculation and every game explained: opponent, the rating used (from the "
+        "list that opened the period), D used after the 400-point rule, PD, score and dR.",
+        responses={200: s.HistorySerializer(many=True), **errors(404)},
+        filters=False,
+    )
+    @action(detail=True, filter_backends=[], serializer_class=s.HistorySerializer)
+    def history(self, request, pk=None):
+        player = self.get_object()
+        page = self.paginate_queryset(selectors.player_history(player))
+        lines = selectors.game_lines(player, [change.period for change in page])
+        data = s.HistorySerializer(page, many=True, context={"lines": lines}).data
+        return self.get_paginated_response(data)
+
+
+# --- games ---------------------------------------------------------------------------------
+
+_GAME_EXAMPLE = OpenApiExample(
+    "A draw",
+    {"date": "2026-03-10", "white": 1, "black": 2, "result": "1/2-1/2", "event": "Club Cup"},
+    request_only=True,
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List games",
+        description="Newest first. Filter by `period` (id) or `period_label`, `player` (either "
+        "colour), `white`, `black`, `event` (part of the name), `date_from`/`date_to` "
+        "(inclusive, YYYY-MM-DD) and `result`; order by `date` or `id`.",
+        responses={200: s.GameReadSerializer(many=True), **errors(400)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a game", responses={200: s.GameReadSerializer, **errors(404)}
+    ),
+    create=extend_schema(
+        summary="Record a game",
+        description="Needs `ladder.add_game`. The period follows from the date (a month's "
+        "period is created when none holds it); the ratings are recomputed before the answer. "
+        "A date in a closed period is refused with 409.",
+        request=s.GameSerializer,
+        responses={201: s.GameReadSerializer, **errors(*WRITE_ERRORS, 409)},
+        examples=[_GAME_EXAMPLE],
+    ),
+    update=extend_schema(
+        summary="Correct a game",
+        description="Needs `ladder.change_game`. Both the old and the new period must be open "
+        "(409 otherwise).",
+        request=s.GameSerializer,
+        responses={200: s.GameReadSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
+        examples=[_GAME_EXAMPLE],
+    ),
+    partial_update=extend_schema(
+        summary="Correct part of a game",
+        description="Needs `ladder.change_game`; see PUT.",
+        request=s.GameSerializer,
+        responses={200: s.GameReadSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
+    ),
+    destroy=extend_schema(
+        summary="Delete a game",
+        description="Needs `ladder.delete_game`; the game's period must be open (409 otherwise).",
+        responses={204: None, **errors(401, 403, 404, 409)},
+    ),
+)
+class GameViewSet(ApiMixin, viewsets.ModelViewSet):
+    queryset = Game.objects.with_players()
+    serializer_class = s.GameSerializer
+    filterset_class = filters.GameFilter
+    ordering_fields = ["date", "id"]
+    ordering = ["-date", "-id"]
+
+    def get_serializer_class(self):
+        return s.GameReadSerializer if self.request.method == "GET" else s.GameSerializer
+
+    def perform_create(self, serializer) -> None:
+        game = services.record_game(**serializer.validated_data)
+        serializer.instance = self.get_queryset().get(pk=game.pk)
+
+    def perform_update(self, serializer) -> None:
+        game = services.correct_game(game=serializer.instance, **serializer.validated_data)
+        serializer.instance = self.get_queryset().get(pk=game.pk)
+
+    def perform_destroy(self, instance: Game) -> None:
+        services.delete_game(game=instance)
+
+
+# --- periods -------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List rating periods",
+        description="Newest first, with the number of games. Filter by `status`, `label`, "
+        "`year`; order by `start` or `label`.",
+        responses={200: s.PeriodSerializer(many=True), **errors(400)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a period with its rating report",
+        description="The period, the record of its closes and reopens, and the report: every "
+        "player who had a game in it with the whole calculation.",
+        responses={200: s.PeriodDetailSerializer, **errors(404)},
+    ),
+)
+class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = RatingPeriod.objects.annotate(game_count=Count("games"))
+    serializer_class = s.PeriodSerializer
+    filterset_class = filters.PeriodFilter
+    ordering_fields = ["start", "label"]
+    ordering = ["-start"]
+    action_permissions = {
+        "close": ["ladder.change_ratingperiod"],
+        "reopen": ["ladder.change_ratingperiod"],
+    }
+
+    def get_queryset(self):
+        if self.action == "list":
+            return super().get_queryset()
+        log = PeriodLog.objects.select_related("user")
+        return super().get_queryset().prefetch_related(Prefetch("log", queryset=log))
+
+    def get_serializer_class(self):
+        return s.PeriodSerializer if self.action == "list" else s.PeriodDetailSerializer
+
+    @extend_schema(
+        summary="Close a period",
+        description="Needs `ladder.change_ratingperiod`. Publishes the period's list and freezes "
+        "its games. Periods close in order: an earlier open period is refused with 400.",
+        request=None,
+        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def close(self, request, pk=None):
+        period = self.get_object()
+        rating_services.close_period(period=period, user=request.user)
+        return Response(self.get_serializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Reopen a period",
+        description="Needs `ladder.change_ratingperiod`. The reason is required and recorded.",
+        request=s.ReopenSerializer,
+        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+        examples=[
+            OpenApiExample(
+                "A correction",
+                {"reason": "Round 3 result was entered reversed."},
+                request_only=True,
+            )
+        ],
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def reopen(self, request, pk=None):
+        period = self.get_object()
+        body = s.ReopenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        rating_services.reopen_period(
+            period=period, reason=body.validated_data["reason"], user=request.user
+        )
+        return Response(self.get_serializer(self.get_object()).data)
+
+
+# --- the rating list -----------------------------------------------------------------------
+
+
+class RatingListPagination(PageNumberPagination):
+    """Page numbers, plus the period whose list this is."""
+
+    period: dict | None = None
+
+    def get_paginated_response(self, data):
+        response = super().get_paginated_response(data)
+        response.data["period"] = self.period
+        return response
+
+    def get_paginated_response_schema(self, schema: dict) -> dict:
+        paginated = super().get_paginated_response_schema(schema)
+        paginated["properties"]["period"] = {
+            "type": "object",
+            "nullable": True,
+            "description": "The period whose closing list this is (null: no periods yet).",
+            "properties": {
+                "id": {"type": "integer"},
+                "label": {"type": "string"},
+                "start": {"type": "string", "format": "date"},
+                "end": {"type": "string", "format": "date"},
+                "status": {"type": "string", "enum": ["open", "closed"]},
+            },
+        }
+        return paginated
+
+
+class PeriodQuery(serializers.Serializer):
+    period = serializers.IntegerField(required=False, min_value=1)
+
+
+@extend_schema(
+    summary="The rating list as of a period",
+    description="Every player's line on the list that closes the period (default: the latest): "
+    "rated players by rating, then the unrated by name. The rows are those of "
+    "`manage.py rating_list --format json`, plus `level`.",
+    parameters=[
+        OpenApiParameter(
+            "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
+        )
+    ],
+    responses={200: s.ListEntrySerializer(many=True), **errors(400, 404)},
+)
+class RatingListView(ApiMixin, GenericAPIView):
+    queryset = RatingPeriod.objects.all()
+    serializer_class = s.ListEntrySerializer
+    pagination_class = RatingListPagination
+    filter_backends: list = []
+
+    def get(self, request):
+        query = PeriodQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        period = None
+        if "period" in query.validated_data:
+            period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
+        else:
+            period = RatingPeriod.objects.latest_period()
+        page = self.paginate_queryset(selectors.rating_list(period))
+        self.paginator.period = s.PeriodRefSerializer(period).data if period else None
+        return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
+
+
+# --- the calculator ------------------------------------------------------------------------
+
+
+@extend_schema(
+    summary="Rating calculator",
+    description="What one game (win, draw and loss against `opponent`) or a whole event "
+    "(`games`) does to a rating: expected against actual score and the change, with the FIDE "
+    "table or classic Elo, and the 400-point and 700 rules applied or not. Writes nothing; "
+    "open to everyone.",
+    request=s.CalculatorSerializer,
+    responses={200: s.CalculatorResultSerializer, **errors(400)},
+    examples=[
+        OpenApiExample("One game", {"rating": 1800, "k": 20, "opponent": 2000}, request_only=True),
+        OpenApiExample(
+            "An event, classic Elo, no 700 rule",
+            {
+                "rating": 1650,
+                "k": 40,
+                "method": "elo",
+                "apply_700": False,
+                "games": [{"opponent": 1700, "score": "1"}, {"opponent": 1590, "score": "0.5"}],
+            },
+            request_only=True,
+        ),
+    ],
+)
+class CalculatorView(ApiMixin, GenericAPIView):
+    permission_classes = [AllowAny]
+    serializer_class = s.CalculatorSerializer
+    filter_backends: list = []
+    pagination_class = None
+
+    def post(self, request):
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        method = data.get("method") or rating_services.rules().method
+        options = {
+            "k": data["k"],
+            "method": method,
+            "apply_cap": data["apply_cap"],
+            "apply_700": data["apply_700"],
+            "exemption": data["exemption"],
+        }
+        if "opponent" in data:
+            result = {
+                "method": method,
+                "outcomes": fide.outcomes(data["rating"], data["opponent"], **options),
+            }
+        else:
+            games = [(g["opponent"], s.SCORES[g["score"]]) for g in data["games"]]
+            result = {
+                "method": method,
+                "event": fide.event_calculation(data["rating"], games, **options),
+            }
+        return Response(s.CalculatorResultSerializer(result).data, status=HTTPStatus.OK)

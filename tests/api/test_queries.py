@@ -1,0 +1,66 @@
+"""Every list endpoint reads in a fixed number of queries, whatever the page size."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from ladder.models import PeriodLog, Player, RatingPeriod
+from ratings import services as rating_services
+from tests.factories import GameFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+SIZES = [3, 30]
+
+
+@pytest.fixture(params=SIZES, ids=lambda n: f"{n}-rows")
+def crowd(request, committed) -> Player:
+    """``n`` players, each with a game in each of ``n`` months against the first player."""
+    size = request.param
+    with committed():
+        players = PlayerFactory.create_batch(size)
+        hero = players[0]
+        for i in range(1, size):
+            day = date(2024, 1, 15) + timedelta(days=31 * i)
+            other, third = players[i], players[i % (size - 1) + 1]
+            GameFactory(white=hero, black=other, date=day, result="1/2-1/2", event=f"Round {i}")
+            GameFactory(white=other, black=third, date=day, result="1-0")
+    first = RatingPeriod.objects.order_by("start").first()
+    user = User.objects.create_user("closer")
+    rating_services.close_period(period=first, user=user)
+    rating_services.reopen_period(period=first, reason="A check.", user=user)
+    assert PeriodLog.objects.count() == 2
+    return hero
+
+
+def crowd_periods() -> int:
+    return RatingPeriod.objects.count()
+
+
+# (path, queries): count + page, plus what each endpoint reads once per request.
+ENDPOINTS = {
+    "players": ("/api/v1/players/", 3),  # + the current year for K
+    "games": ("/api/v1/games/", 2),
+    "periods": ("/api/v1/periods/", 2),
+    "history": ("/api/v1/players/{hero}/history/", 5),  # + player, games, opening ratings
+    "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
+    "period report": ("/api/v1/periods/{period}/", 3),  # period, log, report
+}
+
+
+@pytest.mark.parametrize("name", list(ENDPOINTS))
+def test_queries_do_not_grow_with_the_rows(crowd, django_assert_num_queries, name):
+    path, queries = ENDPOINTS[name]
+    period = RatingPeriod.objects.order_by("start").first()
+    path = path.format(hero=crowd.pk, period=period.pk)
+    client = APIClient()
+
+    with django_assert_num_queries(queries):
+        response = client.get(path)
+
+    assert response.status_code == 200
+    body = response.json()
+    rows = body.get("results", body.get("report"))
+    assert len(rows) >= min(3, crowd_periods())

@@ -1,0 +1,58 @@
+"""The OpenAPI schema and the interactive docs (which must work offline)."""
+
+from http import HTTPStatus
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def schema(client) -> dict:
+    response = client.get("/api/v1/schema/?format=json")
+    assert response.status_code == HTTPStatus.OK
+    return response.json()
+
+
+def test_schema_is_openapi_3_and_lists_every_endpoint(anon):
+    body = schema(anon)
+
+    assert body["openapi"].startswith("3.")
+    assert set(body["paths"]) == {
+        "/api/v1/players/",
+        "/api/v1/players/{id}/",
+        "/api/v1/players/{id}/history/",
+        "/api/v1/games/",
+        "/api/v1/games/{id}/",
+        "/api/v1/periods/",
+        "/api/v1/periods/{id}/",
+        "/api/v1/periods/{id}/close/",
+        "/api/v1/periods/{id}/reopen/",
+        "/api/v1/rating-list/",
+        "/api/v1/calculator/",
+    }
+
+
+def test_every_operation_is_described(anon):
+    for path, operations in schema(anon)["paths"].items():
+        for method, operation in operations.items():
+            assert operation.get("summary"), f"{method.upper()} {path} has no summary"
+            assert operation.get("description"), f"{method.upper()} {path} has no description"
+
+
+def test_writes_document_their_errors(anon):
+    paths = schema(anon)["paths"]
+
+    assert set(paths["/api/v1/games/"]["post"]["responses"]) == {"201", "400", "401", "403", "409"}
+    assert "409" in paths["/api/v1/games/{id}/"]["delete"]["responses"]
+    examples = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]
+    assert examples["examples"]
+
+
+def test_docs_work_without_internet(anon):
+    response = anon.get("/api/v1/docs/")
+
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert "drf_spectacular_sidecar/swagger-ui-dist" in html
+    assert "cdn.jsdelivr.net" not in html
+    assert "/api/v1/schema/" in html
