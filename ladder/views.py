@@ -26,7 +26,7 @@ LIST_PER_PAGE = 100
 
 
 def standings(request):
-    """The ladder: rated players by rating, the unrated apart, with search and pages."""
+    """Show the ladder: rated players by rating, the unrated apart, with search and pages."""
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
@@ -76,7 +76,7 @@ def _ranks(visible, players) -> dict[int, int]:
 
 
 def player(request, pk: int):
-    """A player's page: the chart, the periods with their games explained, the next game."""
+    """Show a player: the chart, the periods with their games explained, the next game."""
     player = get_object_or_404(Player, pk=pk)
     history = list(selectors.player_history(player))
     lines = selectors.game_lines(player)
@@ -106,7 +106,7 @@ def player(request, pk: int):
 
 
 def periods(request):
-    """Every rating period, newest first, with its games and rated players counted."""
+    """List every rating period, newest first, with its games and players counted."""
     games = (
         Game.objects.filter(period=OuterRef("pk"))
         .order_by()
@@ -130,7 +130,7 @@ def periods(request):
 
 
 def period(request, label: str):
-    """A period's full rating report and the list that closes it."""
+    """Show a period's full rating report and the list that closes it."""
     period = get_object_or_404(RatingPeriod, label=label)
     report = list(selectors.period_report(period))
     rating_list = Paginator(selectors.rating_list(period), LIST_PER_PAGE)
@@ -155,7 +155,7 @@ CALCULATOR_DEFAULTS = {
 
 
 def calculator(request):
-    """The rating calculator: one game or an event, FIDE table or classic Elo. Plain GET."""
+    """Rate one game or an event, by the FIDE table or classic Elo, from a plain GET form."""
     if request.GET:
         data = {**CALCULATOR_DEFAULTS, **request.GET.dict()}
     else:

@@ -268,3 +268,13 @@ def test_chart_puts_periods_on_a_time_axis_so_gaps_show(client, committed):
     january, gap = xs[1] - xs[0], xs[2] - xs[1]
     assert 4 < gap / january < 6
     assert [t["label"] for t in chart["x_ticks"]][:2] == ["Jan 2026", "Mar 2026"]
+
+
+def test_standings_ties_share_a_rank(client):
+    PlayerFactory(name="Ann Tie", entry_rating=2000)
+    PlayerFactory(name="Bob Tie", entry_rating=2000)
+    PlayerFactory(name="Cat Next", entry_rating=1990)
+    text = text_of(client.get(reverse("ladder:standings")))
+    assert "1 Ann Tie" in text
+    assert "1 Bob Tie" in text
+    assert "3 Cat Next" in text
