@@ -22,7 +22,7 @@ def test_calculator_opens_with_a_worked_default(client):
     assert response.status_code == HTTPStatus.OK
     text = text_of(response)
     # 1500 v 1600, FIDE table: D -100 -> PD .36; K 20: +12.80 / +2.80 / -7.20.
-    assert "Expected score: 36% (0.36 of a point; a draw counts half a point" in text
+    assert "Expected score: 36% (0.36 of a point; a win scores 1, a draw counts half, ½," in text
     assert row(response, 'data-outcome="win"') == "Win your result +0.64 +12.80 +13 1513"
     assert row(response, 'data-outcome="draw"') == "Draw +0.14 +2.80 +3 1503"
     assert row(response, 'data-outcome="loss"') == "Loss -0.36 -7.20 -7 1493"
