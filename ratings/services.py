@@ -65,7 +65,7 @@ def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False)
 
     With ``dry_run`` everything is computed and counted, then rolled back.
     """
-    _serialize()
+    _prepare()
     periods = list(
         RatingPeriod.objects.filter(start__gte=period.start)
         if period
@@ -80,20 +80,17 @@ def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False)
         .values_list("player_id", flat=True)
         .distinct()
     )
-    before = _derived(_players_in(Game.objects.filter(period__start__gte=periods[0].start)))
+    entry, before = _load_players()
     final: dict[int, tuple[engine.PlayerState, int | None]] = {}
     for current in periods:
-        results = _rate(current)
+        results = _rate(current, entry)
         RatingChange.objects.filter(period=current).delete()
         summary.rows += bulk.insert_rows(
             RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in results.items())
         )
         for pid, result in results.items():
             final[pid] = (result.state, result.change if result.status == Status.RATED else None)
-    gone = stale - final.keys()
-    for chunk in _chunks(gone):
-        before.update(_derived(Q(pk__in=chunk)))
-    final.update(_states_before(periods[0].start, gone))
+    final.update(_states_before(periods[0].start, stale - final.keys()))
     summary.players_changed = _write_players(final, before)
     if dry_run:
         transaction.set_rollback(True)
@@ -106,26 +103,63 @@ def recompute_for_player(player: Player) -> Recompute:
     if first is not None:
         return recompute_from(first.period)
     with transaction.atomic():
-        before = _derived(Q(pk=player.pk))
+        _, before = _load_players(Q(pk=player.pk))
         final = _states_before(None, {player.pk})
         return Recompute(players_changed=_write_players(final, before))
 
 
-def _serialize() -> None:
-    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4)."""
+def _prepare() -> None:
+    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
+
+    On PostgreSQL also turn JIT compilation off for the transaction: the recompute's scans are
+    simple, and compiling them cost more than it saved (measured on the benchmark).
+    """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true)",
+                           [_LOCK_KEY])  # fmt: skip
 
 
-def _players_in(games: QuerySet) -> Q:
-    return Q(pk__in=games.values("white_id")) | Q(pk__in=games.values("black_id"))
+_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
 
 
-def _rate(period: RatingPeriod) -> dict[int, engine.PlayerPeriod]:
-    """Load one period in three queries and rate it."""
+def _load_players(
+    players: Q | None = None,
+) -> tuple[dict[int, engine.PlayerState], dict[int, tuple]]:
+    """Every player's entry state and stored derived state, in one query.
+
+    Reading all players is cheaper than selecting those of a period: a federation's player
+    table is small next to its games, and the selection would scan the games again.
+    """
+    queryset = Player.objects.filter(players) if players is not None else Player.objects.all()
+    rows = bulk.fetch_rows(
+        queryset.order_by().values_list(
+            "pk", "entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year",
+            *_DERIVED,
+        )
+    )  # fmt: skip
+    entry, derived = {}, {}
+    for pk, rating, games, peak, born, *current in rows:
+        entry[pk] = engine.PlayerState(rating, games, peak if peak is not None else rating, born)
+        current[3] = bulk.as_date(current[3])
+        derived[pk] = tuple(current)
+    return entry, derived
+
+
+def _players_in(games: QuerySet) -> QuerySet:
+    """The ids of the players of these games, as one subquery."""
+    games = games.order_by()
+    return games.values("white_id").union(games.values("black_id"))
+
+
+def _rate(
+    period: RatingPeriod, entry: dict[int, engine.PlayerState]
+) -> dict[int, engine.PlayerPeriod]:
+    """Load one period in two or three queries and rate it."""
     games = Game.objects.filter(period=period)
-    states = load_states(before=period.start, players=_players_in(games))
+    states = dict(entry)
+    if RatingChange.objects.filter(period__start__lt=period.start).exists():
+        states.update(_latest_states(before=period.start, players=_players_in(games), entry=entry))
     rows = bulk.fetch_rows(
         games.order_by().values_list("white_id", "black_id", "result", "date", "event")
     )
@@ -141,20 +175,17 @@ def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerSt
 
     Two queries: the players' entry data, and their latest RatingChange before that date.
     """
-    states = {
-        pid: engine.PlayerState(
-            rating=rating,
-            rated_games=games,
-            peak_rating=peak if peak is not None else rating,
-            birth_year=born,
-        )
-        for pid, rating, games, peak, born in Player.objects.filter(players).values_list(
-            "pk", "entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year"
-        )
-    }
-    latest = latest_changes(before=before).filter(
-        player_id__in=Player.objects.filter(players).values("pk")
-    )
+    entry, _ = _load_players(players)
+    ids = Player.objects.filter(players).values("pk")
+    return {**entry, **_latest_states(before=before, players=ids, entry=entry)}
+
+
+def _latest_states(
+    *, before: date | None, players: QuerySet, entry: dict[int, engine.PlayerState]
+) -> dict[int, engine.PlayerState]:
+    """The states that the players' latest RatingChange before ``before`` leaves."""
+    latest = latest_changes(before=before).filter(player_id__in=players)
+    states = {}
     for row in latest.values_list(
         "player_id", "status", "rating_after", "rated_games_after", "peak_after",
         "last_rated_on", "pool", "first_event",
@@ -164,7 +195,7 @@ def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerSt
             rating=rating,
             rated_games=games,
             peak_rating=peak,
-            birth_year=states[pid].birth_year,
+            birth_year=entry[pid].birth_year,
             last_rated_on=last,
             pool=_pool_from_json(pool) if status == Status.UNRATED else (),
             first_event=first_event or None,
@@ -238,18 +269,6 @@ def _chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
     ordered = sorted(ids)
     for offset in range(0, len(ordered), size):
         yield ordered[offset : offset + size]
-
-
-_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
-
-
-def _derived(players: Q) -> dict[int, tuple]:
-    """The players' stored derived state, to write only what changes."""
-    rows = bulk.fetch_rows(Player.objects.filter(players).order_by().values_list("pk", *_DERIVED))
-    return {
-        pk: (rating, games, peak, bulk.as_date(last), change)
-        for pk, rating, games, peak, last, change in rows
-    }
 
 
 def _write_players(
