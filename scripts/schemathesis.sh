@@ -8,7 +8,8 @@
 #   scripts/schemathesis.sh                 # SQLite in a temporary folder
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ladder_st scripts/schemathesis.sh
 #
-# Knobs: PORT (default 8765), MAX_EXAMPLES per operation (default 20), SCHEMATHESIS_ARGS.
+# Knobs: PORT (default 8765), MAX_TIME for the whole run in seconds (default 90), MAX_EXAMPLES
+# per operation (default 20), SCHEMATHESIS_ARGS (extra flags, e.g. "--seed 1").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ PY=${PYTHON:-.venv/bin/python}
 SCHEMATHESIS=${SCHEMATHESIS:-.venv/bin/schemathesis}
 PORT=${PORT:-8765}
 MAX_EXAMPLES=${MAX_EXAMPLES:-20}
+MAX_TIME=${MAX_TIME:-90}
 
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/ladder-schemathesis.XXXXXX")
 server_pid=""
@@ -75,11 +77,15 @@ echo "== starting the server on 127.0.0.1:$PORT"
 server_pid=$!
 
 echo "== running Schemathesis"
+# One worker: with several, Schemathesis 4.x's coverage phase can fail with an internal
+# Hypothesis error ("AST constructor recursion depth mismatch"), and SQLite serializes writes.
 status=0
 "$SCHEMATHESIS" run "http://127.0.0.1:$PORT/api/v1/schema/" \
     --wait-for-schema 60 \
     --checks not_a_server_error,response_schema_conformance \
     --max-examples "$MAX_EXAMPLES" \
+    --max-time "$MAX_TIME" \
+    --workers 1 \
     --header "Authorization: Token $token" \
     --generation-database none \
     --no-color \
@@ -87,6 +93,6 @@ status=0
 
 if [[ $status -ne 0 ]]; then
     echo "== Schemathesis failed (exit $status); server errors:"
-    grep -B 2 -A 40 "^Traceback" "$workdir/server.log" | head -n 400 || tail -n 60 "$workdir/server.log"
+    grep -B 2 -A 80 "^Traceback" "$workdir/server.log" | head -n 400 || tail -n 60 "$workdir/server.log"
 fi
 exit "$status"

@@ -19,6 +19,8 @@ from .exceptions import field_errors
 # arithmetic needs a year before the earliest date.
 FIRST_GAME_DATE = date(1900, 1, 1)
 LAST_GAME_DATE = date(2999, 12, 31)
+# Far above any real career, far below what the games counters can hold once games are added.
+MAX_ENTRY_RATED_GAMES = 100_000
 
 
 @extend_schema_field({"type": "string", "format": "decimal", "example": "0.50"})
@@ -65,6 +67,7 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
             "created", "updated",
         ]  # fmt: skip
+        extra_kwargs = {"entry_rated_games": {"max_value": MAX_ENTRY_RATED_GAMES}}
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:

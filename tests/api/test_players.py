@@ -126,6 +126,17 @@ def test_create_player_runs_the_model_checks(editor, db):
     }
 
 
+def test_entry_rated_games_are_bounded(editor, club):
+    response = editor.patch(
+        f"{PLAYERS}{club.boris.pk}/", {"entry_rated_games": 2**63 - 1}, format="json"
+    )
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.json() == {
+        "entry_rated_games": ["Ensure this value is less than or equal to 100000."]
+    }
+
+
 def test_create_player_refuses_a_taken_fide_id(editor, club):
     response = editor.post(PLAYERS, {"name": "Copy", "fide_id": 4100001}, format="json")
 
