@@ -21,7 +21,6 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -33,6 +32,7 @@ from ratings import services as rating_services
 from . import filters
 from . import serializers as s
 from .exceptions import exception_handler
+from .pagination import RatingListPagination
 from .permissions import ModelPermissions
 from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, errors
 
@@ -281,33 +281,6 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 # --- the rating list -----------------------------------------------------------------------
 
 
-class RatingListPagination(PageNumberPagination):
-    """Page numbers, plus the period whose list this is."""
-
-    period: dict | None = None
-
-    def get_paginated_response(self, data):
-        response = super().get_paginated_response(data)
-        response.data["period"] = self.period
-        return response
-
-    def get_paginated_response_schema(self, schema: dict) -> dict:
-        paginated = super().get_paginated_response_schema(schema)
-        paginated["properties"]["period"] = {
-            "type": "object",
-            "nullable": True,
-            "description": "The period whose closing list this is (null: no periods yet).",
-            "properties": {
-                "id": {"type": "integer"},
-                "label": {"type": "string"},
-                "start": {"type": "string", "format": "date"},
-                "end": {"type": "string", "format": "date"},
-                "status": {"type": "string", "enum": ["open", "closed"]},
-            },
-        }
-        return paginated
-
-
 class PeriodQuery(serializers.Serializer):
     period = serializers.IntegerField(required=False, min_value=1)
 
@@ -333,7 +306,6 @@ class RatingListView(ApiMixin, GenericAPIView):
     def get(self, request):
         query = PeriodQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        period = None
         if "period" in query.validated_data:
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
         else:

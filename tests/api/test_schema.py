@@ -3,6 +3,7 @@
 from http import HTTPStatus
 
 import pytest
+from django.core.management import call_command
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +57,11 @@ def test_docs_work_without_internet(anon):
     assert "drf_spectacular_sidecar/swagger-ui-dist" in html
     assert "cdn.jsdelivr.net" not in html
     assert "/api/v1/schema/" in html
+
+
+def test_schema_validates_without_warnings(tmp_path):
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml")
+    )
+
+    assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3.")
