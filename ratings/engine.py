@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 
+import numpy as np
+
 from . import fide
 from .fide import UNIT
 
@@ -90,14 +92,10 @@ class PlayerPeriod:
     first_rating: fide.FirstRating | None = None
 
 
-# A player's running totals in a period, kept as a list because the game loop is the hot path:
-# [rated games, score, sum of PD, sum of opponents' ratings, last rated date, pool games].
+# A player's totals in a period: [rated games, score, sum of PD, sum of opponents' ratings,
+# last rated date, pool games].
 _GAMES, _SCORE, _EXPECTED, _OPPONENTS, _LAST, _POOL = range(6)
-_OFFSET = 3500  # ratings lie in 0..3500, so D in -3500..3500
-
-
-def _new_tally() -> list:
-    return [0, 0, 0, 0, None, []]
+_OFFSET = 6000  # D beyond +-6000 cannot occur (entry ratings lie in 0..3500)
 
 
 def event_key(event: str, period_label: str) -> str:
@@ -118,54 +116,98 @@ def rate_period(
     ones (8.3.2); a game between a rated and an unrated player counts only toward the unrated
     player's first rating; games between unrated players and unplayed games count for nobody.
     """
-    capped, real = _expectation_tables(rules.method)
-    exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
-    rating_of = {pid: state.rating for pid, state in states.items()}
-    tallies: dict[int, list] = {}
-    for white, black, result, on, event in games:
-        wt = tallies.get(white)
-        if wt is None:
-            wt = tallies[white] = _new_tally()
-        bt = tallies.get(black)
-        if bt is None:
-            bt = tallies[black] = _new_tally()
-        white_score = WHITE_SCORE.get(result)
-        if white_score is None:
-            continue
-        wr, br = rating_of[white], rating_of[black]
-        if wr is None:
-            if br is not None:
-                wt[_POOL].append(PoolGame(on, event_key(event, period.label), br, white_score))
-            continue
-        if br is None:
-            bt[_POOL].append(PoolGame(on, event_key(event, period.label), wr, UNIT - white_score))
-            continue
-        d = wr - br  # 8.3.1: each side capped unless exempt (2650+, from October 2025)
-        wt[_GAMES] += 1
-        wt[_SCORE] += white_score
-        wt[_EXPECTED] += (real if wr >= exempt_from else capped)[_OFFSET + d]
-        wt[_OPPONENTS] += br
-        if wt[_LAST] is None or on > wt[_LAST]:
-            wt[_LAST] = on
-        bt[_GAMES] += 1
-        bt[_SCORE] += UNIT - white_score
-        bt[_EXPECTED] += (real if br >= exempt_from else capped)[_OFFSET - d]
-        bt[_OPPONENTS] += wr
-        if bt[_LAST] is None or on > bt[_LAST]:
-            bt[_LAST] = on
+    rows = list(games)
+    ids, tallies = _tally(period, states, rows, rules) if rows else ([], [])
     return {
         pid: (
             _rate_rated(period, states[pid], tally, rules)
             if states[pid].rating is not None
             else _rate_unrated(period, states[pid], tally)
         )
-        for pid, tally in tallies.items()
+        for pid, tally in zip(ids, tallies, strict=True)
     }
 
 
+def _tally(
+    period: Period, states: Mapping[int, PlayerState], rows: list, rules: Rules
+) -> tuple[list[int], list[list]]:
+    """Sum every player's rated games of the period; collect unrated players' pool games.
+
+    The games of a federation's period number in the millions, so the sums are taken with numpy
+    over whole columns; the arithmetic stays in integers (UNIT), and float64 sums of integers
+    below 2**53 are exact. Returns the players' ids and their tallies, in the same order.
+    """
+    n = len(rows)
+    table = np.array(rows, dtype=object)  # one C pass; cheaper than zip(*rows) for 1M rows
+    white, black = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
+    results, days, events = table[:, 2], table[:, 3], table[:, 4]
+    score = np.full(n, -1, np.int64)
+    for code, value in WHITE_SCORE.items():
+        score[results == code] = value
+    ids, wi, bi = _dense_index(white, black)
+    id_list = ids.tolist()
+    ratings = [states[pid].rating for pid in id_list]
+    rating = np.fromiter((-1 if r is None else r for r in ratings), np.int64, len(id_list))
+    rw, rb = rating[wi], rating[bi]
+    played = score >= 0
+    both = played & (rw >= 0) & (rb >= 0)
+    # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025).
+    capped, real = _expectation_tables(rules.method)
+    exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
+    rwb, rbb, swb = rw[both], rb[both], score[both]
+    d = rwb - rbb + _OFFSET
+    expected_w = np.where(rwb >= exempt_from, real[d], capped[d])
+    expected_b = np.where(rbb >= exempt_from, real[2 * _OFFSET - d], capped[2 * _OFFSET - d])
+    side = np.concatenate([wi[both], bi[both]])
+    size = len(id_list)
+
+    def total(values) -> list[int]:
+        return np.bincount(side, weights=values, minlength=size).astype(np.int64).tolist()
+
+    games = np.bincount(side, minlength=size).tolist()
+    scores = total(np.concatenate([swb, UNIT - swb]))
+    expected = total(np.concatenate([expected_w, expected_b]))
+    opponents = total(np.concatenate([rbb, rwb]))
+    ordinals = np.fromiter((day.toordinal() for day in days), np.int64, n)  # for the last date
+    last = np.full(size, -1, np.int64)
+    np.maximum.at(last, side, np.concatenate([ordinals[both], ordinals[both]]))
+    pools: dict[int, list[PoolGame]] = {}
+    for i in np.nonzero(played & ((rw < 0) != (rb < 0)))[0].tolist():
+        key = event_key(events[i], period.label)
+        if rw[i] < 0:
+            pools.setdefault(int(wi[i]), []).append(
+                PoolGame(days[i], key, int(rb[i]), int(score[i]))
+            )
+        else:
+            pools.setdefault(int(bi[i]), []).append(
+                PoolGame(days[i], key, int(rw[i]), UNIT - int(score[i]))
+            )
+    tallies = [
+        [games[k], scores[k], expected[k], opponents[k],
+         date.fromordinal(day) if day >= 0 else None, pools.get(k, [])]
+        for k, day in enumerate(last.tolist())
+    ]  # fmt: skip
+    return id_list, tallies
+
+
+def _dense_index(white: np.ndarray, black: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Return the players' ids, sorted, and each game's white and black position among them."""
+    largest = int(max(white.max(), black.max()))
+    if largest > 50 * len(white) + 1_000_000:  # sparse ids: sort instead of a lookup table
+        ids, inverse = np.unique(np.concatenate([white, black]), return_inverse=True)
+        return ids, inverse[: len(white)], inverse[len(white) :]
+    present = np.zeros(largest + 1, bool)
+    present[white] = True
+    present[black] = True
+    ids = np.flatnonzero(present)
+    position = np.full(largest + 1, -1, np.int64)
+    position[ids] = np.arange(len(ids))
+    return ids, position[white], position[black]
+
+
 @functools.cache
-def _expectation_tables(method: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Return PD in UNIT by D + 3500, with the 400-point cap and without (8.1.2, 8.3.1)."""
+def _expectation_tables(method: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return PD in UNIT by D + _OFFSET, with the 400-point cap and without (8.1.2, 8.3.1)."""
 
     def pd(used: int) -> int:
         if method == fide.METHOD_ELO:
@@ -175,8 +217,8 @@ def _expectation_tables(method: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     cap = fide.DIFFERENCE_CAP
     diffs = range(-_OFFSET, _OFFSET + 1)
     return (
-        tuple(pd(max(-cap, min(cap, d))) for d in diffs),
-        tuple(pd(d) for d in diffs),
+        np.array([pd(max(-cap, min(cap, d))) for d in diffs], np.int64),
+        np.array([pd(d) for d in diffs], np.int64),
     )
 
 
@@ -283,4 +325,4 @@ def _drop_zero_first_event(
 
 
 def _performance(opponents_total: int, games: int, score: int) -> int | None:
-    return fide.performance_rating(opponents_total, games, Fraction(score, UNIT))
+    return fide.performance_rating(opponents_total, games, score)

@@ -205,17 +205,15 @@ def dp(p_hundredths: int) -> int:
     return -_DP_BY_P[100 - p_hundredths]
 
 
-def performance_rating(opponents_total: int, games: int, points: Fraction) -> int | None:
-    """Return Rp = Ra + dp(p) (8.1.1) from the sum of the opponents' ratings and the points.
+def performance_rating(opponents_total: int, games: int, score: int) -> int | None:
+    """Return Rp = Ra + dp(p) (8.1.1) from the sum of the opponents' ratings and the score.
 
-    Unlike a first rating, no hypothetical opponents are added. None without games. Integer
-    arithmetic throughout: this runs once per player per period.
+    ``score`` is in UNIT. Unlike a first rating, no hypothetical opponents are added. None
+    without games. Integer arithmetic only: this runs once per player per period.
     """
     if not games:
         return None
-    points = Fraction(points)
-    # p = W / n rounded to whole hundredths, half up
-    p = (200 * points.numerator + games * points.denominator) // (2 * games * points.denominator)
+    p = (200 * score + games * UNIT) // (2 * games * UNIT)  # W / n in hundredths, half up
     total = opponents_total + dp(p) * games  # (Ra + dp) x n
     magnitude = (2 * abs(total) + games) // (2 * games)  # half away from zero
     return magnitude if total >= 0 else -magnitude

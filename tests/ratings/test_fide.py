@@ -209,9 +209,12 @@ def test_dp_is_symmetric():
 
 
 def test_performance_rating():
-    assert fide.performance_rating(4 * 1800, 4, Fraction(2)) == 1800
-    assert fide.performance_rating(2 * 2000, 2, Fraction(2)) == 2800
-    assert fide.performance_rating(0, 0, Fraction(0)) is None
+    assert fide.performance_rating(4 * 1800, 4, 2 * UNIT) == 1800
+    assert fide.performance_rating(2 * 2000, 2, 2 * UNIT) == 2800
+    # 3 of 4 against 1800: p .75 -> dp 193; 2.5 of 3 against 2000: p .83 -> dp 273
+    assert fide.performance_rating(4 * 1800, 4, 3 * UNIT) == 1993
+    assert fide.performance_rating(3 * 2000, 3, 5 * UNIT // 2) == 2273
+    assert fide.performance_rating(0, 0, 0) is None
 
 
 @pytest.mark.parametrize(
