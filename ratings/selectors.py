@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from ladder.models import Game, PeriodStatus, Player, RatingPeriod
@@ -75,7 +75,7 @@ def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
     """
     period = period or RatingPeriod.objects.latest_period()
     if period is None:
-        return [_entry_from_player(p, date.max) for p in Player.objects.standings()]
+        return [_entry_from_player(p) for p in Player.objects.standings()]
     latest = {
         rc.player_id: rc for rc in latest_changes(through=period.start).select_related("period")
     }
@@ -83,7 +83,7 @@ def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
     for player in Player.objects.order_by("name", "pk"):
         change = latest.get(player.pk)
         if change is None:
-            entries.append(_entry_from_player(player, period.end))
+            entries.append(_entry_from_player(player))
         elif change.period_id == period.pk:
             entries.append(_entry_from_change(player, change, period.end))
         else:
@@ -95,7 +95,7 @@ def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
 _ZERO = Decimal("0.00")
 
 
-def _entry_from_player(player: Player, on: date) -> ListEntry:
+def _entry_from_player(player: Player) -> ListEntry:
     rating = player.entry_rating
     return ListEntry(
         player, rating, rating, 0, None, None, 0, player.entry_rated_games,
@@ -126,11 +126,12 @@ def _entry_carried(player: Player, rc: RatingChange, on: date) -> ListEntry:
 
 
 def period_report(period: RatingPeriod) -> QuerySet[RatingChange]:
-    """Every RatingChange of a period with its player, rated first by rating after."""
+    """Every RatingChange of a period with its player: those rated after it by rating, then
+    the unrated by name."""
     return (
         RatingChange.objects.for_period(period)
         .select_related("player", "period")
-        .order_by("status", "-rating_after", "player__name")
+        .order_by(F("rating_after").desc(nulls_last=True), "player__name", "player_id")
     )
 
 
