@@ -19,7 +19,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from ratings import fide
 from ratings.admin import RatingHistoryInline
 from ratings.selectors import current_k, current_year
-from ratings.services import recompute_for_player, recompute_from
+from ratings.signals import recompute_pending
 
 from . import admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from .admin_rounds import enter_round_view
@@ -153,8 +153,8 @@ class PlayerAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and set(form.changed_data) & set(PLAYER_ENTRY_FIELDS):
-            summary = recompute_for_player(obj)
-            if summary.periods:
+            summary = recompute_pending()
+            if summary is not None:
                 self.message_user(request, str(summary), messages.INFO)
             else:
                 self.message_user(
@@ -167,10 +167,11 @@ class PlayerAdmin(SimpleHistoryAdmin):
 # --- games ---------------------------------------------------------------------------------
 
 
-def _recompute_message(model_admin, request, periods) -> None:
-    """Recompute from the earliest of ``periods`` and say what changed."""
-    earliest = min((p for p in periods if p is not None), key=lambda p: p.start)
-    model_admin.message_user(request, str(recompute_from(earliest)), messages.INFO)
+def _recompute_message(model_admin, request) -> None:
+    """Run the recompute the change scheduled now, and say what it changed."""
+    summary = recompute_pending()
+    if summary is not None:
+        model_admin.message_user(request, str(summary), messages.INFO)
 
 
 def delete_selected_games(modeladmin, request, queryset):
@@ -243,23 +244,20 @@ class GameAdmin(SimpleHistoryAdmin):
         obj._history_user = request.user
         with transaction.atomic():
             if change:
-                old = Game.objects.select_related("period").get(pk=obj.pk).period
                 correct_game(game=obj, **data)
             else:
-                old = None
                 game = record_game(**data)
                 obj.pk, obj.period = game.pk, game.period
                 obj._state.adding, obj._state.db = False, game._state.db
-            _recompute_message(self, request, [old, obj.period])
+            _recompute_message(self, request)
 
     def delete_model(self, request, obj):
         with transaction.atomic():
             delete_game(game=obj)
-            _recompute_message(self, request, [obj.period])
+            _recompute_message(self, request)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
-            games = list(queryset.select_related("period"))
-            for game in games:
+            for game in queryset.select_related("period"):
                 delete_game(game=game)
-            _recompute_message(self, request, [game.period for game in games])
+            _recompute_message(self, request)

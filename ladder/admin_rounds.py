@@ -22,7 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.services import recompute_from
+from ratings.signals import recompute_pending
 
 from .models import Game, Player, RatingPeriod, Result, closed_message
 from .services import record_games
@@ -272,7 +272,7 @@ def _save(request, model_admin, data: dict, lines: list[Line]):
                 for line in lines
             ]
         )
-        summary = recompute_from(games[0].period)
+        summary = recompute_pending()
     where = ", ".join(
         part for part in (data["event"], data["round"] and f"round {data['round']}") if part
     )

@@ -55,16 +55,36 @@ def _remember_player(sender, instance: Player, raw: bool = False, **kwargs) -> N
 def _player_saved(sender, instance: Player, raw: bool = False, **kwargs) -> None:
     if raw or not getattr(instance, "_entry_changed", False):
         return
+    first = Game.objects.for_player(instance).order_by("date").values_list("period_id").first()
+    if first is not None:
+        schedule(first[0])
+        return
     player_id = instance.pk
-    transaction.on_commit(lambda: _recompute_player(player_id))
+    transaction.on_commit(lambda: _refresh_player(player_id))
 
 
-def _recompute_player(player_id: int) -> None:
+def _refresh_player(player_id: int) -> None:
     from . import services
 
     player = Player.objects.filter(pk=player_id).first()
     if player is not None:
         services.recompute_for_player(player)
+
+
+def recompute_pending():
+    """Run the recompute this transaction has scheduled now, and return its summary.
+
+    For adapters that report what a change did (the admin): the recompute that would have run
+    on commit then has nothing left to do. Returns None when nothing is pending.
+    """
+    from . import services
+
+    start = getattr(_pending, "start", None)
+    if start is None:
+        return None
+    _pending.start = None
+    period = RatingPeriod.objects.filter(start__gte=start).order_by("start").first()
+    return services.recompute_from(period) if period is not None else None
 
 
 def schedule(*period_ids: int | None) -> None:

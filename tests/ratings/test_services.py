@@ -262,3 +262,20 @@ def test_first_ratings_reach_the_status_column(committed):
     # Ra = (5 x 1700 + 3600) / 7 = 1728.57, p = .50 -> dp 0
     assert change.status == Status.FIRST_RATING
     assert change.rating_after == 1729
+
+
+def test_an_adapter_that_reports_the_recompute_does_not_run_it_twice(committed, monkeypatch):
+    from ratings import services, signals
+
+    calls = []
+    real = services.recompute_from
+    monkeypatch.setattr(
+        services, "recompute_from", lambda *a, **k: calls.append(a) or real(*a, **k)
+    )
+    a, b = PlayerFactory(), PlayerFactory()
+    with committed(), transaction.atomic():
+        ladder_services.record_game(date=date(2026, 3, 2), white=a, black=b, result="1-0")
+        summary = signals.recompute_pending()
+    assert str(summary) == "2026-03 recomputed: 2 players' ratings changed."
+    assert len(calls) == 1
+    assert signals.recompute_pending() is None
