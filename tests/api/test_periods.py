@@ -67,8 +67,9 @@ def test_unknown_period_is_404(anon, db):
     assert anon.get(f"{PERIODS}4242/").status_code == HTTPStatus.NOT_FOUND
 
 
-def test_close_a_period(editor, club):
-    response = editor.post(f"{PERIODS}{club.march.pk}/close/")
+def test_close_a_period(editor, club, committed):
+    with committed():
+        response = editor.post(f"{PERIODS}{club.march.pk}/close/")
 
     assert response.status_code == HTTPStatus.OK
     body = response.json()
@@ -97,12 +98,13 @@ def test_close_a_closed_period_is_400(editor, closed_march):
     assert response.json() == {"non_field_errors": ["The period 2026-03 is already closed."]}
 
 
-def test_reopen_records_the_reason(editor, closed_march):
-    response = editor.post(
-        f"{PERIODS}{closed_march.march.pk}/reopen/",
-        {"reason": "Round 3 was entered reversed."},
-        format="json",
-    )
+def test_reopen_records_the_reason(editor, closed_march, committed):
+    with committed():
+        response = editor.post(
+            f"{PERIODS}{closed_march.march.pk}/reopen/",
+            {"reason": "Round 3 was entered reversed."},
+            format="json",
+        )
 
     assert response.status_code == HTTPStatus.OK
     assert response.json()["status"] == "open"
@@ -147,3 +149,19 @@ def test_periods_cannot_be_written_directly(superuser, club):
     response = superuser.delete(f"{PERIODS}{club.march.pk}/")
 
     assert response.status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_a_reopened_period_takes_games_again(editor, closed_march, committed):
+    club = closed_march
+    with committed():
+        editor.post(
+            f"{PERIODS}{club.march.pk}/reopen/", {"reason": "A late result."}, format="json"
+        )
+        response = editor.post(
+            "/api/v1/games/",
+            {"date": "2026-03-20", "white": club.cleo.pk, "black": club.anna.pk, "result": "1-0"},
+            format="json",
+        )
+
+    assert response.status_code == HTTPStatus.CREATED
+    assert club.cleo.rating_changes.get(period=club.march).games == 2
