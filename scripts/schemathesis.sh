@@ -13,8 +13,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-.venv/bin/python}
-SCHEMATHESIS=${SCHEMATHESIS:-.venv/bin/schemathesis}
+ROOT=$(pwd)
+PY=${PYTHON:-$ROOT/.venv/bin/python}
+SCHEMATHESIS=${SCHEMATHESIS:-$ROOT/.venv/bin/schemathesis}
 PORT=${PORT:-8765}
 MAX_EXAMPLES=${MAX_EXAMPLES:-20}
 MAX_TIME=${MAX_TIME:-90}
@@ -80,7 +81,8 @@ echo "== running Schemathesis"
 # One worker: with several, Schemathesis 4.x's coverage phase can fail with an internal
 # Hypothesis error ("AST constructor recursion depth mismatch"), and SQLite serializes writes.
 status=0
-"$SCHEMATHESIS" run "http://127.0.0.1:$PORT/api/v1/schema/" \
+# Run from the temporary folder: Schemathesis keeps a .schemathesis/ cache in its working directory.
+(cd "$workdir" && "$SCHEMATHESIS" run "http://127.0.0.1:$PORT/api/v1/schema/" \
     --wait-for-schema 60 \
     --checks not_a_server_error,response_schema_conformance \
     --max-examples "$MAX_EXAMPLES" \
@@ -89,7 +91,7 @@ status=0
     --header "Authorization: Token $token" \
     --generation-database none \
     --no-color \
-    ${SCHEMATHESIS_ARGS:-} || status=$?
+    ${SCHEMATHESIS_ARGS:-}) || status=$?
 
 if [[ $status -ne 0 ]]; then
     echo "== Schemathesis failed (exit $status); server errors:"
