@@ -7,6 +7,10 @@ them as a real commit would.
 
 import pytest
 
+# The real-browser fixtures, defined once for every folder: two definitions of the
+# session-scoped browser would start Playwright twice in one thread, which it refuses.
+from tests.browser.support import browser, page, screenshot  # noqa: F401
+
 
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks):

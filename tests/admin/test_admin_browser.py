@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 
 from ladder.models import Game, Player
 from tests.admin.conftest import club_group
-from tests.browser.conftest import browser, page, screenshot  # noqa: F401
 from tests.factories import PlayerFactory
 
 PASSWORD = "pw-Ladder-2026"

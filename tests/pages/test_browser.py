@@ -6,8 +6,6 @@ import re
 import pytest
 from django.test import Client
 
-from tests.browser.conftest import browser, page, screenshot  # noqa: F401
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -144,7 +142,7 @@ def test_keyboard_skip_link_and_phone_layout(browser, live_server, example_a):  
 
 
 def _artifact(name: str):
-    from tests.browser.conftest import ARTIFACTS
+    from tests.browser.support import ARTIFACTS
 
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / f"{name}.png"

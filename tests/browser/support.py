@@ -12,9 +12,6 @@ import pytest
 CHROMIUM = os.environ.get("LADDER_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-pytestmark = pytest.mark.browser
-
-
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
