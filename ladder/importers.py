@@ -15,7 +15,7 @@ from typing import TextIO
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from .models import Game, Player, RatingPeriod, Result, Sex, Title
+from .models import MAX_ENTRY_RATED_GAMES, Game, Player, RatingPeriod, Result, Sex, Title
 
 PLAYER_COLUMNS = (
     "name", "fide_id", "birth_year", "sex", "federation", "title", "rating", "rated_games",
@@ -140,7 +140,7 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
         title=row.get("title", "").upper(),
         entry_rating=rating,
         entry_rated_games=_int(row.get("rated_games", ""), "rated_games", errors, line, low=0,
-                               high=100000) or 0,
+                               high=MAX_ENTRY_RATED_GAMES) or 0,
         entry_peak_rating=_int(row.get("peak_rating", ""), "peak_rating", errors, line, low=0,
                                high=3500),
     )  # fmt: skip

@@ -20,6 +20,8 @@ from simple_history.models import HistoricalRecords
 
 MIN_RATING, MAX_RATING = 0, 3500
 MIN_BIRTH_YEAR = 1900
+# Far above any real career, far below what the games counters can hold once games are added.
+MAX_ENTRY_RATED_GAMES = 100_000
 # A change to any of these changes the player's ratings from their first game on.
 PLAYER_ENTRY_FIELDS = ("entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year")
 
@@ -106,7 +108,9 @@ class Player(models.Model):
         help_text="Published rating on entry; blank = unrated.",
     )
     entry_rated_games = models.PositiveIntegerField(
-        default=0, help_text="Rated games completed before entry."
+        default=0,
+        validators=[MaxValueValidator(MAX_ENTRY_RATED_GAMES)],
+        help_text="Rated games completed before entry.",
     )
     entry_peak_rating = models.PositiveSmallIntegerField(
         null=True,
@@ -146,6 +150,11 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(birth_year__isnull=True) | Q(birth_year__gte=MIN_BIRTH_YEAR),
                 name="player_birth_year_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_rated_games__lte=MAX_ENTRY_RATED_GAMES),
+                name="player_entry_rated_games_range",
+                violation_error_message="Rated games before entry cannot exceed 100,000.",
             ),
         ]
         indexes = [models.Index(fields=["rating"], name="player_rating_idx")]
