@@ -15,7 +15,18 @@ from typing import TextIO
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from .models import MAX_ENTRY_RATED_GAMES, Game, Player, RatingPeriod, Result, Sex, Title
+from .models import (
+    FIRST_GAME_DATE,
+    GAME_DATE_MESSAGE,
+    LAST_GAME_DATE,
+    MAX_ENTRY_RATED_GAMES,
+    Game,
+    Player,
+    RatingPeriod,
+    Result,
+    Sex,
+    Title,
+)
 
 PLAYER_COLUMNS = (
     "name", "fide_id", "birth_year", "sex", "federation", "title", "rating", "rated_games",
@@ -231,10 +242,14 @@ def _date(value: str, line: int, errors: list[RowError]) -> date | None:
         errors.append(RowError(line, "date", "A date is required (YYYY-MM-DD)."))
         return None
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         errors.append(RowError(line, "date", f"'{value}' is not a date in the form YYYY-MM-DD."))
         return None
+    if not FIRST_GAME_DATE <= day <= LAST_GAME_DATE:
+        errors.append(RowError(line, "date", GAME_DATE_MESSAGE))
+        return None
+    return day
 
 
 def _player(value, column, line, errors, by_fide, by_name) -> int | None:

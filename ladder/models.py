@@ -22,6 +22,9 @@ MIN_RATING, MAX_RATING = 0, 3500
 MIN_BIRTH_YEAR = 1900
 # Far above any real career, far below what the games counters can hold once games are added.
 MAX_ENTRY_RATED_GAMES = 100_000
+# Games are dated within these years; outside them the month arithmetic of the rules fails.
+FIRST_GAME_DATE, LAST_GAME_DATE = date(1900, 1, 1), date(2999, 12, 31)
+GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
 # A change to any of these changes the player's ratings from their first game on.
 PLAYER_ENTRY_FIELDS = ("entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year")
 
@@ -339,7 +342,13 @@ class Game(models.Model):
     period = models.ForeignKey(
         RatingPeriod, on_delete=models.PROTECT, related_name="games", editable=False
     )
-    date = models.DateField(db_index=True)
+    date = models.DateField(
+        db_index=True,
+        validators=[
+            MinValueValidator(FIRST_GAME_DATE, message=GAME_DATE_MESSAGE),
+            MaxValueValidator(LAST_GAME_DATE, message=GAME_DATE_MESSAGE),
+        ],
+    )
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
     result = models.CharField(max_length=7, choices=Result.choices)
@@ -363,6 +372,11 @@ class Game(models.Model):
                 condition=Q(result__in=Result.values),
                 name="game_result_valid",
                 violation_error_message="Unknown result.",
+            ),
+            models.CheckConstraint(
+                condition=Q(date__gte=FIRST_GAME_DATE, date__lte=LAST_GAME_DATE),
+                name="game_date_range",
+                violation_error_message=GAME_DATE_MESSAGE,
             ),
         ]
 

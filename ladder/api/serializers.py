@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ladder.models import MAX_RATING, MIN_RATING, Game, PeriodLog, Player, RatingPeriod, Result
+from ladder.models import (
+    MAX_RATING,
+    MIN_RATING,
+    Game,
+    PeriodLog,
+    Player,
+    RatingPeriod,
+    Result,
+)
 from ratings import fide, selectors
 from ratings.models import RatingChange
 
@@ -17,10 +24,6 @@ from .exceptions import field_errors
 
 # Games outside these years are refused: no club enters them, and the 12-month inactivity
 # arithmetic needs a year before the earliest date.
-FIRST_GAME_DATE = date(1900, 1, 1)
-LAST_GAME_DATE = date(2999, 12, 31)
-# Far above any real career, far below what the games counters can hold once games are added.
-MAX_ENTRY_RATED_GAMES = 100_000
 
 
 @extend_schema_field({"type": "string", "format": "decimal", "example": "0.50"})
@@ -67,7 +70,6 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
             "created", "updated",
         ]  # fmt: skip
-        extra_kwargs = {"entry_rated_games": {"max_value": MAX_ENTRY_RATED_GAMES}}
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:
@@ -274,13 +276,6 @@ class GameSerializer(serializers.ModelSerializer):
         data["white"] = PlayerRefSerializer(game.white).data
         data["black"] = PlayerRefSerializer(game.black).data
         return data
-
-    def validate_date(self, value: date) -> date:
-        if not FIRST_GAME_DATE <= value <= LAST_GAME_DATE:
-            raise serializers.ValidationError(
-                f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
-            )
-        return value
 
 
 class GameReadSerializer(GameSerializer):

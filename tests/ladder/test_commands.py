@@ -157,3 +157,11 @@ def test_seed_demo_builds_six_months_all_closed_but_the_last():
     assert Player.objects.filter(peak_rating__gte=2400).count() >= 3
     assert RatingChange.objects.filter(status="first_rating").exists()
     assert "already has players" in run("seed_demo", "--if-empty")
+
+
+def test_a_game_outside_1900_to_2999_is_refused(tmp_path):
+    PlayerFactory(name="Anna")
+    PlayerFactory(name="Bert")
+    text = "date,white,black,result\n0001-03-01,Anna,Bert,1-0\n"
+    with pytest.raises(CommandError, match="line 2, column 'date': A game must be dated between"):
+        run("import_games", write(tmp_path, "g.csv", text))
