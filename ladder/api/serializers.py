@@ -22,9 +22,6 @@ from ratings.models import RatingChange
 
 from .exceptions import field_errors
 
-# Games outside these years are refused: no club enters them, and the 12-month inactivity
-# arithmetic needs a year before the earliest date.
-
 
 @extend_schema_field({"type": "string", "format": "decimal", "example": "0.50"})
 class DecimalText(serializers.Field):
