@@ -13,12 +13,11 @@ from django.contrib.admin.utils import unquote
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
-from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
 from ratings import fide
 from ratings.admin import RatingHistoryInline
-from ratings.selectors import current_k, current_year
+from ratings.selectors import active_players, current_k, inactive_players, junior_players
 from ratings.signals import recompute_pending
 
 from . import admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
@@ -61,12 +60,10 @@ class InactiveFilter(admin.SimpleListFilter):
         return (("yes", "Inactive"), ("no", "Active"))
 
     def queryset(self, request, queryset):
-        cutoff = fide.add_months(timezone.localdate(), -fide.INACTIVE_AFTER_MONTHS)
-        inactive = queryset.rated().filter(last_rated_on__lte=cutoff)
         if self.value() == "yes":
-            return inactive
+            return inactive_players(queryset)
         if self.value() == "no":
-            return queryset.exclude(pk__in=inactive.values("pk"))
+            return active_players(queryset)
         return queryset
 
 
@@ -80,12 +77,11 @@ class JuniorFilter(admin.SimpleListFilter):
         return (("yes", "Junior"), ("no", "Not junior"))
 
     def queryset(self, request, queryset):
-        if self.value() not in {"yes", "no"}:
-            return queryset
-        oldest = current_year() - 18
         if self.value() == "yes":
-            return queryset.filter(birth_year__gte=oldest)
-        return queryset.exclude(birth_year__gte=oldest)
+            return junior_players(queryset)
+        if self.value() == "no":
+            return queryset.exclude(pk__in=junior_players(queryset).values("pk"))
+        return queryset
 
 
 class LevelFilter(admin.SimpleListFilter):

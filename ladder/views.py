@@ -30,11 +30,9 @@ def standings(request):
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
-    cutoff = fide.add_months(today, -fide.INACTIVE_AFTER_MONTHS)
     visible = Player.objects.rated()
     if not show_inactive:
-        # FIDE.md 7: no rated game for 12 months (same test as fide.is_inactive).
-        visible = visible.exclude(last_rated_on__lte=cutoff)
+        visible = selectors.active_players(visible, on=today)
     page = Paginator(visible.search(query).standings(), PER_PAGE).get_page(request.GET.get("page"))
     ranks = _ranks(visible, page.object_list)
     year = selectors.current_year()

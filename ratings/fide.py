@@ -128,9 +128,17 @@ class KFactor:
         return f"{self.value}: {self.reason}"
 
 
+JUNIOR_MAX_AGE = 18  # 8.3.3
+
+
+def junior_born_from(year: int) -> int:
+    """Return the earliest birth year of a junior in that calendar year (8.3.3: age <= 18)."""
+    return year - JUNIOR_MAX_AGE
+
+
 def is_junior(birth_year: int | None, year: int) -> bool:
-    """Tell whether a player born then is a junior in that calendar year (8.3.3: age <= 18)."""
-    return birth_year is not None and year - birth_year <= 18
+    """Tell whether a player born then is a junior in that calendar year (8.3.3)."""
+    return birth_year is not None and birth_year >= junior_born_from(year)
 
 
 def k_factor(
@@ -295,7 +303,12 @@ def is_inactive(last_rated_on: date | None, on: date) -> bool:
     """
     if last_rated_on is None:
         return False
-    return last_rated_on <= add_months(on, -INACTIVE_AFTER_MONTHS)
+    return last_rated_on <= inactive_cutoff(on)
+
+
+def inactive_cutoff(on: date) -> date:
+    """Return the date on or before which a last rated game makes a player inactive (7.3)."""
+    return add_months(on, -INACTIVE_AFTER_MONTHS)
 
 
 # --- a single game and a whole event (calculator, explanations) ----------------------------

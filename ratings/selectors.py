@@ -163,6 +163,23 @@ def current_k(player: Player, *, year: int | None = None) -> fide.KFactor | None
     )
 
 
+def inactive_players(players: QuerySet, *, on: date | None = None) -> QuerySet:
+    """Filter rated players with no rated game for 12 months (as ``is_inactive``)."""
+    cutoff = fide.inactive_cutoff(on or timezone.localdate())
+    return players.rated().filter(last_rated_on__lte=cutoff)
+
+
+def active_players(players: QuerySet, *, on: date | None = None) -> QuerySet:
+    """Exclude the inactive players (unrated players stay)."""
+    cutoff = fide.inactive_cutoff(on or timezone.localdate())
+    return players.exclude(rating__isnull=False, last_rated_on__lte=cutoff)
+
+
+def junior_players(players: QuerySet, *, year: int | None = None) -> QuerySet:
+    """Filter the players who are juniors in the year being rated (8.3.3)."""
+    return players.filter(birth_year__gte=fide.junior_born_from(year or current_year()))
+
+
 def is_inactive(player: Player, *, on: date | None = None) -> bool:
     """Tell whether a rated player has had no rated game for 12 months (FIDE.md 7)."""
     return player.rating is not None and fide.is_inactive(
