@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 from django.template.response import TemplateResponse
 from simple_history.admin import SimpleHistoryAdmin
 
+from ratings.admin import ReadOnlyMixin
 from ratings.models import RatingChange
 from ratings.selectors import period_report
 from ratings.services import close_period, recompute_from, reopen_period
@@ -31,18 +32,7 @@ def _count_per_period(queryset) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-class ReadOnlyLogMixin:
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class PeriodLogInline(ReadOnlyLogMixin, admin.TabularInline):
+class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
     model = PeriodLog
     fields = ("at", "action", "reason", "user")
     readonly_fields = fields
@@ -51,7 +41,7 @@ class PeriodLogInline(ReadOnlyLogMixin, admin.TabularInline):
 
 
 @admin.register(PeriodLog)
-class PeriodLogAdmin(ReadOnlyLogMixin, admin.ModelAdmin):
+class PeriodLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("period", "action", "reason", "user", "at")
     list_filter = ("action",)
     list_select_related = ("period", "user")

@@ -1,10 +1,12 @@
 """manage.py import_games FILE: import games from a CSV file, all or nothing, then recompute."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ladder.importers import GAME_COLUMNS, ImportFailed, import_games
+from ladder.importers import GAME_COLUMNS, import_games
 from ratings.services import recompute_from
+
+from ._csv import import_file
 
 
 class Command(BaseCommand):
@@ -19,19 +21,12 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the CSV file.")
 
     def handle(self, *args, **options):
-        try:
-            with (
-                open(options["file"], encoding="utf-8-sig", newline="") as file,
-                transaction.atomic(),
-            ):
+        def import_and_recompute(file):
+            with transaction.atomic():
                 count, earliest = import_games(file)
-                summary = recompute_from(earliest) if earliest else None
-        except OSError as exc:
-            raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"{options['file']} is not UTF-8 text.") from exc
-        except ImportFailed as exc:
-            raise CommandError(f"Nothing was imported.\n{exc}") from exc
+                return count, recompute_from(earliest) if earliest else None
+
+        count, summary = import_file(options["file"], import_and_recompute)
         self.stdout.write(self.style.SUCCESS(f"Imported {count} games."))
         if summary:
             self.stdout.write(str(summary))

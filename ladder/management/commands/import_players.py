@@ -1,8 +1,10 @@
 """manage.py import_players FILE: import players from a CSV file, all or nothing."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from ladder.importers import PLAYER_COLUMNS, ImportFailed, import_players
+from ladder.importers import PLAYER_COLUMNS, import_players
+
+from ._csv import import_file
 
 
 class Command(BaseCommand):
@@ -16,13 +18,5 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the CSV file.")
 
     def handle(self, *args, **options):
-        try:
-            with open(options["file"], encoding="utf-8-sig", newline="") as file:
-                created = import_players(file)
-        except OSError as exc:
-            raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"{options['file']} is not UTF-8 text.") from exc
-        except ImportFailed as exc:
-            raise CommandError(f"Nothing was imported.\n{exc}") from exc
+        created = import_file(options["file"], import_players)
         self.stdout.write(self.style.SUCCESS(f"Imported {created} players."))
