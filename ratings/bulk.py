@@ -3,9 +3,9 @@
 A federation-sized period writes 100,000 RatingChange rows and updates as many players. The
 ORM's ``bulk_create`` spends most of its time preparing values field by field, and
 ``bulk_update`` builds one ``CASE WHEN`` per row and field (quadratic in the batch), so these
-few statements are written by hand: COPY on PostgreSQL, ``executemany`` on SQLite; updates
-join a COPY-filled scratch table (PostgreSQL) or a ``VALUES`` list per batch (SQLite). Table
-and column names come from the models' metadata, never from input.
+few statements are written by hand: rows go in by COPY (PostgreSQL) or one ``executemany``
+(SQLite), and updates join a scratch table filled the same way. Table and column names come
+from the models' metadata, never from input.
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from datetime import date
 
 from django.db import connection
 from django.db.models import Model, QuerySet
-
-# SQLite accepts 32,766 variables per statement (3.32+); stay below it.
-MAX_VARIABLES = 30_000
 
 
 def fetch_rows(queryset: QuerySet, *, chunk: int = 50_000) -> Iterator[tuple]:
@@ -39,33 +36,20 @@ def as_date(value) -> date | None:
 
 
 def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence]) -> int:
-    """Insert rows (values in ``columns`` order, already in database form); return the count."""
-    table = model._meta.db_table
-    quoted = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
-    count = 0
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-                    count += 1
-            return count
-        placeholders = ", ".join(["%s"] * len(columns))
-        batch: list[Sequence] = []
-        for row in rows:
-            batch.append(row)
-            if len(batch) >= 10_000:
-                cursor.executemany(f"INSERT INTO {table} ({quoted}) VALUES ({placeholders})", batch)
-                count += len(batch)
-                batch = []
-        if batch:
-            cursor.executemany(f"INSERT INTO {table} ({quoted}) VALUES ({placeholders})", batch)
-            count += len(batch)
-    return count
+    """Insert rows (values in ``columns`` order, already in database form) in one statement.
+
+    COPY on PostgreSQL, one ``executemany`` on SQLite. Returns the number of rows.
+    """
+    meta = model._meta
+    names = [connection.ops.quote_name(meta.get_field(c).column) for c in columns]
+    return _fill(connection.ops.quote_name(meta.db_table), names, rows)
 
 
 def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Sequence]) -> None:
-    """Set ``columns`` of the rows whose primary key is the first value of each row."""
+    """Set ``columns`` of the rows whose primary key is the first value of each row.
+
+    The rows go into a scratch table in one statement, then one joined UPDATE applies them.
+    """
     if not rows:
         return
     meta = model._meta
@@ -73,39 +57,43 @@ def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Seque
     table = quote(meta.db_table)
     fields = [meta.pk] + [meta.get_field(c) for c in columns]
     names = [quote(f.column) for f in fields]
+    scratch = quote(f"{meta.db_table}_update")
+    types = [f.rel_db_type(connection) if f.primary_key else f.db_type(connection) for f in fields]
+    declarations = ", ".join(f"{n} {t}" for n, t in zip(names, types, strict=True))
+    drop = " ON COMMIT DROP" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} ({declarations}){drop}")
+        cursor.execute(f"DELETE FROM {scratch}")
+    _fill(scratch, names, rows)
     key = names[0]
+    assignments = ", ".join(f"{name} = v.{name}" for name in names[1:])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} FROM {scratch} v WHERE {table}.{key} = v.{key}"
+        )
+
+
+def _fill(table: str, names: list[str], rows: Iterable[Sequence]) -> int:
+    count = 0
+
+    def counted(rows):
+        nonlocal count
+        for row in rows:
+            count += 1
+            yield row
+
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # COPY into a scratch table, then one joined UPDATE: the VALUES form below spent
-            # most of its time having 100,000 rows of literals parsed.
-            scratch = quote(f"{meta.db_table}_update")
-            columns_sql = ", ".join(
-                f"{n} {f.rel_db_type(connection) if f.primary_key else f.db_type(connection)}"
-                for n, f in zip(names, fields, strict=True)
-            )
-            cursor.execute(
-                f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} ({columns_sql}) ON COMMIT DROP"
-            )
-            cursor.execute(f"TRUNCATE {scratch}")
-            with cursor.cursor.copy(f"COPY {scratch} ({', '.join(names)}) FROM STDIN") as copy:
-                for row in rows:
+            with cursor.cursor.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
+                for row in counted(rows):
                     copy.write_row(row)
-            assignments = ", ".join(f"{n} = v.{n}" for n in names[1:])
-            cursor.execute(
-                f"UPDATE {table} SET {assignments} FROM {scratch} v WHERE {table}.{key} = v.{key}"
+        else:
+            placeholders = ", ".join(["%s"] * len(names))
+            cursor.executemany(
+                f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders})",
+                ([_plain(value) for value in row] for row in counted(rows)),
             )
-            return
-        assignments = ", ".join(f"{n} = v.{n}" for n in names[1:])
-        per_row = len(names)
-        batch_size = max(1, MAX_VARIABLES // per_row)
-        for offset in range(0, len(rows), batch_size):
-            batch = rows[offset : offset + batch_size]
-            values = ", ".join(["(" + ", ".join(["%s"] * per_row) + ")"] * len(batch))
-            cursor.execute(
-                f"WITH v ({', '.join(names)}) AS (VALUES {values}) "
-                f"UPDATE {table} SET {assignments} FROM v WHERE {table}.{key} = v.{key}",
-                [_plain(value) for row in batch for value in row],
-            )
+    return count
 
 
 def _plain(value):
