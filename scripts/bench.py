@@ -118,9 +118,10 @@ def build(players: int, games: int, seed: int) -> None:
         rows = _games(rng, ids, games, period.pk)
         if connection.vendor == "postgresql":
             columns = "period_id, date, white_id, black_id, result, event, round, created, updated"
-            with connection.cursor() as cursor, cursor.copy(
-                f"COPY ladder_game ({columns}) FROM STDIN"
-            ) as copy:
+            with (
+                connection.cursor() as cursor,
+                cursor.copy(f"COPY ladder_game ({columns}) FROM STDIN") as copy,
+            ):
                 for row in rows:
                     copy.write_row(row)
         else:

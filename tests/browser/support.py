@@ -12,6 +12,7 @@ import pytest
 CHROMIUM = os.environ.get("LADDER_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():

@@ -58,9 +58,7 @@ def test_unknown_result_is_a_field_error():
 
 def test_missing_date_is_a_field_error():
     with pytest.raises(ValidationError) as error:
-        services.record_game(
-            date=None, white=PlayerFactory(), black=PlayerFactory(), result="1-0"
-        )
+        services.record_game(date=None, white=PlayerFactory(), black=PlayerFactory(), result="1-0")
     assert "date" in error.value.message_dict
 
 
@@ -89,7 +87,9 @@ def test_overlapping_periods_are_refused():
 def test_a_game_creates_the_period_of_its_month():
     game = GameFactory(date=date(2026, 2, 14))
     assert (game.period.label, game.period.start, game.period.end) == (
-        "2026-02", date(2026, 2, 1), date(2026, 2, 28)
+        "2026-02",
+        date(2026, 2, 1),
+        date(2026, 2, 28),
     )
 
 

@@ -33,7 +33,15 @@ def test_game_lines_explain_every_game_of_example_a(example_a, django_assert_num
         lines = selectors.game_lines(example_a)
     (period_lines,) = lines.values()
     assert [line.calculation.difference_used for line in period_lines] == [
-        400, -400, 60, -55, -30, 250, -150, 5, 150
+        400,
+        -400,
+        60,
+        -55,
+        -30,
+        250,
+        -150,
+        5,
+        150,
     ]
     assert sum(line.calculation.delta for line in period_lines) == Decimal("0.72")
     assert {line.note for line in period_lines} == {"rated"}
