@@ -30,6 +30,9 @@ def test_ladder_to_player_with_chart(page, live_server, screenshot, example_a, l
     page.get_by_role("heading", name="Standings").wait_for()
     assert page.locator("html").get_attribute("lang") == "en"
     screenshot("standings")
+    page.get_by_label("Show inactive players").check()  # applies at once with JavaScript on
+    page.wait_for_url(re.compile(r"inactive=1"))
+    assert page.get_by_label("Show inactive players").is_checked()
 
     page.get_by_role("link", name="Ada Example").click()
     page.get_by_role("heading", name="Ada Example").wait_for()
