@@ -206,10 +206,6 @@ class Player(models.Model):
         """The peak on entry: the one given, else the entry rating."""
         return self.entry_peak_rating if self.entry_peak_rating is not None else self.entry_rating
 
-    @property
-    def is_rated(self) -> bool:
-        return self.rating is not None
-
 
 class PeriodStatus(models.TextChoices):
     OPEN = "open", "Open"

@@ -270,7 +270,6 @@ def first_rating(opponent_ratings: Sequence[int], points: Fraction | Decimal) ->
 # --- levels, inactivity --------------------------------------------------------------------
 
 LEVELS = ((2500, "GM level"), (2400, "IM level"), (2300, "FM level"), (2200, "CM level"))
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 
 def rating_level(rating: int | None) -> str:

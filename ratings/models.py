@@ -23,14 +23,8 @@ class Status(models.TextChoices):
 
 
 class RatingChangeQuerySet(models.QuerySet):
-    def with_related(self):
-        return self.select_related("player", "period")
-
     def for_period(self, period):
         return self.filter(period=period)
-
-    def before(self, start):
-        return self.filter(period__start__lt=start)
 
 
 class RatingChange(models.Model):
