@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from ratings.signals import recompute_pending
 
-from .models import Game, Player, RatingPeriod, Result, closed_message
+from .models import Game, Player, RatingPeriod, Result, closed_message, parse_fide_id
 from .services import record_games
 
 ROWS = 10
@@ -109,9 +109,10 @@ class PlayerIndex:
         text = " ".join(text.split())
         if not text:
             return None, f"{colour} is missing."
-        if text.isdigit():
-            if int(text) in self.by_fide_id:
-                return self.by_fide_id[int(text)], None
+        if text.isascii() and text.isdigit():
+            fide_id = parse_fide_id(text)
+            if fide_id in self.by_fide_id:
+                return self.by_fide_id[fide_id], None
             return None, f"No player has the FIDE id {text}."
         key = text.casefold()
         if key in self.by_label:

@@ -124,7 +124,8 @@ class CalculatorForm(forms.Form):
                     f"Line {number}: write the opponent's rating and your score, e.g. 1600 ½."
                 )
             rating, score = parts
-            if not rating.isdigit() or not MIN_RATING <= int(rating) <= MAX_RATING:
+            is_number = rating.isascii() and rating.isdigit()
+            if not is_number or not MIN_RATING <= int(rating) <= MAX_RATING:
                 raise ValidationError(
                     f"Line {number}: '{rating}' is not a rating from {MIN_RATING} to {MAX_RATING}."
                 )

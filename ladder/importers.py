@@ -26,6 +26,7 @@ from .models import (
     Result,
     Sex,
     Title,
+    parse_fide_id,
 )
 
 PLAYER_COLUMNS = (
@@ -256,8 +257,9 @@ def _player(value, column, line, errors, by_fide, by_name) -> int | None:
     if not value:
         errors.append(RowError(line, column, "A player (FIDE id or exact name) is required."))
         return None
-    if value.isdigit() and int(value) in by_fide:
-        return by_fide[int(value)]
+    fide_id = parse_fide_id(value)
+    if fide_id in by_fide:
+        return by_fide[fide_id]
     matches = by_name.get(value, [])
     if len(matches) == 1:
         return matches[0]

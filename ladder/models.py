@@ -27,6 +27,21 @@ FIRST_GAME_DATE, LAST_GAME_DATE = date(1900, 1, 1), date(2999, 12, 31)
 GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
 # A change to any of these changes the player's ratings from their first game on.
 PLAYER_ENTRY_FIELDS = ("entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year")
+# The largest value the FIDE id column (a positive bigint) can hold.
+MAX_FIDE_ID = 2**63 - 1
+
+
+def parse_fide_id(text: str) -> int | None:
+    """Return the FIDE id written in ``text``, or None when it is not one.
+
+    Only ASCII digits count: ``str.isdigit()`` also accepts characters such as "²" that ``int()``
+    rejects, and a number too large for the column would fail in the database.
+    """
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if 0 < number <= MAX_FIDE_ID else None
 
 
 class Result(models.TextChoices):
@@ -78,8 +93,9 @@ class PlayerQuerySet(models.QuerySet):
         if not text:
             return self
         condition = Q(name__icontains=text)
-        if text.isdigit():
-            condition |= Q(fide_id=int(text))
+        fide_id = parse_fide_id(text)
+        if fide_id is not None:
+            condition |= Q(fide_id=fide_id)
         return self.filter(condition)
 
     def standings(self):

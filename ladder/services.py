@@ -11,7 +11,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from .models import Game, Player, RatingPeriod, closed_message
+from .models import Game, Player, RatingPeriod, closed_message, parse_fide_id
 
 
 class PeriodClosedError(ValidationError):
@@ -23,8 +23,9 @@ def resolve_player(text: str, *, field: str = "player") -> Player:
     text = (text or "").strip()
     if not text:
         raise ValidationError({field: "A player is required."})
-    if text.isdigit():
-        player = Player.objects.filter(fide_id=int(text)).first()
+    fide_id = parse_fide_id(text)
+    if fide_id is not None:
+        player = Player.objects.filter(fide_id=fide_id).first()
         if player is not None:
             return player
     matches = list(Player.objects.filter(name=text)[:2])

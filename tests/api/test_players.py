@@ -56,6 +56,10 @@ def test_level_is_the_title_else_the_rating_level(anon, db):
     [
         ("search=boris", ["Boris Botvin"]),
         ("search=4100001", ["Anna Alekhina"]),
+        # Characters that str.isdigit() accepts but int() does not, and a number beyond bigint.
+        ("search=%C2%B2", []),
+        ("search=%D9%A1", []),
+        ("search=99999999999999999999999", []),
         ("rated=false", ["Cleo Carls"]),
         ("rated=true&ordering=-rating", ["Anna Alekhina", "Boris Botvin"]),
         ("rated=true&ordering=rating", ["Boris Botvin", "Anna Alekhina"]),

@@ -123,3 +123,10 @@ def test_resolve_player_by_fide_id_name_and_ambiguity():
         services.resolve_player("Bob", field="white")
     with pytest.raises(ValidationError, match="No player has the FIDE id or exact name 'Carol'"):
         services.resolve_player("Carol")
+
+
+@pytest.mark.parametrize("text", ["²", "٧٧", "99999999999999999999999", "0"])
+def test_resolve_player_refuses_what_only_looks_like_a_fide_id(text):
+    PlayerFactory(name="Alice", fide_id=77)
+    with pytest.raises(ValidationError, match="No player has the FIDE id or exact name"):
+        services.resolve_player(text)

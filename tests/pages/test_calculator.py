@@ -108,6 +108,7 @@ def test_event_mode_sums_expected_against_actual(client):
         ),
         ({"mode": "event", "games": "1600 1\nabc 1"}, "games", "Line 2: 'abc' is not a rating"),
         ({"mode": "event", "games": "1600"}, "games", "Line 1: write the opponent's rating"),
+        ({"mode": "event", "games": "1600 1\n²⁰ 1"}, "games", "Line 2: '²⁰' is not a rating"),
     ],
 )
 def test_validation_errors_sit_next_to_their_field(client, params, field, message):
