@@ -72,9 +72,19 @@ def _rows(file: TextIO, columns: Iterable[str], required: set[str]) -> list[tupl
     if problems:
         raise ImportFailed(problems)
     reader.fieldnames = header
-    return [
+    rows = [
         (reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader
     ]
+    # Databases cannot store a NUL character; one usually means a binary file or UTF-16 text.
+    problems = [
+        RowError(line, column, "Contains a NUL character; save the file as UTF-8 text.")
+        for line, row in rows
+        for column, value in row.items()
+        if "\x00" in value
+    ]
+    if problems:
+        raise ImportFailed(problems)
+    return rows
 
 
 def _int(value: str, column: str, errors: list, line: int, *, low: int, high: int) -> int | None:

@@ -89,7 +89,8 @@ class PlayerQuerySet(models.QuerySet):
 
     def search(self, text: str):
         """Filter by part of the name, or by the exact FIDE id when the text is a number."""
-        text = text.strip()
+        # No stored text holds a NUL, and PostgreSQL refuses one in a query parameter.
+        text = text.replace("\x00", "").strip()
         if not text:
             return self
         condition = Q(name__icontains=text)

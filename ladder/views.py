@@ -12,6 +12,7 @@ from functools import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
@@ -129,6 +130,8 @@ def periods(request):
 
 def period(request, label: str):
     """Show a period's full rating report and the list that closes it."""
+    if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
+        raise Http404("No such period.")
     period = get_object_or_404(RatingPeriod, label=label)
     report = list(selectors.period_report(period))
     rating_list = Paginator(selectors.rating_list(period), LIST_PER_PAGE)

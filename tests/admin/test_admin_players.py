@@ -48,6 +48,18 @@ def test_search_and_filters(admin_client, players, params, expected):
     assert names(response) == expected
 
 
+@pytest.mark.parametrize("term", ["Gra\x00ce", "²", "99999999999999999999999"])
+def test_player_autocomplete_survives_odd_search_text(admin_client, players, term):
+    # The game form's white/black autocomplete searches players; PostgreSQL refuses a NUL.
+    response = admin_client.get(
+        "/admin/autocomplete/",
+        {"term": term, "app_label": "ladder", "model_name": "game", "field_name": "white"},
+    )
+    assert response.status_code == HTTPStatus.OK
+    expected = ["Grace Hopper (4100)"] if term == "Gra\x00ce" else []
+    assert [row["text"] for row in response.json()["results"]] == expected
+
+
 def test_change_page_shows_derived_state_and_k_with_reason(admin_client, players):
     ada = Player.objects.get(name="Ada Young")
     content = admin_client.get(f"{URL}{ada.pk}/change/").content.decode()

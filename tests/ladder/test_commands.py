@@ -113,6 +113,18 @@ def test_bad_game_rows_import_nothing(tmp_path, row, message):
     assert RatingPeriod.objects.count() == 1
 
 
+def test_a_nul_character_is_refused_before_the_database_sees_it(tmp_path):
+    PlayerFactory(name="Anna")
+    PlayerFactory(name="Bert")
+    with pytest.raises(CommandError, match="line 2, column 'name': Contains a NUL character"):
+        run("import_players", write(tmp_path, "p.csv", "name,rating\nNul\x00Man,1500\n"))
+    text = "date,white,black,result,event\n2026-03-01,Anna,Bert,1-0,Club\x00Cup\n"
+    with pytest.raises(CommandError, match="line 2, column 'event': Contains a NUL character"):
+        run("import_games", write(tmp_path, "g.csv", text))
+    assert Player.objects.count() == 2
+    assert not Game.objects.exists()
+
+
 def test_unreadable_files_fail_cleanly(tmp_path):
     with pytest.raises(CommandError, match="Cannot read"):
         run("import_games", str(tmp_path / "missing.csv"))

@@ -226,6 +226,15 @@ def test_period_page_empty_and_missing(client):
         client.get(reverse("ladder:period", args=["2026-03"]))
     )
     assert client.get(reverse("ladder:period", args=["1999-01"])).status_code == 404
+    assert client.get("/periods/2026-03%00/").status_code == 404
+
+
+def test_standings_search_ignores_characters_no_name_holds(client):
+    PlayerFactory(name="Anna Nul", fide_id=77, entry_rating=1800)
+    for query, found in (("An\x00na", True), ("²", False), ("99999999999999999999999", False)):
+        response = client.get(reverse("ladder:standings"), {"q": query})
+        assert response.status_code == HTTPStatus.OK
+        assert ("Anna Nul" in text_of(response)) is found
 
 
 @pytest.mark.parametrize("size", [4, 40])
