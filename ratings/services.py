@@ -8,8 +8,10 @@ final state always equals a full recompute from scratch.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -59,12 +61,33 @@ def rules() -> engine.Rules:
     return engine.Rules(method=settings.LADDER_RATING_METHOD, club_k=settings.LADDER_CLUB_K)
 
 
-@transaction.atomic
 def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False) -> Recompute:
     """Recompute ``period`` (default: the first) and every later period; refresh the players.
 
     With ``dry_run`` everything is computed and counted, then rolled back.
     """
+    with _gc_paused(), transaction.atomic():
+        return _recompute_from(period, dry_run=dry_run)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause Python's cycle collector while a recompute builds millions of short-lived tuples.
+
+    They hold no reference cycles (reference counting frees them), but their number triggers
+    collection after collection over everything alive: about a sixth of a federation-sized
+    recompute's time, measured on the benchmark.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
     _prepare()
     periods = list(
         RatingPeriod.objects.filter(start__gte=period.start)
@@ -244,7 +267,7 @@ def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> tuple:
         k.reason if k else "", result.k_applied, result.games, result.score, result.expected,
         result.change_exact, result.change, result.rating_after, result.performance,
         state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
-        json.dumps(_pool_to_json(result.pool)),
+        json.dumps(_pool_to_json(result.pool)) if result.pool else "[]",
     )  # fmt: skip
 
 
