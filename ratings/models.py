@@ -28,11 +28,17 @@ class RatingChangeQuerySet(models.QuerySet):
 
 
 class RatingChange(models.Model):
+    # No single-column indexes: the unique (player, period) constraint leads with the player
+    # and change_period_idx with the period, so each would be a copy that every recompute
+    # writes 100,000 rows into for a federation.
     player = models.ForeignKey(
-        "ladder.Player", on_delete=models.CASCADE, related_name="rating_changes"
+        "ladder.Player", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
     period = models.ForeignKey(
-        "ladder.RatingPeriod", on_delete=models.CASCADE, related_name="rating_changes"
+        "ladder.RatingPeriod",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     status = models.CharField(max_length=12, choices=Status.choices)
     rating_before = models.PositiveSmallIntegerField(null=True, blank=True)
