@@ -24,7 +24,17 @@ from django.utils import timezone
 
 from ratings.signals import recompute_pending
 
-from .models import Game, Player, RatingPeriod, Result, closed_message, parse_fide_id
+from .models import (
+    FIRST_GAME_DATE,
+    GAME_DATE_MESSAGE,
+    LAST_GAME_DATE,
+    Game,
+    Player,
+    RatingPeriod,
+    Result,
+    closed_message,
+    parse_fide_id,
+)
 from .services import record_games
 
 ROWS = 10
@@ -44,6 +54,12 @@ class RoundForm(forms.Form):
         help_text="One game a line: 'White Name - Black Name 1-0'. FIDE ids may replace names; "
         "results 1-0, 0-1, 1/2-1/2, ½-½, =, 1/2, +/-, -/+ and 0-0 are understood.",
     )
+
+    def clean_date(self) -> date:
+        day = self.cleaned_data["date"]
+        if not FIRST_GAME_DATE <= day <= LAST_GAME_DATE:
+            raise ValidationError(GAME_DATE_MESSAGE)
+        return day
 
 
 class RowForm(forms.Form):
@@ -200,8 +216,12 @@ def _check_duplicates(lines: list[Line], *, day: date) -> None:
 
 
 def check_date(day: date) -> list[str]:
-    """Return the problems of the round's date: a closed period freezes its games."""
-    period = RatingPeriod.objects.containing(day).first()
+    """Return the problems of the round's date: a closed period freezes its games, and a date
+    that no period holds needs its month's period, which must not overlap another."""
+    try:
+        period = RatingPeriod.objects.for_date(day, create=False)
+    except ValidationError as error:
+        return error.messages
     if period is not None and period.is_closed:
         return [closed_message(period)]
     return []

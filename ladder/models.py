@@ -236,8 +236,12 @@ class RatingPeriodQuerySet(models.QuerySet):
     def overlapping(self, start: date, end: date):
         return self.filter(start__lte=end, end__gte=start)
 
-    def for_date(self, day: date) -> RatingPeriod:
-        """Return the period holding ``day``, creating that month's period if there is none."""
+    def for_date(self, day: date, *, create: bool = True) -> RatingPeriod | None:
+        """Return the period holding ``day``, creating that month's period if there is none.
+
+        With ``create=False`` nothing is created: None means the month's period could be.
+        Raise ``ValidationError`` on ``date`` when it would overlap another period.
+        """
         period = self.containing(day).first()
         if period is not None:
             return period
@@ -251,6 +255,8 @@ class RatingPeriodQuerySet(models.QuerySet):
                     f"would overlap {clash.label}; create a period for this date first."
                 }
             )
+        if not create:
+            return None
         return self.create(label=start.strftime("%Y-%m"), start=start, end=end)
 
     def latest_period(self) -> RatingPeriod | None:

@@ -5,7 +5,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import Game, Player
+from ladder.models import Game, Player, RatingPeriod
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -210,13 +210,24 @@ def test_preview_queries_do_not_grow_with_lines(admin_client, django_assert_max_
         assert response.content.decode().count(">OK<") == count
 
 
-def test_a_date_no_period_can_hold_is_refused(admin_client, club):
+@pytest.mark.parametrize("save", [False, True])
+def test_a_date_no_period_can_hold_is_refused(admin_client, club, save):
     PeriodFactory(label="Spring", start=date(2026, 3, 10), end=date(2026, 4, 9))
     response = post_round(
-        admin_client, day="2026-04-20", paste="Alice Brown - Bob Green 1-0", save=True
+        admin_client, day="2026-04-20", paste="Alice Brown - Bob Green 1-0", save=save
     )
     assert (
         "No rating period holds 2026-04-20, and the month&#x27;s period would overlap Spring; "
         "create a period for this date first." in response.content.decode()
     )
+    assert Game.objects.count() == 0
+    assert not RatingPeriod.objects.filter(label="2026-04").exists()
+
+
+@pytest.mark.parametrize("day", ["1899-12-31", "3000-01-01"])
+def test_a_date_outside_1900_to_2999_is_a_form_error_before_the_preview(admin_client, club, day):
+    response = post_round(admin_client, day=day, paste="Alice Brown - Bob Green 1-0")
+    html = response.content.decode()
+    assert "A game must be dated between 1900-01-01 and 2999-12-31." in html
+    assert ">OK<" not in html
     assert Game.objects.count() == 0
