@@ -1,5 +1,6 @@
 """Recompute services and signals against a real database."""
 
+import gc
 from datetime import date
 
 import pytest
@@ -278,3 +279,19 @@ def test_an_adapter_that_reports_the_recompute_does_not_run_it_twice(committed, 
     assert str(summary) == "2026-03 recomputed: 2 players' ratings changed."
     assert len(calls) == 1
     assert signals.recompute_pending() is None
+
+
+def test_a_recompute_gives_the_garbage_collector_back_even_when_it_fails(monkeypatch):
+    # The recompute pauses Python's cycle collector for speed; it must never leave it off.
+    GameFactory()
+    assert gc.isenabled()
+    recompute_from()
+    assert gc.isenabled()
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr("ratings.services._rate", fail)
+    with pytest.raises(RuntimeError):
+        recompute_from()
+    assert gc.isenabled()
