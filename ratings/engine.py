@@ -288,7 +288,7 @@ def _rate_rated(period: Period, state: PlayerState, tally: list, rules: Rules) -
 def _rate_unrated(period: Period, state: PlayerState, tally: list) -> PlayerPeriod:
     """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow."""
     horizon = fide.add_months(period.end, -fide.FIRST_RATING_POOL_MONTHS)
-    new_games = sorted(tally[_POOL], key=_pool_order)
+    new_games = sorted(tally[_POOL])  # by date, event, opponent, score: the order of the fields
     pool = tuple(g for g in state.pool if g.on > horizon) + tuple(new_games)
     first_event = state.first_event or (new_games[0].event if new_games else None)
     counted = _drop_zero_first_event(pool, first_event)
@@ -325,10 +325,6 @@ def _rate_unrated(period: Period, state: PlayerState, tally: list) -> PlayerPeri
         )
     new_state = replace(state, last_rated_on=last, pool=pool, first_event=first_event)
     return PlayerPeriod(status=STATUS_UNRATED, state=new_state, pool=pool, **common)
-
-
-def _pool_order(game: PoolGame) -> tuple:
-    return (game.on, game.event, game.opponent_rating, game.score)
 
 
 def _drop_zero_first_event(
