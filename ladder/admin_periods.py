@@ -7,29 +7,14 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
-from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.template.response import TemplateResponse
 from simple_history.admin import SimpleHistoryAdmin
 
 from ratings.admin import ReadOnlyMixin
-from ratings.models import RatingChange
-from ratings.selectors import period_report
+from ratings.selectors import period_report, periods_with_counts
 from ratings.services import close_period, recompute_from, reopen_period
 
-from .models import Game, PeriodLog, RatingPeriod
-
-
-def _count_per_period(queryset) -> Coalesce:
-    """Count rows of ``queryset`` for each period in a subquery (no join, no N+1)."""
-    counted = (
-        queryset.filter(period=OuterRef("pk"))
-        .order_by()
-        .values("period")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+from .models import PeriodLog, RatingPeriod
 
 
 class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
@@ -67,14 +52,7 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     ordering = ("-start",)
 
     def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                game_count=_count_per_period(Game.objects.all()),
-                player_count=_count_per_period(RatingChange.objects.all()),
-            )
-        )
+        return periods_with_counts(super().get_queryset(request))
 
     @admin.display(description="games", ordering="game_count")
     def game_count(self, obj: RatingPeriod) -> int:

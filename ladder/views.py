@@ -10,8 +10,7 @@ from datetime import date
 from functools import cache
 
 from django.core.paginator import Paginator
-from django.db.models import Count, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -20,7 +19,7 @@ from ratings import fide, selectors
 from ratings.models import RatingChange
 
 from .forms import CalculatorForm, WhatIfForm
-from .models import Game, Player, RatingPeriod
+from .models import Player, RatingPeriod
 
 PER_PAGE = 50
 LIST_PER_PAGE = 100
@@ -106,24 +105,7 @@ def player(request, pk: int):
 
 def periods(request):
     """List every rating period, newest first, with its games and players counted."""
-    games = (
-        Game.objects.filter(period=OuterRef("pk"))
-        .order_by()
-        .values("period")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    players = (
-        RatingChange.objects.filter(period=OuterRef("pk"))
-        .order_by()
-        .values("period")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    rows = RatingPeriod.objects.annotate(
-        game_count=Coalesce(Subquery(games), Value(0)),
-        player_count=Coalesce(Subquery(players), Value(0)),
-    ).order_by("-start")
+    rows = selectors.periods_with_counts().order_by("-start")
     page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "ladder/periods.html", {"page": page})
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ladder.models import Game, PeriodStatus, Player, RatingPeriod
@@ -123,6 +124,27 @@ def _entry_carried(player: Player, rc: RatingChange, on: date) -> ListEntry:
 
 
 # --- reports and histories -----------------------------------------------------------------
+
+
+def periods_with_counts(periods: QuerySet[RatingPeriod] | None = None) -> QuerySet[RatingPeriod]:
+    """Annotate periods with ``game_count`` and ``player_count`` (players with a RatingChange),
+    each counted in a subquery: no join, no query per period."""
+    periods = RatingPeriod.objects.all() if periods is None else periods
+    return periods.annotate(
+        game_count=_count_per_period(Game.objects.all()),
+        player_count=_count_per_period(RatingChange.objects.all()),
+    )
+
+
+def _count_per_period(rows: QuerySet) -> Coalesce:
+    counted = (
+        rows.filter(period=OuterRef("pk"))
+        .order_by()
+        .values("period")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def period_report(period: RatingPeriod) -> QuerySet[RatingChange]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -222,7 +222,7 @@ class GameViewSet(ApiMixin, viewsets.ModelViewSet):
     ),
 )
 class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = RatingPeriod.objects.annotate(game_count=Count("games"))
+    queryset = selectors.periods_with_counts()
     serializer_class = s.PeriodSerializer
     filterset_class = filters.PeriodFilter
     ordering_fields = ["start", "label"]
