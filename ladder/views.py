@@ -7,7 +7,6 @@ number from ``ratings.fide``, and render. Each page reads in a fixed number of q
 from __future__ import annotations
 
 from datetime import date
-from functools import cache
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
@@ -43,7 +42,7 @@ def standings(request):
             "level": p.title or fide.rating_level(p.rating),
             "is_title": bool(p.title),
             "k": selectors.current_k(p, year=year),
-            "inactive": fide.is_inactive(p.last_rated_on, today),
+            "inactive": selectors.is_inactive(p, on=today),
         }
         for p in page.object_list
     ]
@@ -82,7 +81,7 @@ def player(request, pk: int):
         {
             "change": rc,
             "lines": lines.get(rc.period_id, []),
-            "delta": fide.units_to_decimal(rc.score_units - rc.expected_units),
+            "delta": rc.delta,
         }
         for rc in history
     ]
@@ -144,7 +143,7 @@ def calculator(request):
     else:
         data = {**CALCULATOR_DEFAULTS, "apply_cap": "on", "apply_700": "on"}
     form = CalculatorForm(data)
-    context = {"form": form, "table": expectation_table()}
+    context = {"form": form, "table": fide.expectation_bands()}
     if form.is_valid():
         own, options = form.cleaned_data["own"], form.options()
         if form.cleaned_data["mode"] == "event":
@@ -157,24 +156,6 @@ def calculator(request):
             context["line"] = results["win"].lines[0]
             context["expected_percent"] = results["win"].expected * 100
     return render(request, "ladder/calculator.html", context)
-
-
-@cache
-def expectation_table() -> list[dict]:
-    """Group table 8.1.2 into its bands, each with the classic-Elo value at its middle."""
-    bands: list[dict] = []
-    for difference in range(0, 737):
-        h = fide.expected_score(difference)
-        if bands and bands[-1]["fide"] == h:
-            bands[-1]["high"] = difference
-            continue
-        bands.append({"low": difference, "high": difference, "fide": h})
-    for band in bands:
-        middle = (band["low"] + band["high"]) // 2
-        band["fide_lower"] = fide.expected_score(-band["low"])
-        band["elo"] = fide.units_to_decimal(fide.elo_expected_units(middle, 0))
-        band["last"] = band["low"] > 735
-    return bands
 
 
 # --- the rating chart: inline SVG on a real time axis ---------------------------------------

@@ -11,6 +11,7 @@ four decimals; ratings changes are rounded once, half away from zero.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -89,6 +90,40 @@ def elo_expected_units(own: int, opponent: int) -> int:
     """
     value = 1 / (1 + 10 ** ((opponent - own) / 400))
     return int(Decimal(repr(value)).scaleb(4).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectationBand:
+    """A run of rating differences that share one expected score in table 8.1.2."""
+
+    low: int
+    high: int
+    fide: Decimal  # PD of the higher-rated player
+    fide_lower: Decimal  # PD of the lower-rated player
+    elo: Decimal  # the classic-Elo expectation at the band's middle, for comparison
+    last: bool  # the open band beyond the table (D over 735)
+
+
+@functools.cache
+def expectation_bands() -> tuple[ExpectationBand, ...]:
+    """Group table 8.1.2 into its bands, each with the classic-Elo value at its middle."""
+    runs: list[list[int]] = []
+    for difference in range(_MAX_TABLE_DIFF + 2):
+        if runs and expected_units(runs[-1][0]) == expected_units(difference):
+            runs[-1][1] = difference
+        else:
+            runs.append([difference, difference])
+    return tuple(
+        ExpectationBand(
+            low=low,
+            high=high,
+            fide=expected_score(low),
+            fide_lower=expected_score(-low),
+            elo=units_to_decimal(elo_expected_units((low + high) // 2, 0)),
+            last=low > _MAX_TABLE_DIFF,
+        )
+        for low, high in runs
+    )
 
 
 # --- 8.3.1 the 400-point rule --------------------------------------------------------------

@@ -85,6 +85,11 @@ class RatingChange(models.Model):
         return fide.units_to_decimal(self.expected_units)
 
     @property
+    def delta(self) -> Decimal:
+        """ΣdR: the score minus the expected score, before K."""
+        return fide.units_to_decimal(self.score_units - self.expected_units)
+
+    @property
     def change_exact(self) -> Decimal:
         return fide.units_to_decimal(self.change_exact_units)
 
