@@ -144,7 +144,7 @@ class PlayerAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="Level")
     def level(self, obj: Player) -> str:
-        return obj.title or fide.rating_level(obj.rating) or "-"
+        return fide.level(obj.title, obj.rating) or "-"
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

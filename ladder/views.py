@@ -39,7 +39,7 @@ def standings(request):
         {
             "player": p,
             "rank": ranks[p.rating],
-            "level": p.title or fide.rating_level(p.rating),
+            "level": fide.level(p.title, p.rating),
             "is_title": bool(p.title),
             "k": selectors.current_k(p, year=year),
             "inactive": selectors.is_inactive(p, on=today),

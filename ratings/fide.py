@@ -316,6 +316,11 @@ def rating_level(rating: int | None) -> str:
     return ""
 
 
+def level(title: str, rating: int | None) -> str:
+    """Return a player's real FIDE title, else the level of their rating ("" for neither)."""
+    return title or rating_level(rating)
+
+
 def add_months(day: date, months: int) -> date:
     """Return the same day ``months`` later (or earlier), clamped to the month's last day."""
     index = day.year * 12 + day.month - 1 + months

@@ -45,7 +45,7 @@ class ListEntry:
 
     @property
     def level(self) -> str:
-        return self.player.title or fide.rating_level(self.rating)
+        return fide.level(self.player.title, self.rating)
 
     def as_dict(self) -> dict:
         """Return the row as the ``rating_list`` JSON contract names it (DESIGN Contracts)."""

@@ -74,7 +74,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         return None if k is None else {"value": k.value, "reason": k.reason}
 
     def get_level(self, player: Player) -> str:
-        return player.title or fide.rating_level(player.rating)
+        return fide.level(player.title, player.rating)
 
     def get_inactive(self, player: Player) -> bool:
         return selectors.is_inactive(player)
