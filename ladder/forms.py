@@ -6,6 +6,8 @@ They parse and validate input only; every number comes from ``ratings.fide`` or
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -136,8 +138,9 @@ class CalculatorForm(forms.Form):
             raise ValidationError(f"At most {MAX_EVENT_GAMES} games, please.")
         return games
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         missing_k = data.get("k_preset") == OTHER and data.get("k_other") is None
         if missing_k and "k_other" not in self.errors:
             self.add_error("k_other", "Enter a K from 1 to 100, or pick a preset.")

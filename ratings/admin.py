@@ -1,6 +1,10 @@
 """Read-only admin for the ratings: every number is derived, so nothing here is editable."""
 
+from __future__ import annotations
+
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from .models import RatingChange
 
@@ -23,13 +27,13 @@ REPORT_FIELDS = (
 class ReadOnlyMixin:
     """Viewable by those with the view permission; written only by ``ratings.services``."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -43,7 +47,7 @@ class RatingHistoryInline(ReadOnlyMixin, admin.TabularInline):
     verbose_name = "rating change"
     verbose_name_plural = "Rating history (newest first)"
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RatingChange]:
         return (
             super()
             .get_queryset(request)

@@ -226,7 +226,7 @@ def units_to_decimal(units: int) -> Decimal:
 
 def round_half_away(value: Fraction | Decimal | int) -> int:
     """Round any exact number to a whole number, half away from zero."""
-    magnitude = Fraction(abs(value))
+    magnitude = abs(Fraction(value))
     whole = int(magnitude + Fraction(1, 2))
     return whole if value >= 0 else -whole
 

@@ -9,10 +9,14 @@ that the next period can start from it. Per-game lines are derived on read
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import models
 
 from . import engine, fide
+
+if TYPE_CHECKING:
+    from ladder.models import RatingPeriod
 
 
 class Status(models.TextChoices):
@@ -22,8 +26,8 @@ class Status(models.TextChoices):
     BELOW_FLOOR = engine.STATUS_BELOW_FLOOR, "fell below floor"
 
 
-class RatingChangeQuerySet(models.QuerySet):
-    def for_period(self, period):
+class RatingChangeQuerySet(models.QuerySet["RatingChange"]):
+    def for_period(self, period: RatingPeriod | int) -> RatingChangeQuerySet:
         return self.filter(period=period)
 
 

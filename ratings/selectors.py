@@ -10,12 +10,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ladder.models import Game, PeriodStatus, Player, RatingPeriod
+from ladder.models import Game, PeriodStatus, Player, PlayerQuerySet, RatingPeriod
 
 from . import engine, fide
 from .models import RatingChange, Status
@@ -47,7 +48,7 @@ class ListEntry:
     def level(self) -> str:
         return fide.level(self.player.title, self.rating)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the row as the ``rating_list`` JSON contract names it (DESIGN Contracts)."""
         return {
             "id": self.player.pk,
@@ -136,7 +137,7 @@ def periods_with_counts(periods: QuerySet[RatingPeriod] | None = None) -> QueryS
     )
 
 
-def _count_per_period(rows: QuerySet) -> Coalesce:
+def _count_per_period(rows: QuerySet[Game] | QuerySet[RatingChange]) -> Coalesce:
     counted = (
         rows.filter(period=OuterRef("pk"))
         .order_by()
@@ -185,19 +186,19 @@ def current_k(player: Player, *, year: int | None = None) -> fide.KFactor | None
     )
 
 
-def inactive_players(players: QuerySet, *, on: date | None = None) -> QuerySet:
+def inactive_players(players: PlayerQuerySet, *, on: date | None = None) -> PlayerQuerySet:
     """Filter rated players with no rated game for 12 months (as ``is_inactive``)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
     return players.rated().filter(last_rated_on__lte=cutoff)
 
 
-def active_players(players: QuerySet, *, on: date | None = None) -> QuerySet:
+def active_players(players: PlayerQuerySet, *, on: date | None = None) -> PlayerQuerySet:
     """Exclude the inactive players (unrated players stay)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
     return players.exclude(rating__isnull=False, last_rated_on__lte=cutoff)
 
 
-def junior_players(players: QuerySet, *, year: int | None = None) -> QuerySet:
+def junior_players(players: PlayerQuerySet, *, year: int | None = None) -> PlayerQuerySet:
     """Filter the players who are juniors in the year being rated (8.3.3)."""
     return players.filter(birth_year__gte=fide.junior_born_from(year or current_year()))
 
@@ -226,7 +227,9 @@ class Line:
     calculation: fide.GameLine | None  # D, D used, PD, dR when the game was rated
 
 
-def game_lines(player: Player, periods: QuerySet | list | None = None) -> dict[int, list[Line]]:
+def game_lines(
+    player: Player, periods: QuerySet[RatingPeriod] | list[RatingPeriod] | None = None
+) -> dict[int, list[Line]]:
     """Return a player's games explained, by period id. Two queries whatever the count.
 
     Ratings used are those of the list that opened each period (8.3.2), read from both
@@ -254,7 +257,11 @@ def game_lines(player: Player, periods: QuerySet | list | None = None) -> dict[i
     return dict(lines)
 
 
-def _line(player: Player, game: Game, opening: dict, method: str) -> Line:
+# (player id, period id) -> (status, rating on the list that opened the period)
+_Opening = dict[tuple[int, int], tuple[str, int | None]]
+
+
+def _line(player: Player, game: Game, opening: _Opening, method: str) -> Line:
     white = game.white_id == player.pk
     opponent = game.black if white else game.white
     own_rating = opening.get((player.pk, game.period_id), (None, None))[1]
@@ -296,14 +303,21 @@ def what_if(player: Player, opponent_rating: int) -> dict[str, fide.EventCalcula
     if period is None or player.rating is None:
         return None
     row = RatingChange.objects.filter(player=player, period=period, status=Status.RATED).first()
-    lines = game_lines(player, [period]).get(period.pk, []) if row else []
-    played = [
-        (line.opponent_rating, int(line.score * fide.UNIT))
-        for line in lines
-        if line.calculation is not None
-    ]
-    own = row.rating_before if row else player.rating
-    k = row.k if row else current_k(player, year=period.start.year).value
+    own: int | None
+    k: int | None
+    played: list[tuple[int, int]] = []
+    if row is None:
+        k_now = current_k(player, year=period.start.year)
+        own, k = player.rating, k_now.value if k_now else None
+    else:
+        own, k = row.rating_before, row.k
+        played = [
+            (line.calculation.opponent_rating, int(line.calculation.score * fide.UNIT))
+            for line in game_lines(player, [period]).get(period.pk, [])
+            if line.calculation is not None
+        ]
+    if own is None or k is None:
+        return None  # the engine writes both on a rated row; without either, no preview
     exemption = fide.cap_exemption_in_force(period.start)
     return {
         outcome: fide.event_calculation(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils.serializer_helpers import ReturnList
 
 from ladder.models import (
     MAX_RATING,
@@ -164,8 +166,9 @@ class PeriodDetailSerializer(PeriodSerializer):
         read_only_fields = fields
 
     @extend_schema_field(ReportRowSerializer(many=True))
-    def get_report(self, period: RatingPeriod) -> list:
-        return ReportRowSerializer(selectors.period_report(period), many=True).data
+    def get_report(self, period: RatingPeriod) -> ReturnList:
+        rows = ReportRowSerializer(selectors.period_report(period), many=True)
+        return cast(ReturnList, rows.data)  # many=True builds a ListSerializer; stubs can't tell
 
 
 class ReopenSerializer(serializers.Serializer):
@@ -244,9 +247,9 @@ class HistorySerializer(ChangeSerializer):
         read_only_fields = fields
 
     @extend_schema_field(LineSerializer(many=True))
-    def get_lines(self, change: RatingChange) -> list:
+    def get_lines(self, change: RatingChange) -> ReturnList:
         lines = self.context.get("lines", {}).get(change.period_id, [])
-        return LineSerializer(lines, many=True).data
+        return cast(ReturnList, LineSerializer(lines, many=True).data)  # as get_report
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -256,6 +259,9 @@ class GameSerializer(serializers.ModelSerializer):
     """A game: write the players as ids, read them back with their names and ratings."""
 
     period = PeriodRefSerializer(read_only=True)
+    # Typed as any field so that GameReadSerializer may read them back as objects.
+    white: serializers.Field[Any, Any, Any, Any]
+    black: serializers.Field[Any, Any, Any, Any]
     white = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     black = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     result = serializers.ChoiceField(choices=Result.choices)
@@ -318,7 +324,8 @@ class CalculatorSerializer(serializers.Serializer):
         help_text="Players rated 2650+ use the real difference (8.3.1 from 1 October 2025).",
     )
     opponent = RatingField(required=False, help_text="One game: the opponent's rating.")
-    games = CalculatorGameSerializer(
+    # many=True hands max_length on to the ListSerializer; the stubs know only allow_empty.
+    games = CalculatorGameSerializer(  # type: ignore[call-arg]
         many=True, required=False, max_length=200, help_text="A whole event."
     )
 

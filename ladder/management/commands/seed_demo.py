@@ -88,10 +88,10 @@ class Command(BaseCommand):
 
     def _seed(self, rng: random.Random):
         players = []
-        for name, fide_id, born, sex, title, rating, games, peak in PLAYERS:
+        for name, fide_id, born, sex, title, rating, rated_games, peak in PLAYERS:
             player = Player(
                 name=name, fide_id=fide_id, birth_year=born, sex=sex, title=title,
-                entry_rating=rating, entry_rated_games=games, entry_peak_rating=peak,
+                entry_rating=rating, entry_rated_games=rated_games, entry_peak_rating=peak,
                 federation=rng.choice(["ENG", "GER", "FRA", "ESP", "NED", "SWE"]),
             )  # fmt: skip
             player.start_from_entry()
@@ -100,7 +100,7 @@ class Command(BaseCommand):
         players = list(Player.objects.order_by("pk"))
         first_month = add_months(timezone.localdate().replace(day=1), -(MONTHS - 1))
         periods = [self._period(add_months(first_month, i)) for i in range(MONTHS)]
-        games = []
+        games: list[Game] = []
         for number, period in enumerate(periods, start=1):
             games += self._month(rng, players, period, number)
         Game.objects.bulk_create(games)

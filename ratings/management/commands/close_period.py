@@ -1,7 +1,9 @@
 """manage.py close_period LABEL: close a period; its list is published and its games frozen."""
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.services import close_period
 
@@ -11,10 +13,10 @@ from ._periods import period_by_label
 class Command(BaseCommand):
     help = "Close a rating period (periods close in order); its games are then frozen."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("label", help="The period, e.g. 2026-03.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: str, **options: Any) -> None:
         period = period_by_label(options["label"])
         try:
             close_period(period=period)

@@ -2,8 +2,9 @@
 
 import csv
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ladder.models import RatingPeriod
 from ratings.selectors import rating_list
@@ -19,29 +20,29 @@ COLUMNS = (
 class Command(BaseCommand):
     help = "Print the rating list that closes a period (default: the latest period)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--period", dest="label", help="The period, e.g. 2026-03.")
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: str, **options: Any) -> None:
         if options["label"]:
-            period = period_by_label(options["label"])
+            period: RatingPeriod | None = period_by_label(options["label"])
         else:
             period = RatingPeriod.objects.latest_period()
-            if period is None:
-                raise CommandError("There are no rating periods yet; enter or import games first.")
+        if period is None:
+            raise CommandError("There are no rating periods yet; enter or import games first.")
         rows = [entry.as_dict() for entry in rating_list(period)]
         getattr(self, f"_{options['format']}")(rows, period)
 
-    def _json(self, rows, period):
+    def _json(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
 
-    def _csv(self, rows, period):
+    def _csv(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]) if rows else COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
 
-    def _table(self, rows, period):
+    def _table(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         self.stdout.write(f"Rating list closing {period.label} ({period.start} to {period.end})")
         header = ("#", "Name", "FIDE id", "Before", "Rating", "Chg", "K", "Games", "Total",
                   "Status")  # fmt: skip
@@ -60,5 +61,5 @@ class Command(BaseCommand):
             )
 
 
-def _blank(value) -> str:
+def _blank(value: object) -> str:
     return "" if value is None else str(value)

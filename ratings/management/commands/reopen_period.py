@@ -1,7 +1,9 @@
 """manage.py reopen_period LABEL --reason TEXT: reopen a closed period for corrections."""
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.services import reopen_period
 
@@ -11,11 +13,11 @@ from ._periods import period_by_label
 class Command(BaseCommand):
     help = "Reopen a closed rating period so its games can be corrected; the reason is recorded."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("label", help="The period, e.g. 2026-03.")
         parser.add_argument("--reason", required=True, help="Why the period is reopened.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: str, **options: Any) -> None:
         period = period_by_label(options["label"])
         try:
             reopen_period(period=period, reason=options["reason"])
