@@ -73,6 +73,21 @@ def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Seque
         )
 
 
+def fill_ids(table: str, ids: Iterable[int]) -> str:
+    """Fill a scratch table of one ``id`` column with ``ids``; return its quoted name.
+
+    A constant number of statements whatever the number of ids, which ``IN`` lists on SQLite
+    (limited in variables) and long parameter lists on PostgreSQL are not.
+    """
+    name = connection.ops.quote_name(table)
+    drop = " ON COMMIT DROP" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (id bigint PRIMARY KEY){drop}")
+        cursor.execute(f"DELETE FROM {name}")
+    _fill(name, ["id"], ((pk,) for pk in ids))
+    return name
+
+
 def _fill(table: str, names: list[str], rows: Iterable[Sequence]) -> int:
     count = 0
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet, Window
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -61,13 +62,24 @@ def rules() -> engine.Rules:
     return engine.Rules(method=settings.LADDER_RATING_METHOD, club_k=settings.LADDER_CLUB_K)
 
 
-def recompute_from(period: RatingPeriod | None = None, *, dry_run: bool = False) -> Recompute:
+def recompute_from(
+    period: RatingPeriod | None = None,
+    *,
+    players: Collection[int] | None = None,
+    dry_run: bool = False,
+) -> Recompute:
     """Recompute ``period`` (default: the first) and every later period; refresh the players.
 
+    With ``players`` None every player of every period is rated again (a full replay). With
+    ``players`` given, only those players' inputs changed (a game of theirs, their entry data or
+    birth year): they are rated again in every period from ``period`` on, and so is everyone
+    their changes reach through the games (DESIGN Flow 3); every other row stays as stored.
     With ``dry_run`` everything is computed and counted, then rolled back.
     """
     with _gc_paused(), transaction.atomic():
-        return _recompute_from(period, dry_run=dry_run)
+        if players is None:
+            return _recompute_from(period, dry_run=dry_run)
+        return _recompute_players(period, set(players), dry_run=dry_run)
 
 
 @contextmanager
@@ -121,14 +133,11 @@ def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
 
 
 def recompute_for_player(player: Player) -> Recompute:
-    """Recompute from the player's first game, or refresh their entry state if they have none."""
-    first = Game.objects.for_player(player).order_by("date").select_related("period").first()
-    if first is not None:
-        return recompute_from(first.period)
-    with transaction.atomic():
-        _, before = _load_players(Q(pk=player.pk))
-        final = _states_before(None, {player.pk})
-        return Recompute(players_changed=_write_players(final, before))
+    """Recompute everything that the player's games and entry data reach.
+
+    Kept for the signal receivers; ``recompute_from(players=...)`` is the interface.
+    """
+    return recompute_from(None, players={player.pk})
 
 
 def _prepare() -> None:
@@ -309,6 +318,142 @@ def _write_players(
                 rating_changed += 1
     bulk.update_rows(Player, _DERIVED, changed)
     return rating_changed
+
+
+# --- incremental recompute ------------------------------------------------------------------
+
+_IDS = "ratings_recompute_ids"
+_POOL = _ROW_COLUMNS.index("pool")
+_LAST_RATED = _ROW_COLUMNS.index("last_rated_on")
+# The row's columns that make the state on the next list (status through pool).
+_STATE = [_ROW_COLUMNS.index(c) for c in ("status", "rating_after", "rated_games_after",
+          "peak_after", "last_rated_on", "first_event", "pool")]  # fmt: skip
+
+
+def _recompute_players(
+    period: RatingPeriod | None, players: set[int], *, dry_run: bool
+) -> Recompute:
+    """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
+
+    ``changed`` holds the players whose state on the next opening list may differ from the
+    stored one: at first the given players (their entry data may have changed), then whoever a
+    period leaves in a different state. A player is rated again in a period if given, changed,
+    or an opponent of a changed player there; one whose state comes out as stored stops there.
+    """
+    _prepare()
+    periods = list(
+        RatingPeriod.objects.filter(start__gte=period.start)
+        if period
+        else RatingPeriod.objects.all()
+    )
+    summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    changed, reached = set(players), set(players)
+    for current in periods:
+        rows, rated = _rate_reached(current, players, changed)
+        summary.rows += rows
+        reached |= rated
+    summary.players_changed = _write_players(*_final_states(reached))
+    if dry_run:
+        transaction.set_rollback(True)
+    return summary
+
+
+def _ids(ids: Iterable[int]) -> RawSQL:
+    """Put ids in the scratch table; return a subquery selecting them (valid until the next)."""
+    return RawSQL(f"SELECT id FROM {bulk.fill_ids(_IDS, ids)}", [])
+
+
+def _rate_reached(
+    current: RatingPeriod, players: set[int], changed: set[int]
+) -> tuple[int, set[int]]:
+    """Rate one period for the players reached; return rows written and players rated."""
+    seeds = players | changed
+    ids = _ids(seeds)
+    pairs = Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids), period=current)
+    redo: set[int] = set()
+    for white, black in bulk.fetch_rows(pairs.order_by().values_list("white_id", "black_id")):
+        redo.update(p for p in (white, black) if p in seeds)
+        if white in changed:
+            redo.add(black)
+        if black in changed:
+            redo.add(white)
+    new = {pid: _comparable(_row(pid, current, r)) for pid, r in _rate_some(current, redo).items()}
+    old = _stored_rows(current, redo | players)
+    for pid, row in new.items():
+        before = old.get(pid)
+        if before is not None and [before[i] for i in _STATE] == [row[i] for i in _STATE]:
+            changed.discard(pid)
+        else:
+            changed.add(pid)
+    stale = old.keys() - new.keys()  # a deleted or moved game leaves no game here
+    changed |= stale
+    differ = [pid for pid, row in new.items() if row != old.get(pid)]
+    removed = stale | (old.keys() & set(differ))
+    if removed:
+        RatingChange.objects.filter(period=current, player_id__in=_ids(removed)).delete()
+    bulk.insert_rows(RatingChange, _ROW_COLUMNS, (_stored_form(new[pid]) for pid in differ))
+    return len(differ) + len(stale), redo | stale
+
+
+def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.PlayerPeriod]:
+    """Rate ``redo`` on all their games of the period, against their opponents' opening states."""
+    if not redo:
+        return {}
+    ids = _ids(redo)
+    games = Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids), period=current)
+    rows = list(
+        bulk.fetch_rows(
+            games.order_by().values_list("white_id", "black_id", "result", "date", "event")
+        )
+    )
+    rows = [(w, b, result, bulk.as_date(day), event) for w, b, result, day, event in rows]
+    everyone = _ids({w for w, *_ in rows} | {b for _, b, *_ in rows})
+    entry, _ = _load_players(Q(pk__in=everyone))
+    states = {**entry, **_latest_states(before=current.start, players=everyone, entry=entry)}
+    span = engine.Period(current.start, current.end, current.label)
+    results = engine.rate_period(span, states, rows, rules())
+    return {pid: result for pid, result in results.items() if pid in redo}
+
+
+def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, tuple]:
+    """The stored rows of the period for these players, in ``_comparable`` form."""
+    columns = [f"{c}_id" if c in ("player", "period") else c for c in _ROW_COLUMNS]
+    rows = RatingChange.objects.filter(period=current, player_id__in=_ids(players))
+    return {
+        row[0]: _comparable(row) for row in bulk.fetch_rows(rows.order_by().values_list(*columns))
+    }
+
+
+def _comparable(row: tuple) -> tuple:
+    """A row as the driver or ``_row`` gives it, with its date and pool in Python form."""
+    values = list(row)
+    values[_LAST_RATED] = bulk.as_date(values[_LAST_RATED])
+    if isinstance(values[_POOL], str):
+        values[_POOL] = json.loads(values[_POOL])
+    return tuple(values)
+
+
+def _stored_form(row: tuple) -> tuple:
+    values = list(row)
+    values[_POOL] = json.dumps(values[_POOL])
+    return tuple(values)
+
+
+def _final_states(
+    players: set[int],
+) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, tuple]]:
+    """Each player's state after their latest row (else the entry data) and their stored one."""
+    ids = _ids(players)
+    entry, before = _load_players(Q(pk__in=ids))
+    final = {pid: (state, None) for pid, state in entry.items()}
+    latest = latest_changes().filter(player_id__in=ids)
+    for pid, status, rating, games, peak, last, change in latest.values_list(
+        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
+        "last_rated_on", "change",
+    ):  # fmt: skip
+        state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, last)
+        final[pid] = (state, change if status == Status.RATED else None)
+    return final, before
 
 
 # --- closing and reopening periods ---------------------------------------------------------

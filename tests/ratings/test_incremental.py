@@ -1,0 +1,241 @@
+"""Incremental recompute: ``recompute_from(period, players=...)`` equals a full replay.
+
+Games are written through bulk paths (``bulk_create``, ``QuerySet.update``, ``.delete()``),
+which send no signals, so each test decides exactly which recompute runs.
+"""
+
+from datetime import date
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ladder.models import Game, Player, RatingPeriod
+from ratings.models import RatingChange
+from ratings.services import recompute_from
+from tests.factories import PlayerFactory, UnratedPlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+RESULTS = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "1/2-1/2", "+/-", "0-0"]
+DERIVED = ("pk", "rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
+
+
+def snapshot():
+    changes = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "period__label", "status", "rating_before", "k", "k_reason",
+            "k_applied", "games", "score_units", "expected_units", "change_exact_units",
+            "change", "rating_after", "performance", "rated_games_after", "peak_after",
+            "last_rated_on", "pool", "first_event",
+        )
+    )  # fmt: skip
+    return changes, list(Player.objects.order_by("pk").values_list(*DERIVED))
+
+
+def replay_from_scratch():
+    """Forget every derived value, then rate everything again."""
+    RatingChange.objects.all().delete()
+    players = list(Player.objects.all())
+    for player in players:
+        player.start_from_entry()
+    Player.objects.bulk_update(players, DERIVED[1:])
+    recompute_from(None)
+
+
+def day_in(month: int, day: int) -> date:
+    return date(2026, 1 + month, 1 + day % 28)
+
+
+def game(players, month, white, black, result, day=0, event=""):
+    return Game(
+        date=day_in(month, day), white=players[white], black=players[black], result=result,
+        period=RatingPeriod.objects.for_date(day_in(month, day)), event=event,
+    )  # fmt: skip
+
+
+player_spec = st.tuples(
+    st.sampled_from([None, None, 1450, 1600, 1800, 2050, 2390, 2660]),  # entry rating
+    st.sampled_from([0, 12, 40]),  # rated games before entry
+    st.sampled_from([1970, 2000, 2011]),  # birth year (2011: a junior)
+)
+pair = st.tuples(st.integers(0, 6), st.integers(0, 6)).filter(lambda p: p[0] != p[1])
+game_spec = st.tuples(
+    st.integers(0, 3),
+    pair,
+    st.sampled_from(RESULTS),
+    st.integers(0, 27),
+    st.sampled_from(["", "Open"]),
+)
+edit = st.one_of(
+    st.tuples(st.just("add"), game_spec),
+    st.tuples(st.just("correct"), st.integers(0, 99), st.sampled_from(RESULTS)),
+    st.tuples(st.just("delete"), st.integers(0, 99)),
+    st.tuples(st.just("move"), st.integers(0, 99), st.integers(0, 4)),
+    st.tuples(st.just("swap"), st.integers(0, 99), st.integers(0, 6)),
+    st.tuples(st.just("entry"), st.integers(0, 6), player_spec),
+)
+
+
+def apply(step, players) -> tuple[set[int], date | None]:
+    """Make one change through a bulk path; return the players it affects and the earliest
+    date it affects (None: from the first period)."""
+    kind, *args = step
+    games = list(Game.objects.order_by("pk"))
+    if kind == "add":
+        month, (white, black), result, day, event = args[0]
+        new = game(players, month, white, black, result, day, event)
+        Game.objects.bulk_create([new])
+        return {new.white_id, new.black_id}, new.date
+    if kind == "entry":
+        rating, rated_games, born = args[1]
+        player = players[args[0]]
+        Player.objects.filter(pk=player.pk).update(
+            entry_rating=rating, entry_rated_games=rated_games if rating else 0,
+            entry_peak_rating=rating, birth_year=born,
+        )  # fmt: skip
+        return {player.pk}, None
+    if not games:
+        return set(), None
+    old = games[args[0] % len(games)]
+    affected = {old.white_id, old.black_id}
+    rows = Game.objects.filter(pk=old.pk)
+    if kind == "correct":
+        rows.update(result=args[1])
+    elif kind == "delete":
+        rows.delete()
+    elif kind == "move":
+        day = day_in(args[1], old.date.day)
+        rows.update(date=day, period=RatingPeriod.objects.for_date(day))
+        return affected, min(day, old.date)
+    elif kind == "swap":  # another black player
+        black = players[args[1]].pk
+        if black == old.white_id:
+            return set(), None
+        rows.update(black_id=black)
+        affected.add(black)
+    return affected, old.date
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    specs=st.lists(player_spec, min_size=7, max_size=7),
+    games=st.lists(game_spec, min_size=8, max_size=40),
+    edits=st.lists(edit, min_size=1, max_size=4),
+)
+def test_an_incremental_recompute_equals_a_full_replay(specs, games, edits):
+    with transaction.atomic():
+        players = [
+            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
+                          entry_peak_rating=rating, birth_year=born)
+            for rating, rated, born in specs
+        ]  # fmt: skip
+        Game.objects.bulk_create(
+            game(players, month, white, black, result, day, event)
+            for month, (white, black), result, day, event in games
+        )
+        recompute_from(None)
+        affected, since = set(), date.max
+        for step in edits:
+            players_hit, day = apply(step, players)
+            if players_hit:
+                affected |= players_hit
+                since = min(since, day or date.min)
+        first = None if since == date.min else RatingPeriod.objects.for_date(since)
+        recompute_from(first, players=affected)
+        incremental = snapshot()
+        replay_from_scratch()
+        assert incremental == snapshot()
+        transaction.set_rollback(True)
+
+
+def build_chain(months: int = 5):
+    """A league where a and b meet every month, and c and d (who never meet a or b) too."""
+    a, b, c, d = (PlayerFactory(entry_rating=r) for r in (1800, 1750, 1900, 1600))
+    newcomer = UnratedPlayerFactory()
+    Game.objects.bulk_create(
+        game([a, b, c, d, newcomer], month, white, black, "1/2-1/2", day=5)
+        for month in range(months)
+        for white, black in ((0, 1), (2, 3))
+    )
+    recompute_from(None)
+    return a, b, c, d, newcomer
+
+
+def test_a_correction_three_periods_back_rewrites_only_the_rows_it_reaches():
+    a, b, c, d, newcomer = build_chain()
+    untouched = list(RatingChange.objects.filter(player__in=[c, d]).values_list("pk", flat=True))
+    corrected = Game.objects.get(white=a, date=day_in(1, 5))
+    Game.objects.filter(pk=corrected.pk).update(result="1-0")
+
+    summary = recompute_from(corrected.period, players={a.pk, b.pk})
+
+    assert summary.rows == 8  # a and b in each of the four periods from the correction on
+    assert summary.players_changed == 2
+    assert sorted(RatingChange.objects.filter(player__in=[c, d]).values_list("pk", flat=True)) == (
+        sorted(untouched)
+    )
+    state = snapshot()
+    replay_from_scratch()
+    assert snapshot() == state
+
+
+def test_an_incremental_recompute_that_changes_nothing_writes_nothing():
+    a, b, *_ = build_chain(3)
+    summary = recompute_from(None, players={a.pk, b.pk})
+    assert (summary.rows, summary.players_changed) == (0, 0)
+    assert str(summary) == "2026-01 to 2026-03 recomputed: 0 players' ratings changed."
+
+
+def test_a_change_stops_at_a_player_whose_state_comes_out_as_stored():
+    a, b, c, d = (PlayerFactory(entry_rating=r) for r in (1800, 1750, 1900, 1600))
+    people = [a, b, c, d]
+    Game.objects.bulk_create(
+        [game(people, 0, 0, 1, "1-0"), game(people, 1, 1, 2, "1-0"), game(people, 2, 2, 3, "1-0")]
+    )
+    recompute_from(None)
+    march = list(RatingChange.objects.filter(period__label="2026-03").values_list("pk", flat=True))
+    Game.objects.filter(white=a).update(result="0-1")
+
+    summary = recompute_from(None, players={a.pk, b.pk})
+
+    # a and b in January; b and c in February, where c's PD moves (.71 to .69) but c's change
+    # still rounds to -14: c opens March as stored, so c and d's March rows stay.
+    assert summary.rows == 4
+    assert (
+        list(RatingChange.objects.filter(period__label="2026-03").values_list("pk", flat=True))
+        == march
+    )
+    state = snapshot()
+    replay_from_scratch()
+    assert snapshot() == state
+
+
+def test_a_player_without_games_gets_the_entry_data():
+    player = PlayerFactory(entry_rating=1800)
+    Player.objects.filter(pk=player.pk).update(entry_rating=1900, entry_peak_rating=1950)
+    summary = recompute_from(None, players={player.pk})
+    player.refresh_from_db()
+    assert (player.rating, player.peak_rating, summary.players_changed) == (1900, 1950, 1)
+
+
+@pytest.mark.parametrize("size", [10, 120])
+def test_an_incremental_recompute_issues_the_same_queries_at_any_size(
+    size, django_assert_max_num_queries
+):
+    players = [PlayerFactory(entry_rating=1500 + 5 * i) for i in range(size)]
+    Game.objects.bulk_create(
+        game(players, month, i, (i + 1 + month) % size, "1-0")
+        for month in range(3)
+        for i in range(size)
+    )
+    recompute_from(None)
+    Game.objects.filter(date__month=1).update(result="0-0")  # unplayed: not rated
+    with django_assert_max_num_queries(80):
+        summary = recompute_from(None, players={p.pk for p in players})
+    assert summary.rows == 3 * size
