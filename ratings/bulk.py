@@ -10,9 +10,11 @@ from the models' metadata, never from input.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 
+import numpy as np
 from django.db import connection
 from django.db.models import Model, QuerySet
 
@@ -27,6 +29,33 @@ def fetch_rows(queryset: QuerySet, *, chunk: int = 50_000) -> Iterator[tuple]:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(chunk):
             yield from rows
+
+
+def fetch_rows_sql(sql: str, params: Sequence, *, chunk: int = 50_000) -> Iterator[tuple]:
+    """Yield the rows of a SQL query as the driver returns them."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(chunk):
+            yield from rows
+
+
+def fetch_packed(
+    sql: str, params: Sequence, dtype: np.dtype, *, others: Sequence[str] = ()
+) -> tuple[tuple, np.ndarray]:
+    """Run a PostgreSQL query whose last column packs rows into one ``bytea``; unpack it.
+
+    The query builds each row with ``int8send``/``int4send`` and joins them with
+    ``string_agg``: the server sends one value (base64, a third larger than the bytes, where
+    the default hex text would double them) and numpy decodes every row in one pass. A
+    million rows read as Python tuples, or as COPY lines one by one, cost seconds; this a
+    fraction of one. Returns the ``others`` columns of the row, and the records.
+    """
+    with connection.cursor() as cursor:
+        columns = "".join(f"{name}, " for name in others)
+        cursor.execute(f"SELECT {columns}encode(packed, 'base64') FROM ({sql}) AS q", params)
+        *values, text = cursor.fetchone()
+    data = base64.b64decode(text or "")
+    return tuple(values), np.frombuffer(data, dtype=dtype)
 
 
 def as_date(value) -> date | None:

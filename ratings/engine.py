@@ -8,7 +8,7 @@ result does not depend on the order of the games inside the period.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -110,21 +110,39 @@ def event_key(event: str, period_label: str) -> str:
     return f"event:{event}" if event else f"period:{period_label}"
 
 
+class GameColumns(NamedTuple):
+    """A period's games as columns, for a federation's million games.
+
+    ``score`` is White's score in UNIT, or -1 for an unplayed game; ``day`` the date's ordinal;
+    ``events`` returns the event names of the games at the given positions (only the games of
+    unrated players against rated ones need them, so a loader may fetch them late).
+    """
+
+    white: np.ndarray
+    black: np.ndarray
+    score: np.ndarray
+    day: np.ndarray
+    events: Callable[[np.ndarray], list[str]]
+
+
 def rate_period(
     period: Period,
     states: Mapping[int, PlayerState],
-    games: Iterable[tuple[int, int, str, date, str]],
+    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
 ) -> dict[int, PlayerPeriod]:
     """Rate a period; return a result for every player who has a game in it.
 
-    ``games`` are (white id, black id, result, date, event name); ``states`` must hold every
-    player of those games as on the list that opens the period. Ratings used are the opening
-    ones (8.3.2); a game between a rated and an unrated player counts only toward the unrated
-    player's first rating; games between unrated players and unplayed games count for nobody.
+    ``games`` are (white id, black id, result, date, event name), or the same as
+    ``GameColumns``; ``states`` must hold every player of those games as on the list that opens
+    the period. Ratings used are the opening ones (8.3.2); a game between a rated and an unrated
+    player counts only toward the unrated player's first rating; games between unrated players
+    and unplayed games count for nobody.
     """
-    rows = list(games)
-    ids, tallies = _tally(period, states, rows, rules) if rows else ([], [])
+    columns = games if isinstance(games, GameColumns) else columns_of(games)
+    if not len(columns.white):
+        return {}
+    ids, tallies = _tally(period, states, columns, rules)
     return {
         pid: (
             _rate_rated(period, states[pid], tally, rules)
@@ -135,8 +153,26 @@ def rate_period(
     }
 
 
+def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
+    """Turn (white, black, result, date, event) tuples into ``GameColumns``."""
+    rows = list(games)
+    n = len(rows)
+    table = np.array(rows, dtype=object).reshape(n, 5)  # one C pass over the tuples
+    score = np.full(n, -1, np.int64)
+    for code, value in WHITE_SCORE.items():
+        score[table[:, 2] == code] = value
+    events = table[:, 4]
+    return GameColumns(
+        table[:, 0].astype(np.int64),
+        table[:, 1].astype(np.int64),
+        score,
+        np.fromiter((day.toordinal() for day in table[:, 3]), np.int64, n),
+        lambda rows: events[rows].tolist(),
+    )
+
+
 def _tally(
-    period: Period, states: Mapping[int, PlayerState], rows: list, rules: Rules
+    period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
 ) -> tuple[list[int], list[list]]:
     """Sum every player's rated games of the period; collect unrated players' pool games.
 
@@ -144,14 +180,8 @@ def _tally(
     over whole columns; the arithmetic stays in integers (UNIT), and float64 sums of integers
     below 2**53 are exact. Returns the players' ids and their tallies, in the same order.
     """
-    n = len(rows)
-    table = np.array(rows, dtype=object)  # one C pass; cheaper than zip(*rows) for 1M rows
-    white, black = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
-    results, days = table[:, 2], table[:, 3]
-    score = np.full(n, -1, np.int64)
-    for code, value in WHITE_SCORE.items():
-        score[results == code] = value
-    ids, wi, bi = _dense_index(white, black)
+    score = games.score
+    ids, wi, bi = _dense_index(games.white, games.black)
     id_list = ids.tolist()
     ratings = [states[pid].rating for pid in id_list]
     rating = np.fromiter((-1 if r is None else r for r in ratings), np.int64, len(id_list))
@@ -171,25 +201,25 @@ def _tally(
     def total(values) -> list[int]:
         return np.bincount(side, weights=values, minlength=size).astype(np.int64).tolist()
 
-    games = np.bincount(side, minlength=size).tolist()
+    counts = np.bincount(side, minlength=size).tolist()
     scores = total(np.concatenate([swb, UNIT - swb]))
     expected = total(np.concatenate([expected_w, expected_b]))
     opponents = total(np.concatenate([rbb, rwb]))
-    ordinals = np.fromiter((day.toordinal() for day in days), np.int64, n)  # for the last date
     last = np.full(size, -1, np.int64)
-    np.maximum.at(last, side, np.concatenate([ordinals[both], ordinals[both]]))
-    pools = _pool_games(period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, score, table)
+    days_both = games.day[both]
+    np.maximum.at(last, side, np.concatenate([days_both, days_both]))
+    pools = _pool_games(period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games)
     last_days = last.tolist()
     on = {day: date.fromordinal(day) for day in set(last_days) if day >= 0}  # a month of days
     tallies = [
-        [games[k], scores[k], expected[k], opponents[k], on.get(day), pools.get(k, [])]
+        [counts[k], scores[k], expected[k], opponents[k], on.get(day), pools.get(k, [])]
         for k, day in enumerate(last_days)
     ]
     return id_list, tallies
 
 
 def _pool_games(
-    period: Period, mask: np.ndarray, wi, bi, rw, rb, score, table: np.ndarray
+    period: Period, mask: np.ndarray, wi, bi, rw, rb, games: GameColumns
 ) -> dict[int, list[PoolGame]]:
     """Collect the games of unrated players against rated ones (``mask``), by player position.
 
@@ -197,14 +227,20 @@ def _pool_games(
     costs about as much as the rest of the tally for a federation's period.
     """
     rows = np.flatnonzero(mask)
+    if not len(rows):
+        return {}
     white_unrated = rw[rows] < 0
+    score = games.score[rows]
     player = np.where(white_unrated, wi[rows], bi[rows]).tolist()
     opponent = np.where(white_unrated, rb[rows], rw[rows]).tolist()
-    own = np.where(white_unrated, score[rows], UNIT - score[rows]).tolist()
-    days, events = table[rows, 3].tolist(), table[rows, 4].tolist()
+    own = np.where(white_unrated, score, UNIT - score).tolist()
+    ordinals = games.day[rows].tolist()
+    on = {day: date.fromordinal(day) for day in set(ordinals)}
+    names = games.events(rows)
+    events = {event: event_key(event, period.label) for event in set(names)}
     pools: dict[int, list[PoolGame]] = {}
-    for k, day, event, rating, points in zip(player, days, events, opponent, own, strict=True):
-        game = PoolGame(day, event_key(event, period.label), rating, points)
+    for k, day, event, rating, points in zip(player, ordinals, names, opponent, own, strict=True):
+        game = PoolGame(on[day], events[event], rating, points)
         pools.setdefault(k, []).append(game)
     return pools
 
