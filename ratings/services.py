@@ -117,17 +117,18 @@ def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
         .distinct()
     )
     entry, before = _load_players()
-    final: dict[int, tuple[engine.PlayerState, int | None]] = {}
+    rated: set[int] = set()
     for current in periods:
         results = _rate(current, entry)
         RatingChange.objects.filter(period=current).delete()
         summary.rows += bulk.insert_rows(
             RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in results.items())
         )
-        for pid, result in results.items():
-            final[pid] = (result.state, result.change if result.status == Status.RATED else None)
-    final.update(_states_before(periods[0].start, stale - final.keys()))
-    summary.players_changed = _write_players(final, before)
+        rated.update(results)
+        del results  # a federation's period: free it before the next one
+    summary.players_changed = _write_players_from_rows(periods[0].start) + _write_players(
+        _states_before(periods[0].start, stale - rated), before
+    )
     if dry_run:
         transaction.set_rollback(True)
     return summary
@@ -499,6 +500,44 @@ def _final_states(
         state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, last)
         final[pid] = (state, change if status == Status.RATED else None)
     return final, before
+
+
+def _write_players_from_rows(start: date) -> int:
+    """Copy each player's latest row from ``start`` on into their derived fields, in SQL.
+
+    Only players whose fields differ are written. Returns how many players' ratings changed.
+    The rows were just written, so the database joins them to the players faster than a
+    scratch table filled from Python would (two statements whatever the number of players).
+    """
+    quote = connection.ops.quote_name
+    changes, periods = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
+    players = quote(Player._meta.db_table)
+    differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
+    latest = f"""
+        SELECT rc.player_id, rc.rating_after AS rating, rc.rated_games_after AS rated_games,
+               rc.peak_after AS peak_rating, rc.last_rated_on,
+               CASE WHEN rc.status = %s THEN rc.change END AS last_change
+        FROM {changes} rc JOIN {periods} p ON p.id = rc.period_id
+        WHERE p.start >= %s AND NOT EXISTS (
+            SELECT 1 FROM {changes} later JOIN {periods} lp ON lp.id = later.period_id
+            WHERE later.player_id = rc.player_id AND lp.start > p.start
+        )"""
+    params = [Status.RATED, start]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(*) FROM {players} pl JOIN ({latest}) l ON pl.id = l.player_id "
+            f"WHERE pl.rating {differ} l.rating",
+            params,
+        )
+        (changed,) = cursor.fetchone()
+        assignments = ", ".join(f"{c} = l.{c}" for c in _DERIVED)
+        different = " OR ".join(f"{players}.{c} {differ} l.{c}" for c in _DERIVED)
+        cursor.execute(
+            f"UPDATE {players} SET {assignments} FROM ({latest}) l "
+            f"WHERE {players}.id = l.player_id AND ({different})",
+            params,
+        )
+    return changed
 
 
 # --- closing and reopening periods ---------------------------------------------------------
