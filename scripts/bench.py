@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark a full recompute of one period of a synthetic federation.
+"""Benchmark the recompute of a synthetic federation against the I/O floor of the same period.
 
     make bench                                   # SQLite file bench.sqlite3, default sizes
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/x make bench
@@ -8,8 +8,18 @@
 The benchmark never touches your data: on PostgreSQL it works in its own database
 (``ladder_bench`` on the server of DATABASE_URL, dropped and created afresh), on SQLite in the
 file ``bench.sqlite3``. It builds the federation (players with a history mix: rated, unrated,
-juniors, 2400+ peaks), then measures ``recompute_from(period)`` in a fresh process and prints
-the wall time, the number of queries issued and the peak memory of that process.
+juniors, 2400+ peaks) and prints, each measured in a fresh process (wall time, queries, peak
+memory of that process):
+
+1. the full recompute of the first period just after the bulk load (it writes every row and
+   every player's derived fields), then the same recompute again (a full recompute rewrites
+   every row again, but no player's fields change);
+2. the I/O floor of the same sizes (``../shared/bench/floor.py``: read, numpy, COPY, nothing
+   else) on the same server, and the ratio of the first recompute to it;
+3. the federation case: two more periods of the same size, a full recompute of the three,
+   then one result of the first corrected and ``recompute_from(first, players=...)``.
+
+The last line is ``ratio_to_floor=<x.xx>`` (``n/a`` on SQLite: the floor needs PostgreSQL).
 """
 
 from __future__ import annotations
@@ -27,7 +37,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-PERIOD = ("2026-01", date(2026, 1, 1), date(2026, 1, 31))
+PERIODS = [
+    ("2026-01", date(2026, 1, 1), date(2026, 1, 31)),
+    ("2026-02", date(2026, 2, 1), date(2026, 2, 28)),
+    ("2026-03", date(2026, 3, 1), date(2026, 3, 31)),
+]
+PERIOD = PERIODS[0]
+FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
 
 
 def bench_url() -> str:
@@ -41,14 +57,17 @@ def bench_url() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=100_000)
-    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=1_000_000, help="games per period")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--floor", type=Path, default=FLOOR, help="path of floor.py")
+    parser.add_argument("--no-federation", action="store_true", help="skip the 3-period case")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    server_url = os.environ.get("DATABASE_URL", "")
     os.environ["DATABASE_URL"] = bench_url()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
-    if args.measure_only:
-        measure()
+    if args.measure:
+        MEASURES[args.measure]()
         return
     recreate_database()
     started = time.perf_counter()
@@ -56,7 +75,55 @@ def main() -> None:
     print(f"database: {engine_name()}")
     print(f"built {args.players:,} players and {args.games:,} games in one period "
           f"in {time.perf_counter() - started:.1f} s")  # fmt: skip
-    subprocess.run([sys.executable, __file__, "--measure-only"], check=True)
+    print("\n== full recompute of one period, first after the bulk load (writes every row)")
+    first = run_measure("first")
+    print("\n== the same full recompute again (rewrites every row; no player's fields change)")
+    run_measure("first")
+    floor = run_floor(args, server_url)
+    if not args.no_federation:
+        federation(args)
+    print()
+    print(
+        f"full recompute (first): {first:.2f} s; I/O floor: "
+        + (f"{floor:.2f} s" if floor else "not measured (needs PostgreSQL)")
+    )
+    print(f"ratio_to_floor={first / floor:.2f}" if floor else "ratio_to_floor=n/a")
+
+
+def run_measure(name: str) -> float:
+    """Run one measurement in a fresh process; return its wall time in seconds."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--measure", name], check=True, capture_output=True, text=True
+    ).stdout
+    print(out, end="")
+    return float(out.split("wall time: ")[1].split(" s")[0])
+
+
+def run_floor(args, server_url: str) -> float | None:
+    """Time the I/O floor of the same sizes on the same server; None on SQLite."""
+    if not server_url.startswith(("postgres://", "postgresql://")):
+        print("\n== I/O floor: skipped (floor.py needs PostgreSQL)")
+        return None
+    print(f"\n== I/O floor ({args.floor})")
+    out = subprocess.run(
+        [sys.executable, str(args.floor), str(args.games), str(args.players)],
+        check=True, capture_output=True, text=True,
+        env={**os.environ, "DATABASE_URL": bench_url()},
+    ).stdout  # fmt: skip
+    print(out, end="")
+    return float(out.strip().splitlines()[-1].removeprefix("floor_seconds="))
+
+
+def federation(args) -> None:
+    started = time.perf_counter()
+    extend(args.players, args.games, args.seed)
+    print(f"\n== federation: 2 more periods of {args.games:,} games built in "
+          f"{time.perf_counter() - started:.1f} s")  # fmt: skip
+    print("-- full recompute of the 3 periods")
+    full = run_measure("federation")
+    print("-- one result of 2026-01 corrected, recompute_from(2026-01, players={white, black})")
+    one = run_measure("correction")
+    print(f"-- correction {one:.2f} s against the full recompute's {full:.2f} s")
 
 
 def engine_name() -> str:
@@ -88,9 +155,9 @@ def recreate_database() -> None:
 
 
 def build(players: int, games: int, seed: int) -> None:
-    from django.db import connection, transaction
+    from django.db import transaction
 
-    from ladder.models import Player, RatingPeriod
+    from ladder.models import Player
 
     rng = random.Random(seed)
     batch = []
@@ -112,31 +179,59 @@ def build(players: int, games: int, seed: int) -> None:
                 Player.objects.bulk_create(batch)
                 batch = []
         Player.objects.bulk_create(batch)
-        label, start, end = PERIOD
-        period = RatingPeriod.objects.create(label=label, start=start, end=end)
         ids = list(Player.objects.values_list("pk", flat=True))
-        rows = _games(rng, ids, games, period.pk)
-        if connection.vendor == "postgresql":
-            columns = "period_id, date, white_id, black_id, result, event, round, created, updated"
-            with (
-                connection.cursor() as cursor,
-                cursor.copy(f"COPY ladder_game ({columns}) FROM STDIN") as copy,
-            ):
-                for row in rows:
-                    copy.write_row(row)
-        else:
-            with connection.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO ladder_game (period_id, date, white_id, black_id, result, "
-                    "event, round, created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    rows,
-                )
+        _load_period(PERIOD, rng, ids, games)
+    _analyze()
+
+
+def extend(players: int, games: int, seed: int) -> None:
+    """Add the federation's next two periods, of the same size, to the built one."""
+    from django.db import transaction
+
+    from ladder.models import Player
+
+    rng = random.Random(seed + 1)
+    with transaction.atomic():
+        ids = list(Player.objects.values_list("pk", flat=True))
+        for period in PERIODS[1:]:
+            _load_period(period, rng, ids, games)
+    _analyze()
+
+
+def _load_period(spec, rng, ids, games: int) -> None:
+    from django.db import connection
+
+    from ladder.models import RatingPeriod
+
+    label, start, end = spec
+    period = RatingPeriod.objects.create(label=label, start=start, end=end)
+    rows = _games(rng, ids, games, period)
+    if connection.vendor == "postgresql":
+        columns = "period_id, date, white_id, black_id, result, event, round, created, updated"
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(f"COPY ladder_game ({columns}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+    else:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO ladder_game (period_id, date, white_id, black_id, result, "
+                "event, round, created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                rows,
+            )
+
+
+def _analyze() -> None:
+    from django.db import connection
+
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
 
 
-def _games(rng, ids, count, period_id):
+def _games(rng, ids, count, period):
     from django.utils import timezone
 
     now = timezone.now()
@@ -144,19 +239,14 @@ def _games(rng, ids, count, period_id):
     events = ["", "Winter Open", "League", "Rapidplay"]
     for _ in range(count):
         white, black = rng.sample(ids, 2)
-        day = date(2026, 1, rng.randint(1, 31))
-        yield (period_id, day, white, black, rng.choice(results), rng.choice(events), "", now,
+        day = period.start.replace(day=rng.randint(1, period.end.day))
+        yield (period.pk, day, white, black, rng.choice(results), rng.choice(events), "", now,
                now)  # fmt: skip
 
 
-def measure() -> None:
-    import django
-
-    django.setup()
+def measured(label: str, run) -> None:
+    """Run ``run()`` (a recompute), then print its wall time, queries and peak memory."""
     from django.db import connection
-
-    from ladder.models import RatingPeriod
-    from ratings.services import recompute_from
 
     queries = 0
 
@@ -165,17 +255,57 @@ def measure() -> None:
         queries += 1
         return execute(sql, params, many, context)
 
-    period = RatingPeriod.objects.get(label=PERIOD[0])
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with connection.execute_wrapper(count):
         started = time.perf_counter()
-        summary = recompute_from(period)
+        summary = run()
         elapsed = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"recompute of {PERIOD[0]}: {summary.rows:,} rating changes written")
+    print(f"{label}: {summary}")
+    print(f"rows written: {summary.rows:,} rating changes")
     print(f"wall time: {elapsed:.2f} s")
     print(f"queries: {queries}")
     print(f"peak memory: {peak / 1024:.0f} MiB (process; {baseline / 1024:.0f} MiB before)")
+
+
+def _setup():
+    import django
+
+    django.setup()
+    from ladder.models import RatingPeriod
+    from ratings import services
+
+    return RatingPeriod.objects.get(label=PERIOD[0]), services
+
+
+def measure_first() -> None:
+    period, services = _setup()
+    measured(f"full recompute of {PERIOD[0]}", lambda: services.recompute_from(period))
+
+
+def measure_federation() -> None:
+    period, services = _setup()
+    measured("full recompute of the 3 periods", lambda: services.recompute_from(period))
+
+
+def measure_correction() -> None:
+    """Correct one result of the first period (three periods back), then rate what it reaches."""
+    period, services = _setup()
+    from ladder.models import Game
+
+    game = Game.objects.filter(period=period, result="1-0").order_by("pk").first()
+    Game.objects.filter(pk=game.pk).update(result="0-1")  # no signal: the bench runs it below
+    measured(
+        f"result of game {game.pk} corrected 1-0 to 0-1",
+        lambda: services.recompute_from(period, players={game.white_id, game.black_id}),
+    )
+
+
+MEASURES = {
+    "first": measure_first,
+    "federation": measure_federation,
+    "correction": measure_correction,
+}
 
 
 if __name__ == "__main__":
