@@ -1,12 +1,13 @@
 """The admin for club administrators: players, games (and round entry), periods.
 
-Writes that touch ratings go through ``ladder.services`` and ``ratings.services``; every message
-after a write says what the recompute changed. Periods live in ``admin_periods``, round entry in
-``admin_rounds``.
+Every write goes through ``ladder.actions``; every message after a write says what the rating
+run did (immediate mode) or that it is queued, with a link (background mode). Periods live in
+``admin_periods``, round entry in ``admin_rounds``.
 """
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
@@ -18,12 +19,15 @@ from simple_history.admin import SimpleHistoryAdmin
 from ratings import fide
 from ratings.admin import RatingHistoryInline
 from ratings.selectors import active_players, current_k, inactive_players, junior_players
-from ratings.signals import recompute_pending
 
-from . import admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
+from . import (
+    actions,
+    admin_periods,  # noqa: F401  (registers RatingPeriod and PeriodLog)
+)
 from .admin_rounds import enter_round_view
-from .models import PLAYER_ENTRY_FIELDS, Game, PeriodStatus, Player, RatingPeriod, closed_message
-from .services import correct_game, delete_game, record_game
+from .admin_runs import report_run
+from .models import Game, PeriodStatus, Player, RatingPeriod, closed_message
+from .validation import GameEntry, check_games
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
 
@@ -147,27 +151,31 @@ class PlayerAdmin(SimpleHistoryAdmin):
         return fide.level(obj.title, obj.rating) or "-"
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change and set(form.changed_data) & set(PLAYER_ENTRY_FIELDS):
-            summary = recompute_pending()
-            if summary is not None:
-                self.message_user(request, str(summary), messages.INFO)
-            else:
-                self.message_user(
-                    request,
-                    f"{obj.name} has no games yet: the current state is the entry data.",
-                    messages.INFO,
-                )
+        actions.save_player(player=obj, user=request.user)
+        report_run(self, request)
 
 
 # --- games ---------------------------------------------------------------------------------
 
 
-def _recompute_message(model_admin, request) -> None:
-    """Run the recompute the change scheduled now, and say what it changed."""
-    summary = recompute_pending()
-    if summary is not None:
-        model_admin.message_user(request, str(summary), messages.INFO)
+class GameForm(forms.ModelForm):
+    """The admin's game form: the write path's validator decides, with its own messages."""
+
+    class Meta:
+        model = Game
+        fields = GAME_FIELDS
+
+    def clean(self):
+        data = super().clean()
+        if any(name in self.errors for name in GAME_FIELDS):
+            return data
+        entry = GameEntry(**{name: data.get(name) or "" for name in GAME_FIELDS})
+        entry.date = data.get("date")
+        instance = self.instance if self.instance.pk else None
+        for name, found in check_games([entry], instance=instance)[0].problems.items():
+            for message in found:
+                self.add_error(None if name not in self.fields else name, message)
+        return data
 
 
 def delete_selected_games(modeladmin, request, queryset):
@@ -196,6 +204,7 @@ class GameAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ("white", "black")
     fields = (*GAME_FIELDS, "period")
     readonly_fields = ("period",)
+    form = GameForm
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_players()
@@ -237,23 +246,20 @@ class GameAdmin(SimpleHistoryAdmin):
 
     def save_model(self, request, obj, form, change):
         data = {name: form.cleaned_data[name] for name in GAME_FIELDS}
-        obj._history_user = request.user
-        with transaction.atomic():
-            if change:
-                correct_game(game=obj, **data)
-            else:
-                game = record_game(**data)
-                obj.pk, obj.period = game.pk, game.period
-                obj._state.adding, obj._state.db = False, game._state.db
-            _recompute_message(self, request)
+        if change:
+            actions.correct_game(game=obj, changes=data, user=request.user)
+        else:
+            (game,) = actions.enter_games(
+                games=[GameEntry(**data)], user=request.user, reason="Game entered in the admin"
+            )
+            obj.pk, obj.period = game.pk, game.period  # the admin links to the new game
+        report_run(self, request)
 
     def delete_model(self, request, obj):
-        with transaction.atomic():
-            delete_game(game=obj)
-            _recompute_message(self, request)
+        actions.delete_games(games=[obj], user=request.user)
+        report_run(self, request)
 
     def delete_queryset(self, request, queryset):
-        with transaction.atomic():
-            for game in queryset.select_related("period"):
-                delete_game(game=game)
-            _recompute_message(self, request)
+        with transaction.atomic():  # the delete_selected action runs outside one
+            actions.delete_games(games=queryset, user=request.user)
+            report_run(self, request)

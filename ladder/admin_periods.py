@@ -7,13 +7,15 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.template.response import TemplateResponse
 from simple_history.admin import SimpleHistoryAdmin
 
 from ratings.admin import ReadOnlyMixin
 from ratings.selectors import period_report, periods_with_counts
-from ratings.services import close_period, recompute_from, reopen_period
 
+from .actions import close_period, recompute, reopen_period
+from .admin_runs import report_run
 from .models import PeriodLog, RatingPeriod
 
 
@@ -76,7 +78,8 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and {"start", "end"} & set(form.changed_data):
-            self.message_user(request, str(recompute_from(obj)), messages.INFO)
+            recompute(period=obj, user=request.user)
+            report_run(self, request)
 
     @admin.action(description="Close the selected periods", permissions=["change"])
     def close_periods(self, request, queryset):
@@ -126,5 +129,6 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
 
     @admin.action(description="Recompute from the earliest selected period", permissions=["change"])
     def recompute_periods(self, request, queryset):
-        earliest = queryset.order_by("start").first()
-        self.message_user(request, str(recompute_from(earliest)), messages.INFO)
+        with transaction.atomic():  # admin actions run outside one
+            recompute(period=queryset.order_by("start").first(), user=request.user)
+            report_run(self, request)

@@ -1,15 +1,14 @@
 """Enter a round fast: many results for one date, checked as a whole, then saved all or none.
 
 Rows (white / black / result) and a paste box (one game a line) feed the same checks. Nothing is
-saved until every line is valid; then ``ladder.services.record_games`` writes them in one
-transaction and one recompute reports what changed.
+saved until every line is valid; then ``ladder.actions.enter_games`` writes them in one
+transaction and one rating run reports what changed. The checks are the write path's own
+(``ladder.validation``): the same sentences as every other door.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -22,20 +21,10 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.signals import recompute_pending
-
-from .models import (
-    FIRST_GAME_DATE,
-    GAME_DATE_MESSAGE,
-    LAST_GAME_DATE,
-    Game,
-    Player,
-    RatingPeriod,
-    Result,
-    closed_message,
-    parse_fide_id,
-)
-from .services import record_games
+from . import actions
+from .admin_runs import report_run
+from .models import FIRST_GAME_DATE, GAME_DATE_MESSAGE, LAST_GAME_DATE, Player, Result
+from .validation import GameEntry, PlayerLookup, check_games
 
 ROWS = 10
 # "White Name - Black Name 1-0": the first spaced dash splits the players, the last word is
@@ -97,54 +86,20 @@ class Line:
         return Result(self.result).label if self.result else self.result_text
 
 
-class PlayerIndex:
-    """Every player, loaded in one query, found by FIDE id or name as people type them."""
-
-    def __init__(self, players: list[Player]) -> None:
-        self.players = players
-        self.by_fide_id = {p.fide_id: p for p in players if p.fide_id}
-        self.by_label = {str(p).casefold(): p for p in players}
-        self.by_name: dict[str, list[Player]] = defaultdict(list)
-        for player in players:
-            self.by_name[" ".join(player.name.split()).casefold()].append(player)
-        self.names = {key: group[0].name for key, group in self.by_name.items()}
-
-    def choices(self) -> list[tuple[str, str]]:
-        """Return (value, label) pairs for the datalist: the name, or str() when names clash."""
-        pairs = []
-        for player in self.players:
-            clash = len(self.by_name[" ".join(player.name.split()).casefold()]) > 1
-            value = str(player) if clash else player.name
-            rating = player.rating if player.rating is not None else "unrated"
-            label = f"{rating}, FIDE {player.fide_id}" if player.fide_id else str(rating)
-            pairs.append((value, label))
-        return pairs
-
-    def find(self, text: str, colour: str) -> tuple[Player | None, str | None]:
-        """Return the player meant by ``text``, or the problem in a sentence."""
-        text = " ".join(text.split())
-        if not text:
-            return None, f"{colour} is missing."
-        if text.isascii() and text.isdigit():
-            fide_id = parse_fide_id(text)
-            if fide_id in self.by_fide_id:
-                return self.by_fide_id[fide_id], None
-            return None, f"No player has the FIDE id {text}."
-        key = text.casefold()
-        if key in self.by_label:
-            return self.by_label[key], None
-        matches = self.by_name.get(key, [])
-        if len(matches) == 1:
-            return matches[0], None
-        if matches:
-            ids = ", ".join(str(p.fide_id) for p in matches if p.fide_id)
-            hint = f" ({ids})" if ids else ""
-            return None, f"Several players are named '{text}'; enter the FIDE id instead{hint}."
-        close = difflib.get_close_matches(key, list(self.names), n=3, cutoff=0.6)
-        message = f"No player is named '{text}'."
-        if close:
-            message += " Did you mean " + " or ".join(f"'{self.names[c]}'" for c in close) + "?"
-        return None, message
+def player_choices(players: list[Player]) -> list[tuple[str, str]]:
+    """Return (value, label) pairs for the datalist: the name, or str() when names clash."""
+    counts: dict[str, int] = {}
+    for player in players:
+        key = " ".join(player.name.split()).casefold()
+        counts[key] = counts.get(key, 0) + 1
+    pairs = []
+    for player in players:
+        clash = counts[" ".join(player.name.split()).casefold()] > 1
+        value = str(player) if clash else player.name
+        rating = player.rating if player.rating is not None else "unrated"
+        label = f"{rating}, FIDE {player.fide_id}" if player.fide_id else str(rating)
+        pairs.append((value, label))
+    return pairs
 
 
 def collect_lines(rows: list[dict], paste: str) -> list[Line]:
@@ -169,69 +124,36 @@ def collect_lines(rows: list[dict], paste: str) -> list[Line]:
     return lines
 
 
-def check_lines(lines: list[Line], *, day: date, index: PlayerIndex) -> None:
-    """Resolve and check every line in a fixed number of queries, noting each problem."""
-    for line in lines:
-        if line.problems:
-            continue
-        line.white, problem_white = index.find(line.white_text, "White")
-        line.black, problem_black = index.find(line.black_text, "Black")
-        line.problems += [p for p in (problem_white, problem_black) if p]
-        try:
-            line.result = Result.parse(line.result_text) if line.result_text else ""
-        except ValueError as error:
-            line.problems.append(str(error))
-        if not line.result_text:
-            line.problems.append("The result is missing.")
-        if line.white and line.white == line.black:
-            line.problems.append(
-                f"A player cannot play themselves: {line.white.name} is both White and Black."
-            )
-    _check_duplicates([line for line in lines if line.ok], day=day)
+def check_lines(lines: list[Line], *, day: date, lookup: PlayerLookup) -> list[str]:
+    """Check every line through the write path's validator; note each line's problems.
 
-
-def _check_duplicates(lines: list[Line], *, day: date) -> None:
-    """Flag games already recorded (same date, players and colours) or entered twice."""
-    existing = {
-        (game.white_id, game.black_id): game
-        for game in Game.objects.filter(
-            date=day,
-            white__in=[line.white for line in lines],
-            black__in=[line.black for line in lines],
-        ).only("pk", "white_id", "black_id", "result")
-    }
-    seen: dict[tuple[int, int], Line] = {}
-    for line in lines:
-        pair = (line.white.pk, line.black.pk)
-        if pair in existing:
-            game = existing[pair]
-            line.problems.append(
-                f"This game is already recorded: {line.white.name} - {line.black.name} "
-                f"{game.result} on {day.isoformat()} (game #{game.pk})."
-            )
-        elif pair in seen:
-            line.problems.append(f"This game repeats {seen[pair].source.lower()}.")
-        else:
-            seen[pair] = line
-
-
-def check_date(day: date) -> list[str]:
-    """Return the problems of the round's date: a closed period freezes its games, and a date
-    that no period holds needs its month's period, which must not overlap another."""
-    try:
-        period = RatingPeriod.objects.for_date(day, create=False)
-    except ValidationError as error:
-        return error.messages
-    if period is not None and period.is_closed:
-        return [closed_message(period)]
-    return []
+    Return the problems of the round as a whole (its date), which every line shares.
+    """
+    todo = [line for line in lines if line.ok]
+    entries = [
+        GameEntry(date=day, white=line.white_text, black=line.black_text,
+                  result=line.result_text, source=line.source)
+        for line in todo
+    ]  # fmt: skip
+    shared: list[str] = []
+    for line, checked in zip(todo, check_games(entries, lookup=lookup), strict=True):
+        game = checked.game
+        if game is not None:
+            line.white, line.black, line.result = game.white, game.black, game.result
+        for name, found in checked.problems.items():
+            for message in found:
+                if name == "date":
+                    shared.append(message)
+                else:
+                    line.problems.append(message)
+    return list(dict.fromkeys(shared))
 
 
 def enter_round_view(request, model_admin):
     """Preview a round's games with each line's problem; save them all once all are valid."""
     if not model_admin.has_add_permission(request):
         raise PermissionDenied
-    index = PlayerIndex(list(Player.objects.order_by("name", "pk")))
+    lookup = PlayerLookup.load()
     lines: list[Line] = []
     problems: list[str] = []
     checked = False
@@ -241,10 +163,9 @@ def enter_round_view(request, model_admin):
         if form.is_valid() and formset.is_valid():
             day = form.cleaned_data["date"]
             lines = collect_lines(formset.cleaned_data, form.cleaned_data["paste"])
-            problems = check_date(day)
+            problems = check_lines(lines, day=day, lookup=lookup)
             if not lines:
                 problems.append("Enter at least one game, in the rows or in the paste box.")
-            check_lines(lines, day=day, index=index)
             checked = not problems and all(line.ok for line in lines)
             if checked and "_save" in request.POST:
                 try:
@@ -265,7 +186,7 @@ def enter_round_view(request, model_admin):
         "problems": problems,
         "invalid": _invalid_sentence(lines),
         "checked": checked,
-        "players": index.choices(),
+        "players": player_choices(lookup.players),
     }
     return TemplateResponse(request, "admin/ladder/game/enter_round.html", context)
 
@@ -280,27 +201,21 @@ def _invalid_sentence(lines: list[Line]) -> str:
 
 def _save(request, model_admin, data: dict, lines: list[Line]):
     with transaction.atomic():
-        games = record_games(
+        games = actions.enter_games(
             games=[
-                {
-                    "date": data["date"],
-                    "white": line.white,
-                    "black": line.black,
-                    "result": line.result,
-                    "event": data["event"],
-                    "round": data["round"],
-                }
+                GameEntry(date=data["date"], white=line.white, black=line.black,
+                          result=line.result, event=data["event"], round=data["round"],
+                          source=line.source)
                 for line in lines
-            ]
+                if line.white is not None and line.black is not None
+            ],
+            user=request.user,
+            reason=f"Round entered for {data['date'].isoformat()}",
+        )  # fmt: skip
+        where = ", ".join(
+            part for part in (data["event"], data["round"] and f"round {data['round']}") if part
         )
-        summary = recompute_pending()
-    where = ", ".join(
-        part for part in (data["event"], data["round"] and f"round {data['round']}") if part
-    )
-    count = f"{len(games)} game" if len(games) == 1 else f"{len(games)} games"
-    model_admin.message_user(
-        request,
-        f"Saved {count} of {data['date'].isoformat()}{f' ({where})' if where else ''}. {summary}",
-        messages.SUCCESS,
-    )
+        count = f"{len(games)} game" if len(games) == 1 else f"{len(games)} games"
+        saved = f"Saved {count} of {data['date'].isoformat()}{f' ({where})' if where else ''}."
+        report_run(model_admin, request, saved=saved, level=messages.SUCCESS)
     return HttpResponseRedirect(reverse("admin:ladder_game_changelist"))

@@ -12,22 +12,20 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TextIO
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from .models import (
-    FIRST_GAME_DATE,
-    GAME_DATE_MESSAGE,
-    LAST_GAME_DATE,
     MAX_ENTRY_RATED_GAMES,
-    Game,
+    MAX_FIDE_ID,
+    MAX_RATING,
+    MIN_BIRTH_YEAR,
+    MIN_RATING,
     Player,
-    RatingPeriod,
-    Result,
     Sex,
     Title,
-    parse_fide_id,
 )
+from .validation import GameEntry, GamesInvalid
 
 PLAYER_COLUMNS = (
     "name", "fide_id", "birth_year", "sex", "federation", "title", "rating", "rated_games",
@@ -151,20 +149,20 @@ def import_players(file: TextIO) -> int:
 
 
 def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
-    rating = _int(row.get("rating", ""), "rating", errors, line, low=0, high=3500)
+    rating = _int(row.get("rating", ""), "rating", errors, line, low=MIN_RATING, high=MAX_RATING)
     player = Player(
         name=row.get("name", ""),
-        fide_id=_int(row.get("fide_id", ""), "fide_id", errors, line, low=1, high=10**12),
-        birth_year=_int(row.get("birth_year", ""), "birth_year", errors, line, low=1900,
-                        high=9999),
+        fide_id=_int(row.get("fide_id", ""), "fide_id", errors, line, low=1, high=MAX_FIDE_ID),
+        birth_year=_int(row.get("birth_year", ""), "birth_year", errors, line,
+                        low=MIN_BIRTH_YEAR, high=9999),
         sex=row.get("sex", "").upper(),
         federation=row.get("federation", "").upper(),
         title=row.get("title", "").upper(),
         entry_rating=rating,
         entry_rated_games=_int(row.get("rated_games", ""), "rated_games", errors, line, low=0,
                                high=MAX_ENTRY_RATED_GAMES) or 0,
-        entry_peak_rating=_int(row.get("peak_rating", ""), "peak_rating", errors, line, low=0,
-                               high=3500),
+        entry_peak_rating=_int(row.get("peak_rating", ""), "peak_rating", errors, line,
+                               low=MIN_RATING, high=MAX_RATING),
     )  # fmt: skip
     if player.sex and player.sex not in Sex.values:
         errors.append(RowError(line, "sex", f"'{player.sex}' is not M or F."))
@@ -182,70 +180,40 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
     return player
 
 
-def import_games(file: TextIO) -> tuple[int, RatingPeriod | None]:
-    """Import games from CSV; return how many and the earliest period they touch.
-
-    The caller recomputes from that period: bulk writes send no signals.
-    """
+def read_games(file: TextIO) -> list[GameEntry]:
+    """Parse a games CSV into entries for ``actions.enter_games``; raise ``ImportFailed`` for
+    what is not even a game (no date, a date that is not one). Everything else (players,
+    results, periods, duplicates) is checked by the write path's validator."""
     rows = _rows(file, GAME_COLUMNS, {"date", "white", "black", "result"})
-    by_fide = dict(Player.objects.filter(fide_id__isnull=False).values_list("fide_id", "pk"))
-    by_name: dict[str, list[int]] = {}
-    for pk, name in Player.objects.values_list("pk", "name"):
-        by_name.setdefault(name, []).append(pk)
     errors: list[RowError] = []
-    parsed = []
+    entries = []
     for line, row in rows:
-        found = len(errors)
         day = _date(row.get("date", ""), line, errors)
-        white = _player(row.get("white", ""), "white", line, errors, by_fide, by_name)
-        black = _player(row.get("black", ""), "black", line, errors, by_fide, by_name)
-        result = None
-        try:
-            result = Result.parse(row.get("result", ""))
-        except ValueError as exc:
-            errors.append(RowError(line, "result", str(exc)))
-        if white and black and white == black:
-            errors.append(RowError(line, "black", "A player cannot play themselves."))
-        for column, limit in (("event", 200), ("round", 20)):
-            if len(row.get(column, "")) > limit:
-                errors.append(RowError(line, column, f"Longer than {limit} characters."))
-        if len(errors) == found:
-            parsed.append((line, day, white, black, result, row))
-    if errors:
-        raise ImportFailed(errors)
-    with transaction.atomic():
-        games, earliest = _games_with_periods(parsed)
-        Game.objects.bulk_create(games, batch_size=5000)
-    return len(games), earliest
-
-
-def _games_with_periods(parsed: list) -> tuple[list[Game], RatingPeriod | None]:
-    periods: dict[tuple[int, int], RatingPeriod] = {}
-    errors: list[RowError] = []
-    games = []
-    for line, day, white, black, result, row in parsed:
-        period = periods.get((day.year, day.month))
-        if period is None or not period.contains(day):
-            try:
-                period = RatingPeriod.objects.for_date(day)
-            except ValidationError as exc:
-                errors.extend(_model_errors(exc, line, {}))
-                continue
-            periods[(day.year, day.month)] = period
-        if period.is_closed:
-            errors.append(
-                RowError(line, "date", f"The period {period.label} is closed; reopen it first "
-                         f"(manage.py reopen_period {period.label} --reason '...').")
-            )  # fmt: skip
-            continue
-        games.append(
-            Game(date=day, white_id=white, black_id=black, result=result, period=period,
-                 event=row.get("event", ""), round=row.get("round", ""))
+        entries.append(
+            GameEntry(date=day, white=row.get("white", ""), black=row.get("black", ""),
+                      result=row.get("result", ""), event=row.get("event", ""),
+                      round=row.get("round", ""), source=f"line {line}")
         )  # fmt: skip
     if errors:
         raise ImportFailed(errors)
-    earliest = min(periods.values(), key=lambda p: p.start, default=None)
-    return games, earliest
+    return entries
+
+
+def failure(error: ValidationError, entries: list[GameEntry]) -> ImportFailed:
+    """Turn the validator's refusal of a file's games into errors by line and column."""
+    if isinstance(error, GamesInvalid):
+        problems = error.problems
+    else:
+        problems = [error.message_dict if hasattr(error, "error_dict") else {"": error.messages}]
+    return ImportFailed(
+        [
+            RowError(int(entry.source.removeprefix("line ")), "" if name == NON_FIELD_ERRORS
+                     else name, message)
+            for entry, found in zip(entries, problems, strict=True)
+            for name, messages in found.items()
+            for message in messages
+        ]
+    )  # fmt: skip
 
 
 def _date(value: str, line: int, errors: list[RowError]) -> date | None:
@@ -253,31 +221,7 @@ def _date(value: str, line: int, errors: list[RowError]) -> date | None:
         errors.append(RowError(line, "date", "A date is required (YYYY-MM-DD)."))
         return None
     try:
-        day = date.fromisoformat(value)
+        return date.fromisoformat(value)
     except ValueError:
         errors.append(RowError(line, "date", f"'{value}' is not a date in the form YYYY-MM-DD."))
         return None
-    if not FIRST_GAME_DATE <= day <= LAST_GAME_DATE:
-        errors.append(RowError(line, "date", GAME_DATE_MESSAGE))
-        return None
-    return day
-
-
-def _player(value, column, line, errors, by_fide, by_name) -> int | None:
-    if not value:
-        errors.append(RowError(line, column, "A player (FIDE id or exact name) is required."))
-        return None
-    fide_id = parse_fide_id(value)
-    if fide_id in by_fide:
-        return by_fide[fide_id]
-    matches = by_name.get(value, [])
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        errors.append(
-            RowError(line, column, f"Several players are named '{value}'; use the FIDE id.")
-        )
-    else:
-        errors.append(RowError(line, column, f"No player has the FIDE id or exact name "
-                               f"'{value}'."))  # fmt: skip
-    return None

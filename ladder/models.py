@@ -7,6 +7,7 @@ Ratings are derived from these by the ``ratings`` app; nothing here computes a r
 from __future__ import annotations
 
 import calendar
+from collections.abc import Iterable
 from datetime import date
 
 from django.conf import settings
@@ -245,22 +246,17 @@ class RatingPeriodQuerySet(models.QuerySet):
         period = self.containing(day).first()
         if period is not None:
             return period
-        start = day.replace(day=1)
-        end = day.replace(day=calendar.monthrange(day.year, day.month)[1])
-        clash = self.overlapping(start, end).first()
-        if clash is not None:
-            raise ValidationError(
-                {
-                    "date": f"No rating period holds {day.isoformat()}, and the month's period "
-                    f"would overlap {clash.label}; create a period for this date first."
-                }
-            )
+        label, start, end = RatingPeriod.month_of(day, among=self.overlapping(*_month(day)))
         if not create:
             return None
-        return self.create(label=start.strftime("%Y-%m"), start=start, end=end)
+        return self.create(label=label, start=start, end=end)
 
     def latest_period(self) -> RatingPeriod | None:
         return self.order_by("-start").first()
+
+
+def _month(day: date) -> tuple[date, date]:
+    return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
 class RatingPeriod(models.Model):
@@ -319,6 +315,23 @@ class RatingPeriod(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == PeriodStatus.CLOSED
+
+    @staticmethod
+    def month_of(day: date, *, among: Iterable[RatingPeriod]) -> tuple[str, date, date]:
+        """Return the label, start and end of ``day``'s month as a new period.
+
+        Raise ``ValidationError`` on ``date`` when it would overlap one of ``among``.
+        """
+        start, end = _month(day)
+        clash = next((p for p in among if p.start <= end and p.end >= start), None)
+        if clash is not None:
+            raise ValidationError(
+                {
+                    "date": f"No rating period holds {day.isoformat()}, and the month's period "
+                    f"would overlap {clash.label}; create a period for this date first."
+                }
+            )
+        return start.strftime("%Y-%m"), start, end
 
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end
@@ -409,19 +422,9 @@ class Game(models.Model):
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
-        errors = {}
+        # Periods (closed, overlapping) and duplicates are batch checks: ladder.validation.
         if self.white_id and self.black_id and self.white_id == self.black_id:
-            errors["black"] = "A player cannot play themselves."
-        if self.date:
-            period = RatingPeriod.objects.containing(self.date).first()
-            if period is not None and period.is_closed:
-                errors["date"] = closed_message(period)
-        if self.pk:
-            old = Game.objects.filter(pk=self.pk).select_related("period").first()
-            if old is not None and old.period.is_closed:
-                errors["date"] = closed_message(old.period)
-        if errors:
-            raise ValidationError(errors)
+            raise ValidationError({"black": "A player cannot play themselves."})
 
 
 def closed_message(period: RatingPeriod) -> str:

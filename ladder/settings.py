@@ -8,6 +8,9 @@
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated (default ``localhost,127.0.0.1`` in debug).
 - ``LADDER_RATING_METHOD``: ``fide`` (table 8.1.2, default) or ``elo`` (logistic formula).
 - ``LADDER_CLUB_K``: a club K from 1 to 100 replacing FIDE's K eligibility (default: none).
+- ``LADDER_RECOMPUTE``: where rating runs execute: ``immediate`` (default: in the process that
+  made the change, right after its commit) or ``background`` (a database queue drained by
+  ``manage.py rating_worker`` processes).
 """
 
 import os
@@ -55,6 +58,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "django_tasks",
+    "django_tasks_db",
     "ladder",
     "ratings",
 ]
@@ -157,6 +162,16 @@ if LADDER_RATING_METHOD not in {"fide", "elo"}:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
 if LADDER_CLUB_K is not None and not 1 <= LADDER_CLUB_K <= 100:
     raise ImproperlyConfigured("LADDER_CLUB_K must be a whole number from 1 to 100.")
+
+# Rating runs execute through Django's task interface (the django-tasks backport on 5.2).
+LADDER_RECOMPUTE = os.environ.get("LADDER_RECOMPUTE", "immediate").strip().lower()
+_TASK_BACKENDS = {
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+    "background": "django_tasks_db.DatabaseBackend",
+}
+if LADDER_RECOMPUTE not in _TASK_BACKENDS:
+    raise ImproperlyConfigured("LADDER_RECOMPUTE must be 'immediate' or 'background'.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[LADDER_RECOMPUTE]}}
 
 LOGGING = {
     "version": 1,

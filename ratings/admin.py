@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
-from .models import RatingChange
+from .models import RatingChange, RatingRun
 
 REPORT_FIELDS = (
     "period",
@@ -64,3 +64,28 @@ class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("player__name",)
     readonly_fields = ("player", *REPORT_FIELDS)
     ordering = ("-period__start", "-rating_after")
+
+
+@admin.register(RatingRun)
+class RatingRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Every rating run: what asked for it, from which period, and what it did."""
+
+    list_display = ("id", "status", "reason", "requested_by", "from_period", "changes",
+                    "requested_at", "started_at", "finished_at", "periods", "players_changed",
+                    "attempts")  # fmt: skip
+    list_filter = ("status",)
+    list_select_related = ("requested_by", "from_period")
+    search_fields = ("reason", "summary", "error")
+    fields = (
+        "status", "reason", "requested_by", "changes", "from_period", "players", "requested_at",
+        "last_change_at", "started_at", "finished_at", "attempts", "periods", "players_changed",
+        "rows_written", "summary", "error", "task_id",
+    )  # fmt: skip
+    readonly_fields = fields
+    date_hierarchy = "requested_at"
+
+    def has_view_permission(self, request, obj=None):
+        # Runs say how fresh the ratings are: every staff user who can see the ratings may.
+        return super().has_view_permission(request, obj) or request.user.has_perm(
+            "ratings.view_ratingchange"
+        )

@@ -11,7 +11,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone
 
 from . import engine, fide
 
@@ -100,3 +103,81 @@ class RatingChange(models.Model):
     @property
     def is_rated(self) -> bool:
         return self.status == Status.RATED
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "queued"
+    RUNNING = "running", "running"
+    DONE = "done", "done"
+    FAILED = "failed", "failed"
+
+
+class RatingRun(models.Model):
+    """One recompute: what asked for it, from which period, and what it did.
+
+    Changes record a queued run in their own transaction (``ratings.runs.request_recompute``);
+    while a run is queued every further change merges into it, so at most one run waits. Runs
+    execute one at a time per database (``ratings.runs.execute_pending``).
+    """
+
+    status = models.CharField(max_length=8, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    from_period = models.ForeignKey(
+        "ladder.RatingPeriod",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Blank: from the first period.",
+    )
+    players = models.JSONField(
+        null=True, blank=True, help_text="Players whose own games or data changed; blank: all."
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    changes = models.PositiveIntegerField(default=1, help_text="Changes merged into this run.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    last_change_at = models.DateTimeField(
+        default=timezone.now, help_text="The latest change this run rates."
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    periods = models.CharField(max_length=60, blank=True, help_text="The periods recomputed.")
+    players_changed = models.PositiveIntegerField(null=True, blank=True)
+    rows_written = models.PositiveIntegerField(null=True, blank=True)
+    summary = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    task_id = models.CharField(
+        max_length=64, blank=True, help_text="The queued task that will execute it (background)."
+    )
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            # Requests coalesce: at most one run waits; changes merge into it.
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=models.Q(status="queued"),
+                name="one_queued_run",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=RunStatus.values), name="run_status_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "-finished_at"], name="run_status_idx")]
+
+    def __str__(self) -> str:
+        return f"Rating run #{self.pk} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:ratings_ratingrun_change", args=[self.pk])
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in (RunStatus.QUEUED, RunStatus.RUNNING)

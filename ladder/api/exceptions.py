@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ladder.services import PeriodClosedError
+from ladder.validation import PeriodClosedError
 
 
 def field_errors(error: DjangoValidationError) -> dict:
@@ -30,6 +30,8 @@ def field_errors(error: DjangoValidationError) -> dict:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer service errors like DRF's own: JSON, field messages, the right status."""
+    if isinstance(exc, ObjectDoesNotExist):  # the row went away meanwhile (a race): 404
+        exc = exceptions.NotFound(str(exc) or None)
     if isinstance(exc, PeriodClosedError):
         return Response(field_errors(exc), status=HTTPStatus.CONFLICT)
     if isinstance(exc, DjangoValidationError):

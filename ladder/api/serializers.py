@@ -255,6 +255,17 @@ class HistorySerializer(ChangeSerializer):
 # --- games ---------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "string", "enum": Result.values})
+class ResultField(serializers.CharField):
+    """A result as the other doors take it (``1-0``, ``½-½``, ``draw``...), checked by the write
+    path's validator so that every door answers the same sentence."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        kwargs.setdefault("help_text", "1-0, 0-1, 1/2-1/2 (also ½-½, =, draw), +/-, -/+ or 0-0.")
+        super().__init__(**kwargs)
+
+
 class GameSerializer(serializers.ModelSerializer):
     """A game: write the players as ids, read them back with their names and ratings."""
 
@@ -264,7 +275,7 @@ class GameSerializer(serializers.ModelSerializer):
     black: serializers.Field[Any, Any, Any, Any]
     white = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     black = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    result = serializers.ChoiceField(choices=Result.choices)
+    result = ResultField()
 
     class Meta:
         model = Game

@@ -1,4 +1,4 @@
-"""REST API v1: thin adapters over ``ladder.services`` and ``ratings`` (no rating logic here).
+"""REST API v1: thin adapters over ``ladder.actions`` and ``ratings`` (no rating logic here).
 
 Reads are public; writes need an authenticated user with the model permission (session or
 token). Every list is paginated and reads in a fixed number of queries whatever its size.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from django.db import transaction
 from django.db.models import Prefetch
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -24,8 +24,9 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from ladder import services
+from ladder import actions
 from ladder.models import Game, PeriodLog, Player, RatingPeriod
+from ladder.validation import GameEntry
 from ratings import fide, selectors
 from ratings import services as rating_services
 
@@ -111,10 +112,16 @@ class PlayerViewSet(
         # One query for the whole page: K depends on the year of the period being rated.
         return {**super().get_serializer_context(), "year": selectors.current_year()}
 
+    def perform_create(self, serializer) -> None:
+        player = Player(**serializer.validated_data)
+        serializer.instance = actions.save_player(player=player, user=self.request.user)
+
     def perform_update(self, serializer) -> None:
-        with transaction.atomic():  # the recompute of a changed entry runs at the commit
-            player = serializer.save()
-        player.refresh_from_db()
+        player = serializer.instance
+        for name, value in serializer.validated_data.items():
+            setattr(player, name, value)
+        actions.save_player(player=player, user=self.request.user)
+        player.refresh_from_db()  # the rating run has updated the derived fields
 
     @extend_schema(
         summary="A player's rating history",
@@ -193,15 +200,21 @@ class GameViewSet(ApiMixin, viewsets.ModelViewSet):
         return s.GameReadSerializer if self.request.method == "GET" else s.GameSerializer
 
     def perform_create(self, serializer) -> None:
-        game = services.record_game(**serializer.validated_data)
+        entry = GameEntry(**serializer.validated_data)
+        (game,) = actions.enter_games(
+            games=[entry], user=self.request.user, reason="Game entered through the API"
+        )
         serializer.instance = self.get_queryset().get(pk=game.pk)
 
     def perform_update(self, serializer) -> None:
-        game = services.correct_game(game=serializer.instance, **serializer.validated_data)
+        game = actions.correct_game(
+            game=serializer.instance, changes=serializer.validated_data, user=self.request.user
+        )
         serializer.instance = self.get_queryset().get(pk=game.pk)
 
     def perform_destroy(self, instance: Game) -> None:
-        services.delete_game(game=instance)
+        if not actions.delete_games(games=[instance], user=self.request.user):
+            raise Http404("This game no longer exists.")
 
 
 # --- periods -------------------------------------------------------------------------------
@@ -251,7 +264,7 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], filter_backends=[])
     def close(self, request, pk=None):
         period = self.get_object()
-        rating_services.close_period(period=period, user=request.user)
+        actions.close_period(period=period, user=request.user)
         return Response(self.get_serializer(self.get_object()).data)
 
     @extend_schema(
@@ -272,7 +285,7 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         period = self.get_object()
         body = s.ReopenSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        rating_services.reopen_period(
+        actions.reopen_period(
             period=period, reason=body.validated_data["reason"], user=request.user
         )
         return Response(self.get_serializer(self.get_object()).data)

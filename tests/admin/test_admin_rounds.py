@@ -111,7 +111,7 @@ PROBLEMS = [
     ("9999 - Bob Green 1-0", "No player has the FIDE id 9999."),
     (
         "Alice Brown - Alice Brown 1-0",
-        "A player cannot play themselves: Alice Brown is both White and Black.",
+        "A player cannot play themselves.",
     ),
     (
         "Alice Brown - Bob Green 2-0",

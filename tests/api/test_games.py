@@ -115,7 +115,7 @@ def test_record_a_game_creates_the_months_period(editor, club, committed):
         ),
         (
             {"date": "2026-04-20", "white": "{anna}", "black": "{boris}", "result": "2-0"},
-            {"result": ['"2-0" is not a valid choice.']},
+            {"result": ["'2-0' is not a result; use 1-0, 0-1, 1/2-1/2, +/-, -/+ or 0-0."]},
         ),
         (
             {"date": "1492-10-12", "white": "{anna}", "black": "{boris}", "result": "1-0"},

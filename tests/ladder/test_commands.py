@@ -91,7 +91,7 @@ def test_a_missing_required_column_is_named(tmp_path):
     ("row", "message"),
     [
         ("2026-03-02,Anna,Anna,1-0", "line 3, column 'black': A player cannot play themselves."),
-        ("2026-03-02,Zed,Anna,1-0", "column 'white': No player has the FIDE id or exact name"),
+        ("2026-03-02,Zed,Anna,1-0", "column 'white': No player is named 'Zed'."),
         ("2026-03-02,Anna,Twin,1-0", "column 'black': Several players are named 'Twin'"),
         ("2026-03-02,Anna,Bert,2-0", "column 'result': '2-0' is not a result"),
         ("2026-02-30,Anna,Bert,1-0", "column 'date': '2026-02-30' is not a date"),

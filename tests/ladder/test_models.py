@@ -6,8 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from ladder import services
+from ladder import actions
 from ladder.models import Game, Player, RatingPeriod, Result
+from ladder.validation import GameEntry, PlayerLookup
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -40,25 +41,27 @@ def test_database_refuses_a_period_that_ends_before_it_starts():
         RatingPeriod.objects.create(label="x", start=date(2026, 3, 2), end=date(2026, 3, 1))
 
 
+def record(**fields):
+    return actions.enter_games(games=[GameEntry(**fields)])
+
+
 def test_self_play_is_a_field_error():
     player = PlayerFactory()
     with pytest.raises(ValidationError) as error:
-        services.record_game(date=date(2026, 3, 1), white=player, black=player, result="1-0")
+        record(date=date(2026, 3, 1), white=player, black=player, result="1-0")
     assert error.value.message_dict["black"] == ["A player cannot play themselves."]
     assert not Game.objects.exists()
 
 
 def test_unknown_result_is_a_field_error():
     with pytest.raises(ValidationError) as error:
-        services.record_game(
-            date=date(2026, 3, 1), white=PlayerFactory(), black=PlayerFactory(), result="2-0"
-        )
+        record(date=date(2026, 3, 1), white=PlayerFactory(), black=PlayerFactory(), result="2-0")
     assert "result" in error.value.message_dict
 
 
 def test_missing_date_is_a_field_error():
     with pytest.raises(ValidationError) as error:
-        services.record_game(date=None, white=PlayerFactory(), black=PlayerFactory(), result="1-0")
+        record(date=None, white=PlayerFactory(), black=PlayerFactory(), result="1-0")
     assert "date" in error.value.message_dict
 
 
@@ -113,20 +116,24 @@ def test_an_unknown_result_names_the_accepted_ones():
         Result.parse("2-0")
 
 
-def test_resolve_player_by_fide_id_name_and_ambiguity():
-    alice = PlayerFactory(name="Alice", fide_id=77)
+def test_player_lookup_by_fide_id_name_and_ambiguity():
+    alice = PlayerFactory(name="Alice Brown", fide_id=77)
     PlayerFactory(name="Bob")
     PlayerFactory(name="Bob")
-    assert services.resolve_player("77") == alice
-    assert services.resolve_player("Alice") == alice
-    with pytest.raises(ValidationError, match="Several players are named 'Bob'"):
-        services.resolve_player("Bob", field="white")
-    with pytest.raises(ValidationError, match="No player has the FIDE id or exact name 'Carol'"):
-        services.resolve_player("Carol")
+    lookup = PlayerLookup.load()
+    assert lookup.find("77") == alice
+    assert lookup.find("  alice   BROWN ") == alice
+    assert lookup.find("Alice Brown (77)") == alice
+    with pytest.raises(LookupError, match="Several players are named 'Bob'"):
+        lookup.find("Bob")
+    with pytest.raises(
+        LookupError, match="No player is named 'Alise Brown'. Did you mean 'Alice Brown'"
+    ):
+        lookup.find("Alise Brown")
 
 
 @pytest.mark.parametrize("text", ["²", "٧٧", "99999999999999999999999", "0"])
-def test_resolve_player_refuses_what_only_looks_like_a_fide_id(text):
+def test_player_lookup_refuses_what_only_looks_like_a_fide_id(text):
     PlayerFactory(name="Alice", fide_id=77)
-    with pytest.raises(ValidationError, match="No player has the FIDE id or exact name"):
-        services.resolve_player(text)
+    with pytest.raises(LookupError, match="No player (has the FIDE id|is named)"):
+        PlayerLookup.load().find(text)

@@ -1,4 +1,5 @@
-"""What the import commands share: open a CSV file and turn every failure into a message."""
+"""What the import commands share: open a CSV file, turn every failure into a message, and say
+what the rating run did."""
 
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -6,6 +7,8 @@ from typing import Any, TextIO
 from django.core.management.base import CommandError
 
 from ladder.importers import ImportFailed
+from ratings.models import RatingRun
+from ratings.runs import describe, settle
 
 
 def import_file(path: str, importer: Callable[[TextIO], Any]) -> Any:
@@ -19,3 +22,11 @@ def import_file(path: str, importer: Callable[[TextIO], Any]) -> Any:
         raise CommandError(f"{path} is not UTF-8 text.") from exc
     except ImportFailed as exc:
         raise CommandError(f"Nothing was imported.\n{exc}") from exc
+
+
+def report_run(stdout: Any) -> None:
+    """Say what the latest rating run did, or that it waits for a worker."""
+    settle()
+    run = RatingRun.objects.order_by("-pk").first()
+    if run is not None:
+        stdout.write(describe(run))

@@ -2,7 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
-from ladder.importers import PLAYER_COLUMNS, import_players
+from ladder import actions
+from ladder.importers import PLAYER_COLUMNS
 
 from ._csv import import_file
 
@@ -18,5 +19,5 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the CSV file.")
 
     def handle(self, *args, **options):
-        created = import_file(options["file"], import_players)
+        created = import_file(options["file"], actions.import_players)
         self.stdout.write(self.style.SUCCESS(f"Imported {created} players."))

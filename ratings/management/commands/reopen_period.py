@@ -5,7 +5,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.services import reopen_period
+from ladder.actions import reopen_period
 
 from ._periods import period_by_label
 

@@ -1,0 +1,221 @@
+"""The one write path: every door (admin, round entry, API, CSV import, commands) writes here.
+
+One function per action. Each validates through ``ladder.validation`` (the same checks and
+sentences for every door), writes in one transaction with the rows it changes locked, and
+leaves a durable recompute request in that transaction (``ratings.runs``): saves and deletes
+record it through the ``ratings`` signal receivers, bulk writes ask for it themselves. The
+run that rates the change executes after the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import IO, Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
+
+from ratings import runs
+from ratings.models import RatingRun
+
+from . import importers
+from .models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod, closed_message
+from .validation import GameEntry, PeriodClosedError, check_games, raise_for
+
+GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
+
+__all__ = [
+    "GameEntry",
+    "PeriodClosedError",
+    "close_period",
+    "correct_game",
+    "delete_games",
+    "enter_games",
+    "import_games",
+    "import_players",
+    "recompute",
+    "reopen_period",
+    "save_player",
+]
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "") -> list[Game]:
+    """Record one or many games, all or none; one rating run rates them after the commit.
+
+    Raise ``ValidationError`` (one game), ``PeriodClosedError`` (its period is closed) or
+    ``validation.GamesInvalid`` (several games, each with its problems).
+    """
+    valid = raise_for(check_games(games))
+    periods: dict[tuple[int, int], RatingPeriod] = {}
+    for game in valid:
+        month = (game.date.year, game.date.month)
+        if month not in periods or not periods[month].contains(game.date):
+            period = RatingPeriod.objects.for_date(game.date)
+            assert period is not None
+            periods[month] = period
+        game.period = periods[month]
+    _lock_open({p.pk for p in periods.values()})
+    created = bulk_create_with_history(valid, Game, default_user=_user(user))
+    earliest = min(periods.values(), key=lambda p: p.start)
+    count = f"{len(created)} game" + ("s" if len(created) != 1 else "")
+    runs.request_recompute(
+        period=earliest,
+        players={pid for game in created for pid in (game.white_id, game.black_id)},
+        reason=reason or f"{count} entered",
+        user=user,
+    )
+    return created
+
+
+@transaction.atomic
+def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) -> Game:
+    """Correct a game (date, players, result, event, round); both periods must be open.
+
+    The row is locked first, so a correction racing a deletion finds the game gone
+    (``Game.DoesNotExist``) instead of writing it back.
+    """
+    unknown = set(changes) - set(GAME_FIELDS)
+    if unknown:
+        raise ValueError(f"A game has no field {', '.join(sorted(unknown))} to correct.")
+    stored = _locked_games([game.pk]).get(game.pk)
+    if stored is None:
+        raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
+    values = {name: getattr(stored, name) for name in GAME_FIELDS} | dict(changes)
+    entry = GameEntry(**values)
+    raise_for(check_games([entry], instance=stored))
+    for name in GAME_FIELDS:
+        setattr(stored, name, values[name])
+    stored.save()
+    _lock_open({stored.period_id})
+    runs.attribute_change(reason=f"Game #{stored.pk} corrected", user=user)
+    return stored
+
+
+@transaction.atomic
+def delete_games(*, games: Iterable[Game], user: Any = None) -> int:
+    """Delete games of open periods, all or none; return how many were deleted.
+
+    Rows already gone (deleted by someone else meanwhile) are skipped.
+    """
+    stored = list(_locked_games([g.pk for g in games]).values())
+    closed = sorted({g.period for g in stored if g.period.is_closed}, key=lambda p: p.start)
+    if closed:
+        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+    for game in stored:
+        game.delete()
+    if stored:
+        what = f"Game #{stored[0].pk}" if len(stored) == 1 else f"{len(stored)} games"
+        runs.attribute_change(reason=f"{what} deleted", user=user)
+    return len(stored)
+
+
+def _locked_games(ids: list[int]) -> dict[int, Game]:
+    games = Game.objects.select_for_update(of=("self", "period")).select_related(
+        "period", "white", "black"
+    )
+    return {game.pk: game for game in games.filter(pk__in=ids).order_by("pk")}
+
+
+def _lock_open(period_ids: set[int]) -> None:
+    """Lock the periods written into and check them open, so a close cannot slip between the
+    check and the commit (closing locks the period too)."""
+    periods = RatingPeriod.objects.select_for_update().filter(pk__in=period_ids).order_by("pk")
+    closed = [p for p in periods if p.is_closed]
+    if closed:
+        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+
+
+def _user(user: Any) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_player(*, player: Player, user: Any = None) -> Player:
+    """Add a player, or save a change to one; a change to the entry data re-rates them."""
+    stored = Player.objects.select_for_update().filter(pk=player.pk)
+    if player.pk is not None and not stored.exists():
+        raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
+    player.full_clean()
+    player.save()
+    runs.attribute_change(reason=f"Entry data of {player.name} changed", user=user)
+    return player
+
+
+# --- files --------------------------------------------------------------------------------------
+
+
+def import_players(file: IO[str], *, user: Any = None) -> int:
+    """Import players from a CSV file, whole or not at all; return how many were added."""
+    return importers.import_players(file)
+
+
+@transaction.atomic
+def import_games(file: IO[str], *, user: Any = None) -> list[Game]:
+    """Import games from a CSV file, whole or not at all, through ``enter_games``."""
+    entries = importers.read_games(file)
+    try:
+        return enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
+    except ValidationError as error:
+        raise importers.failure(error, entries) from error
+
+
+# --- periods ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
+    """Close a period: its list is published and its games are frozen (DESIGN Data)."""
+    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
+    if period.is_closed:
+        raise ValidationError(f"The period {period.label} is already closed.")
+    earlier = (
+        RatingPeriod.objects.filter(start__lt=period.start, status=PeriodStatus.OPEN)
+        .order_by("start")
+        .first()
+    )
+    if earlier is not None:
+        raise ValidationError(
+            f"The earlier period {earlier.label} is still open; periods close in order, "
+            f"so close {earlier.label} first."
+        )
+    period.status = PeriodStatus.CLOSED
+    period.closed_at = timezone.now()
+    period.save(update_fields=["status", "closed_at"])
+    PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=_user(user))
+    return period
+
+
+@transaction.atomic
+def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> RatingPeriod:
+    """Reopen a closed period so that its games can be corrected; the reason is recorded."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
+    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
+    if not period.is_closed:
+        raise ValidationError(f"The period {period.label} is already open.")
+    period.status = PeriodStatus.OPEN
+    period.closed_at = None
+    period.save(update_fields=["status", "closed_at"])
+    PeriodLog.objects.create(
+        period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
+    )
+    return period
+
+
+@transaction.atomic
+def recompute(*, period: RatingPeriod | None = None, user: Any = None) -> RatingRun:
+    """Ask for a full recompute from ``period`` (default: the first) through a rating run."""
+    where = f"from {period.label}" if period is not None else "of every period"
+    return runs.request_recompute(
+        period=period, players=None, reason=f"Full recompute {where} requested", user=user
+    )

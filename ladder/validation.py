@@ -1,0 +1,293 @@
+"""The one validator of the write path: every door's games are checked here, the same way.
+
+A door parses its input into ``GameEntry`` values (players as Player objects or as the text
+people typed), and ``check_games`` resolves and checks them all in a fixed number of queries:
+player lookup, the result, the model's own field validators and constraints, the period (closed,
+or a month whose period would overlap another or come before a published list) and duplicates
+(already recorded, or twice in the batch). Each problem is a sentence tied to a field, and every
+door shows the same sentence.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from .models import Game, PeriodStatus, Player, RatingPeriod, Result, closed_message, parse_fide_id
+
+# Beyond this many games the duplicate check reads the games of the date range instead of
+# naming every player in IN lists (SQLite limits the variables of one statement).
+_IN_LIST_LIMIT = 500
+
+
+class PeriodClosedError(ValidationError):
+    """A write into a closed period (the API answers 409 Conflict)."""
+
+
+class GamesInvalid(ValidationError):
+    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
+        self.problems = problems
+        self.sources = sources
+        lines = [
+            f"{source}: {message}"
+            for source, found in zip(sources, problems, strict=True)
+            for messages in found.values()
+            for message in messages
+        ]
+        super().__init__(lines)
+
+
+@dataclass
+class GameEntry:
+    """One game as a door hands it over: players as Player objects or as typed text."""
+
+    date: date | None
+    white: Player | str
+    black: Player | str
+    result: str
+    event: str = ""
+    round: str = ""
+    source: str = ""  # how the door names this game in messages ("Row 2", "line 5")
+
+
+@dataclass
+class Checked:
+    """A checked game: the unsaved Game (when valid) and its problems by field."""
+
+    entry: GameEntry
+    game: Game | None = None
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    closed: bool = False  # a problem is a closed period (409 at the API)
+
+    def add(self, name: str, message: str) -> None:
+        found = self.problems.setdefault(name, [])
+        if message not in found:
+            found.append(message)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+class PlayerLookup:
+    """Find players as people write them: a FIDE id, or the name (case and spacing ignored),
+    or the name with the FIDE id as ``str(player)`` shows it. Loaded in one query."""
+
+    def __init__(self, players: Iterable[Player]) -> None:
+        self.players = list(players)
+        self.by_fide_id = {p.fide_id: p for p in self.players if p.fide_id}
+        self.by_label = {_key(str(p)): p for p in self.players if p.fide_id}
+        self.by_name: dict[str, list[Player]] = defaultdict(list)
+        for player in self.players:
+            self.by_name[_key(player.name)].append(player)
+
+    @classmethod
+    def load(cls) -> PlayerLookup:
+        return cls(Player.objects.order_by("name", "pk"))
+
+    def find(self, text: str) -> Player:
+        """Return the player ``text`` names; raise ``LookupError`` with the reason."""
+        text = " ".join(text.split())
+        if not text:
+            raise LookupError("A player (FIDE id or name) is required.")
+        if text.isascii() and text.isdigit():
+            player = self.by_fide_id.get(parse_fide_id(text))
+            if player is None:
+                raise LookupError(f"No player has the FIDE id {text}.")
+            return player
+        key = _key(text)
+        if key in self.by_label:
+            return self.by_label[key]
+        matches = self.by_name.get(key, [])
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            ids = ", ".join(str(p.fide_id) for p in matches if p.fide_id)
+            hint = f" ({ids})" if ids else ""
+            raise LookupError(
+                f"Several players are named '{text}'; enter the FIDE id instead{hint}."
+            )
+        raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
+
+    def suggest(self, key: str) -> str:
+        names = {k: group[0].name for k, group in self.by_name.items()}
+        close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+        if not close:
+            return ""
+        return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+def check_games(
+    entries: Sequence[GameEntry],
+    *,
+    lookup: PlayerLookup | None = None,
+    instance: Game | None = None,
+) -> list[Checked]:
+    """Check games as every door enters them; return each with its problems, in order.
+
+    ``instance`` is the stored game a single entry corrects (its own row is no duplicate, and
+    its current period must be open too). Reads: the players (once, when any is typed), the
+    periods, and the games that could be duplicates.
+    """
+    if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
+                              for e in entries):  # fmt: skip
+        lookup = PlayerLookup.load()
+    periods = Periods()
+    checked = [_check_one(entry, lookup, periods) for entry in entries]
+    if instance is not None:
+        stored = periods.by_pk.get(instance.period_id)
+        if stored is not None and stored.is_closed:
+            checked[0].closed = True
+            checked[0].add("date", closed_message(stored))
+    _check_duplicates([c for c in checked if c.ok], exclude=instance)
+    return checked
+
+
+def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
+    checked = Checked(entry)
+    players = {}
+    for colour in ("white", "black"):
+        value = getattr(entry, colour)
+        if isinstance(value, Player):
+            players[colour] = value
+            continue
+        assert lookup is not None
+        if not value.strip():
+            checked.add(colour, f"{colour.capitalize()} is missing.")
+            continue
+        try:
+            players[colour] = lookup.find(value)
+        except LookupError as error:
+            checked.add(colour, str(error))
+    try:
+        result = Result.parse(entry.result) if entry.result.strip() else ""
+    except ValueError as error:
+        checked.add("result", str(error))
+        result = entry.result
+    if not entry.result.strip():
+        checked.add("result", "The result is missing.")
+    game = Game(date=entry.date, result=result, event=entry.event, round=entry.round,
+                white=players.get("white"), black=players.get("black"))  # fmt: skip
+    _model_checks(game, checked)
+    if entry.date is not None and "date" not in checked.problems:
+        periods.check(entry.date, checked)
+    if checked.ok:
+        checked.game = game
+    return checked
+
+
+def _model_checks(game: Game, checked: Checked) -> None:
+    """The model's own field validators and constraints, with their messages."""
+    # A field already refused gets one message; the players are resolved objects already (their
+    # foreign-key check would read each again).
+    skip = ["period", "white", "black", *checked.problems]
+    try:
+        game.full_clean(exclude=skip, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        for name, messages in error.message_dict.items():
+            for message in messages:
+                checked.add(name, message)
+    if game.white_id and game.white_id == game.black_id and "black" not in checked.problems:
+        checked.add("black", "A player cannot play themselves.")
+
+
+class Periods:
+    """Every rating period, read once, to check the dates of a batch of games."""
+
+    def __init__(self) -> None:
+        self.all = list(RatingPeriod.objects.order_by("start"))
+        self.by_pk = {p.pk: p for p in self.all}
+        closed = [p.start for p in self.all if p.status == PeriodStatus.CLOSED]
+        self.latest_closed_start = max(closed, default=None)
+
+    def check(self, day: date, checked: Checked) -> None:
+        """Note why ``day`` cannot take a game: a closed period, or no period can hold it."""
+        period = next((p for p in self.all if p.contains(day)), None)
+        if period is not None:
+            if period.is_closed:
+                checked.closed = True
+                checked.add("date", closed_message(period))
+            return
+        try:
+            RatingPeriod.month_of(day, among=self.all)
+        except ValidationError as error:
+            checked.add("date", " ".join(error.messages))
+            return
+        if self.latest_closed_start is not None and day < self.latest_closed_start:
+            checked.closed = True
+            checked.add(
+                "date",
+                f"No rating period holds {day.isoformat()}, and the lists after it are already "
+                "published; a game cannot be added before a published list.",
+            )
+
+
+def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
+    """Flag games already recorded (same date, players, colours and round) or entered twice."""
+    games = [c.game for c in checked if c.game is not None]
+    if not games:
+        return
+    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
+    if len(games) <= _IN_LIST_LIMIT:
+        stored = stored.filter(
+            date__in={g.date for g in games},
+            white_id__in={g.white_id for g in games},
+            black_id__in={g.black_id for g in games},
+        )
+    else:
+        stored = stored.filter(date__gte=min(g.date for g in games),
+                               date__lte=max(g.date for g in games))  # fmt: skip
+    existing = {
+        (day, white, black, round_): (pk, result)
+        for pk, day, white, black, round_, result in stored.values_list(
+            "pk", "date", "white_id", "black_id", "round", "result"
+        )
+    }
+    seen: dict[tuple, Checked] = {}
+    for item in checked:
+        game = item.game
+        assert game is not None
+        key = (game.date, game.white_id, game.black_id, game.round)
+        if key in existing:
+            pk, result = existing[key]
+            names = f"{game.white.name} - {game.black.name}"
+            item.add(NON_FIELD_ERRORS, f"This game is already recorded: {names} {result} on "
+                     f"{game.date.isoformat()} (game #{pk}).")  # fmt: skip
+            item.game = None
+        elif key in seen:
+            first = seen[key].entry.source or "another game of this batch"
+            item.add(NON_FIELD_ERRORS, f"This game repeats {first[:1].lower()}{first[1:]}.")
+            item.game = None
+        else:
+            seen[key] = item
+
+
+def raise_for(checked: list[Checked]) -> list[Game]:
+    """Return the games when all are valid; else raise the errors the doors show.
+
+    One game: a field-keyed ``ValidationError`` (``PeriodClosedError`` when a closed period is
+    the problem). Several: ``GamesInvalid`` with every game's problems.
+    """
+    if all(c.ok for c in checked):
+        return [c.game for c in checked if c.game is not None]
+    if len(checked) == 1:
+        error_class = PeriodClosedError if checked[0].closed else ValidationError
+        raise error_class(checked[0].problems)
+    raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])

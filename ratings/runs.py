@@ -1,0 +1,385 @@
+"""Rating runs: how a change to the records becomes new ratings.
+
+1. A change records a *request* in its own transaction (``request_recompute``): a queued
+   ``RatingRun`` naming the earliest period and the players whose own games or data changed.
+   While a run is queued, every further change merges into it (at most one run waits), so the
+   request is as durable as the change: a crash after the commit loses nothing.
+2. Runs execute through Django's task interface (``ratings.tasks.execute_runs``): right after
+   the commit in the same process (``LADDER_RECOMPUTE=immediate``), or on worker processes that
+   drain a database queue (``background``).
+3. ``execute_pending`` runs the queued runs one at a time per database: it holds a lock that a
+   dead process cannot keep (a PostgreSQL session advisory lock; on SQLite a file lock), so a
+   run found *running* by whoever holds the lock was abandoned by a process that died, and is
+   retried. Each run recomputes and records its outcome in one transaction: it is done with
+   every rating written, or nothing of it is.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from ladder.models import RatingPeriod
+
+from . import services
+from .models import RatingRun, RunStatus
+
+logger = logging.getLogger(__name__)
+
+LOCK_KEY = 0x1ADDE7  # the key of a recompute's own transaction lock (ratings.services)
+MAX_ATTEMPTS = 3  # a run that fails this often stays failed (visible in the admin)
+REASON_LENGTH = RatingRun._meta.get_field("reason").max_length or 300
+
+
+# --- requests ---------------------------------------------------------------------------------
+
+
+def request_recompute(
+    *,
+    period: RatingPeriod | None,
+    players: Iterable[int] | None,
+    reason: str,
+    user: Any = None,
+    schedule: bool = True,
+) -> RatingRun:
+    """Record that ratings must be recomputed from ``period`` (None: the first) for ``players``
+    (None: everyone), in the caller's transaction; return the queued run it went into.
+
+    The run executes after the commit: at once in this process, or on a worker. With
+    ``schedule=False`` it is only recorded, for a caller about to write (a ``pre_save``
+    receiver): it executes with the next scheduled request, or by a worker's sweep.
+    """
+    with transaction.atomic():
+        run = _merge_into_queued(period, players, reason, user)
+        if run is None:
+            run = _create_queued(period, players, reason, user)
+        if schedule:
+            _schedule(run)
+    return run
+
+
+def schedule_queued() -> None:
+    """Have the queued run, if there is one, executed after the caller's commit."""
+    run = RatingRun.objects.filter(status=RunStatus.QUEUED).first()
+    if run is not None:
+        _schedule(run)
+
+
+def attribute_change(*, reason: str, user: Any) -> None:
+    """Name the change and the user behind the queued run, unless someone is named already.
+
+    For actions, which know who made a change: the signal receivers that record the request
+    do not.
+    """
+    if user is None or not user.is_authenticated:
+        return
+    RatingRun.objects.filter(status=RunStatus.QUEUED, requested_by__isnull=True).update(
+        requested_by=user, reason=reason[:REASON_LENGTH]
+    )
+
+
+def _merge_into_queued(
+    period: RatingPeriod | None, players: Iterable[int] | None, reason: str, user: Any
+) -> RatingRun | None:
+    run = (
+        RatingRun.objects.select_for_update(of=("self",))
+        .select_related("from_period")
+        .filter(status=RunStatus.QUEUED)
+        .first()
+    )
+    if run is None:
+        return None
+    if run.from_period_id is not None and (period is None or period.start < run.from_period.start):
+        run.from_period = period
+    if run.players is not None:
+        run.players = None if players is None else sorted({*run.players, *players})
+    if run.requested_by_id is None and user is not None and user.is_authenticated:
+        run.requested_by, run.reason = user, reason[:REASON_LENGTH]
+    run.changes += 1
+    run.last_change_at = timezone.now()
+    run.save(update_fields=["from_period", "players", "requested_by", "reason", "changes",
+                            "last_change_at"])  # fmt: skip
+    return run
+
+
+def _create_queued(
+    period: RatingPeriod | None, players: Iterable[int] | None, reason: str, user: Any
+) -> RatingRun:
+    run = RatingRun(
+        from_period=period,
+        players=None if players is None else sorted(set(players)),
+        reason=reason[:REASON_LENGTH],
+        requested_by=user if user is not None and user.is_authenticated else None,
+    )
+    try:
+        with transaction.atomic():
+            run.save()
+    except IntegrityError:
+        # Another transaction queued a run at the same moment: merge into that one instead.
+        merged = _merge_into_queued(period, players, reason, user)
+        assert merged is not None
+        return merged
+    return run
+
+
+def _schedule(run: RatingRun) -> None:
+    """Have ``run`` executed once the caller's transaction commits.
+
+    A database queue takes the task in the same transaction as the request, so the two commit
+    together; the run keeps the task's id, so one task is enough however many changes merge.
+    The immediate backend runs a task as it is enqueued, so it is enqueued after the commit, by
+    every transaction: cheap when another already ran the run, and a run left queued by a
+    process that died is picked up.
+    """
+    from .tasks import execute_runs
+
+    if settings.LADDER_RECOMPUTE != "background":
+        transaction.on_commit(execute_runs.enqueue)
+    elif not run.task_id:
+        run.task_id = str(execute_runs.enqueue().id)
+        run.save(update_fields=["task_id"])
+
+
+def settle() -> None:
+    """In immediate mode, execute what is queued now: for commands, which report the outcome
+    (the commit already did, unless they run inside an outer transaction)."""
+    if settings.LADDER_RECOMPUTE != "background":
+        execute_pending()
+
+
+def queued_run_id() -> int | None:
+    """Return the id of the run that will rate what this transaction changed, if any.
+
+    Inside a transaction that requested a recompute this is the run it merged into: the
+    transaction holds that row's lock until it commits, so no worker can have taken it.
+    """
+    return RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True).first()
+
+
+def report_on_commit(report: Callable[[RatingRun | None], None]) -> None:
+    """Call ``report`` with the run rating this transaction's changes, after the commit.
+
+    In immediate mode the run has executed by then (its callback was registered first), so
+    ``report`` sees it done; in background mode it is still queued or running.
+    """
+    run_id = queued_run_id()
+    transaction.on_commit(
+        lambda: report(RatingRun.objects.filter(pk=run_id).first() if run_id else None)
+    )
+
+
+# --- execution --------------------------------------------------------------------------------
+
+
+def execute_pending() -> list[RatingRun]:
+    """Execute the queued runs one at a time until none is left; return the runs executed.
+
+    Returns at once when another process is executing runs: it takes whatever is queued
+    before it lets the lock go (see ``_executing``).
+    """
+    executed: list[RatingRun] = []
+    while RatingRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).exists():
+        with _executing() as owner:
+            if not owner:
+                return executed
+            _recover_abandoned()
+            while (run := _claim()) is not None:
+                executed.append(_execute(run))
+        # A run queued after our last claim, by a process that found the lock taken, is ours:
+        # the loop condition sees it now that the lock is free.
+        if not RatingRun.objects.filter(status=RunStatus.QUEUED).exists():
+            break
+    return executed
+
+
+def sweep() -> bool:
+    """Enqueue the run task if runs wait and nobody executes them; return whether it did.
+
+    For workers (at start, then every so often): a run abandoned by a killed worker, or queued
+    by a change whose task was lost, is retried without anyone acting.
+    """
+    from django_tasks_db.models import DBTaskResult
+
+    from .tasks import execute_runs
+
+    if not RatingRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).exists():
+        return False
+    with _executing() as free:
+        if not free:
+            return False  # an executor is at work and takes whatever is queued
+    ready = DBTaskResult.objects.ready().filter(task_path=execute_runs.module_path)
+    if ready.exists():
+        return False
+    execute_runs.enqueue()
+    return True
+
+
+@contextmanager
+def _executing() -> Iterator[bool]:
+    """Hold the one-executor-per-database lock, if it is free; yield whether we hold it.
+
+    A process that dies releases it (PostgreSQL drops a dead session's advisory locks; the
+    kernel drops a dead process's file locks), so it can never be held by a run that is gone.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOCK_KEY])
+            owner = bool(cursor.fetchone()[0])
+        try:
+            yield owner
+        finally:
+            if owner:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [LOCK_KEY])
+        return
+    with open(_lock_path(), "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _lock_path() -> Path:
+    """A lock file per SQLite database, beside it (or in the temp folder for a memory one)."""
+    name = str(connection.settings_dict["NAME"])
+    if name.startswith(("file:", ":memory:")) or not Path(name).parent.is_dir():
+        # A memory database lives in one process: so does its lock.
+        safe = "".join(c if c.isalnum() else "_" for c in name)[-60:]
+        return Path(tempfile.gettempdir()) / f"ladder-runs-{os.getpid()}-{safe}.lock"
+    return Path(f"{name}.runs.lock")
+
+
+def _recover_abandoned() -> None:
+    """Requeue runs left *running* by a process that died (we hold the executor lock)."""
+    for run in RatingRun.objects.filter(status=RunStatus.RUNNING).select_related("from_period"):
+        logger.warning("Rating run #%s was abandoned by a process that stopped; retrying.", run.pk)
+        _retry(run, "The process running it stopped before it finished.")
+
+
+def _claim() -> RatingRun | None:
+    """Take the queued run, if any, and mark it running (committed, so everyone sees it)."""
+    with transaction.atomic():
+        run = (
+            RatingRun.objects.select_for_update(of=("self",))
+            .select_related("from_period")
+            .filter(status=RunStatus.QUEUED)
+            .first()
+        )
+        if run is None:
+            return None
+        run.status, run.started_at, run.finished_at = RunStatus.RUNNING, timezone.now(), None
+        run.attempts += 1
+        run.save(update_fields=["status", "started_at", "finished_at", "attempts"])
+    return run
+
+
+def _execute(run: RatingRun) -> RatingRun:
+    """Recompute for one run and record the outcome in the same transaction."""
+    try:
+        with transaction.atomic():
+            summary = services.recompute_from(run.from_period, players=run.players)
+            run.status, run.finished_at, run.error = RunStatus.DONE, timezone.now(), ""
+            run.periods = _span(summary.periods)
+            run.players_changed, run.rows_written = summary.players_changed, summary.rows
+            run.summary = str(summary)[:REASON_LENGTH]
+            run.save()
+    except Exception as error:  # recorded, retried, and visible when it keeps failing
+        logger.exception("Rating run #%s failed.", run.pk)
+        _retry(run, f"{type(error).__name__}: {error}")
+    return run
+
+
+def _retry(run: RatingRun, error: str) -> None:
+    """Queue a failed or abandoned run again, or leave it failed after ``MAX_ATTEMPTS``."""
+    with transaction.atomic():
+        run.error, run.finished_at = error, timezone.now()
+        if run.attempts >= MAX_ATTEMPTS:
+            run.status = RunStatus.FAILED
+            run.error = f"Gave up after {run.attempts} attempts. {error}"
+            run.save()
+            return
+        queued = RatingRun.objects.filter(status=RunStatus.QUEUED).exists()
+        if not queued:
+            run.status = RunStatus.QUEUED
+            run.save()
+            return
+        # Another change queued a run meanwhile: this run's work goes into that one.
+        run.status = RunStatus.FAILED
+        run.save()
+        merged = _merge_into_queued(run.from_period, run.players, run.reason, None)
+        assert merged is not None
+        run.error = f"{error} Retried as run #{merged.pk}."
+        run.save(update_fields=["error"])
+
+
+def describe(run: RatingRun) -> str:
+    """Say in a sentence what a run did, or where it stands."""
+    if run.status == RunStatus.DONE:
+        return run.summary
+    if run.status == RunStatus.FAILED:
+        return f"Rating run #{run.pk} failed: {run.error}"
+    where = (
+        "a worker (manage.py rating_worker) will rate it"
+        if settings.LADDER_RECOMPUTE == "background"
+        else "another process is rating it"
+    )
+    return f"Rating run #{run.pk} is {run.status}: {where}."
+
+
+def _span(labels: list[str]) -> str:
+    if not labels:
+        return ""
+    return labels[0] if len(labels) == 1 else f"{labels[0]} to {labels[-1]}"
+
+
+# --- freshness, for pages and the API ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How fresh the stored ratings are: the latest change rated, and whether runs wait."""
+
+    rated_up_to: datetime | None  # the latest change that a finished run rated
+    pending: int  # runs queued or running
+    failed: RatingRun | None  # the latest run, when it failed
+
+    @property
+    def current(self) -> bool:
+        return not self.pending and self.failed is None
+
+
+def freshness() -> Freshness:
+    """Read how fresh the ratings are, in two queries."""
+    done = (
+        RatingRun.objects.filter(status=RunStatus.DONE)
+        .order_by("-last_change_at")
+        .values_list("last_change_at", flat=True)
+        .first()
+    )
+    latest = list(
+        RatingRun.objects.exclude(status=RunStatus.DONE).filter(
+            pk__gt=RatingRun.objects.filter(status=RunStatus.DONE).order_by("-pk").values("pk")[:1]
+        )
+        if done
+        else RatingRun.objects.exclude(status=RunStatus.DONE)
+    )
+    pending = sum(run.is_pending for run in latest)
+    failed = next((run for run in latest if run.status == RunStatus.FAILED), None)
+    return Freshness(rated_up_to=done, pending=pending, failed=failed)
