@@ -99,9 +99,6 @@ class PlayerPeriod:
     first_rating: fide.FirstRating | None = None
 
 
-# A player's totals in a period: [rated games, score, sum of PD, sum of opponents' ratings,
-# last rated date, pool games].
-_GAMES, _SCORE, _EXPECTED, _OPPONENTS, _LAST, _POOL = range(6)
 _OFFSET = 6000  # D beyond +-6000 cannot occur (entry ratings lie in 0..3500)
 
 
@@ -142,15 +139,15 @@ def rate_period(
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return {}
-    ids, tallies = _tally(period, states, columns, rules)
-    return {
-        pid: (
-            _rate_rated(period, states[pid], tally, rules)
-            if states[pid].rating is not None
-            else _rate_unrated(period, states[pid], tally)
-        )
-        for pid, tally in zip(ids, tallies, strict=True)
-    }
+    ids, totals, pools = _tally(period, states, columns, rules)
+    results: list[PlayerPeriod | None] = [None] * len(ids)
+    rated = np.flatnonzero(totals.rating >= 0)
+    rated_results = _rate_rated(period, states, ids, rated, totals, rules)
+    for k, result in zip(rated.tolist(), rated_results, strict=True):
+        results[k] = result
+    for k in np.flatnonzero(totals.rating < 0).tolist():
+        results[k] = _rate_unrated(period, states[ids[k]], pools.get(k, []))
+    return dict(zip(ids, results, strict=True))  # type: ignore[arg-type]
 
 
 def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
@@ -171,14 +168,26 @@ def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
     )
 
 
+class Totals(NamedTuple):
+    """Each player's sums over the period's rated games, by position among the period's ids."""
+
+    rating: np.ndarray  # opening rating, -1 = unrated
+    games: np.ndarray
+    score: np.ndarray  # UNIT
+    expected: np.ndarray  # UNIT, sum of PD
+    opponents: np.ndarray  # sum of the opponents' ratings
+    last: np.ndarray  # ordinal of the last rated game's date, -1 = none
+
+
 def _tally(
     period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
-) -> tuple[list[int], list[list]]:
+) -> tuple[list[int], Totals, dict[int, list[PoolGame]]]:
     """Sum every player's rated games of the period; collect unrated players' pool games.
 
     The games of a federation's period number in the millions, so the sums are taken with numpy
     over whole columns; the arithmetic stays in integers (UNIT), and float64 sums of integers
-    below 2**53 are exact. Returns the players' ids and their tallies, in the same order.
+    below 2**53 are exact. Returns the players' ids, their totals in the same order, and the
+    unrated players' pool games by position.
     """
     score = games.score
     ids, wi, bi = _dense_index(games.white, games.black)
@@ -198,24 +207,22 @@ def _tally(
     side = np.concatenate([wi[both], bi[both]])
     size = len(id_list)
 
-    def total(values) -> list[int]:
-        return np.bincount(side, weights=values, minlength=size).astype(np.int64).tolist()
+    def total(values) -> np.ndarray:
+        return np.bincount(side, weights=values, minlength=size).astype(np.int64)
 
-    counts = np.bincount(side, minlength=size).tolist()
-    scores = total(np.concatenate([swb, UNIT - swb]))
-    expected = total(np.concatenate([expected_w, expected_b]))
-    opponents = total(np.concatenate([rbb, rwb]))
     last = np.full(size, -1, np.int64)
     days_both = games.day[both]
     np.maximum.at(last, side, np.concatenate([days_both, days_both]))
+    totals = Totals(
+        rating,
+        np.bincount(side, minlength=size).astype(np.int64),
+        total(np.concatenate([swb, UNIT - swb])),
+        total(np.concatenate([expected_w, expected_b])),
+        total(np.concatenate([rbb, rwb])),
+        last,
+    )
     pools = _pool_games(period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games)
-    last_days = last.tolist()
-    on = {day: date.fromordinal(day) for day in set(last_days) if day >= 0}  # a month of days
-    tallies = [
-        [counts[k], scores[k], expected[k], opponents[k], on.get(day), pools.get(k, [])]
-        for k, day in enumerate(last_days)
-    ]
-    return id_list, tallies
+    return id_list, totals, pools
 
 
 def _pool_games(
@@ -277,54 +284,89 @@ def _expectation_tables(method: str) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def _rate_rated(period: Period, state: PlayerState, tally: list, rules: Rules) -> PlayerPeriod:
-    """Apply 8.3: K from the opening list, the 700 rule, one rounding, the 1400 floor."""
-    games, score, expected = tally[_GAMES], tally[_SCORE], tally[_EXPECTED]
-    k = fide.k_factor(
-        peak_rating=state.peak_rating,
-        rated_games=state.rated_games,
-        birth_year=state.birth_year,
-        year=period.start.year,
-        club_k=rules.club_k,
-    )
-    applied = fide.k_applied(k.value, games)
+def _rate_rated(
+    period: Period,
+    states: Mapping[int, PlayerState],
+    ids: list[int],
+    at: np.ndarray,
+    totals: Totals,
+    rules: Rules,
+) -> list[PlayerPeriod]:
+    """Apply 8.3 to the rated players at positions ``at``: K from the opening list, the 700
+    rule, one rounding, the 1400 floor.
+
+    The arithmetic runs on whole columns (integers in UNIT, exact); only K's eligibility and
+    the result objects are per player. A federation's period rates 100,000 players here.
+    """
+    players = [states[ids[k]] for k in at.tolist()]
+    year = period.start.year
+    ks = [
+        fide.k_factor(peak_rating=s.peak_rating, rated_games=s.rated_games,
+                      birth_year=s.birth_year, year=year, club_k=rules.club_k)
+        for s in players
+    ]  # fmt: skip
+    games, score, expected = totals.games[at], totals.score[at], totals.expected[at]
+    k = np.fromiter((kf.value for kf in ks), np.int64, len(ks))
+    # 8.3.3, the 700 rule: K x n above 700 gives K = floor(700 / n) for every game.
+    over = k * games > fide.K_CAP_PRODUCT
+    applied = np.where(over, fide.K_CAP_PRODUCT // np.maximum(games, 1), k)
     exact = applied * (score - expected)
-    change = fide.round_units(exact)
-    assert state.rating is not None
-    after = state.rating + change
-    last = state.last_rated_on
-    if tally[_LAST] is not None and (last is None or tally[_LAST] > last):
-        last = tally[_LAST]
+    # 8.3.4: one rounding per period, half away from zero.
+    change = np.sign(exact) * ((np.abs(exact) + UNIT // 2) // UNIT)
+    after = totals.rating[at] + change
+    peaks = np.fromiter((-1 if s.peak_rating is None else s.peak_rating for s in players),
+                        np.int64, len(players))  # fmt: skip
+    peak = np.maximum(peaks, after)
+    last = np.maximum(totals.last[at], np.fromiter(
+        (-1 if s.last_rated_on is None else s.last_rated_on.toordinal() for s in players),
+        np.int64, len(players)))  # fmt: skip
+    days = {day: date.fromordinal(day) for day in set(last.tolist()) if day >= 0}
+    columns = zip(
+        players, ks, games.tolist(), score.tolist(), expected.tolist(), applied.tolist(),
+        exact.tolist(), change.tolist(), after.tolist(), peak.tolist(), last.tolist(),
+        _performances(totals.opponents[at], games, score), strict=True,
+    )  # fmt: skip
+    return [_rated_result(*values, days) for values in columns]
+
+
+def _rated_result(
+    state, k, games, score, expected, applied, exact, change, after, peak, last, performance, days
+) -> PlayerPeriod:
     if after < fide.FLOOR:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
         status, rating_after, peak = STATUS_BELOW_FLOOR, None, state.peak_rating
     else:
         status, rating_after = STATUS_RATED, after
-        peak = after if state.peak_rating is None else max(after, state.peak_rating)
     new_state = PlayerState(
-        rating_after, state.rated_games + games, peak, state.birth_year, last, (),
+        rating_after, state.rated_games + games, peak, state.birth_year, days.get(last), (),
         state.first_event,
     )  # fmt: skip
     return PlayerPeriod(
-        rating_before=state.rating,
-        status=status,
-        state=new_state,
-        games=games,
-        score=score,
-        expected=expected,
-        k=k,
-        k_applied=applied,
-        change_exact=exact,
-        change=change,
-        rating_after=rating_after,
-        performance=_performance(tally[_OPPONENTS], games, score),
-    )
+        state.rating, status, new_state, games, score, expected, k, applied, exact, change,
+        rating_after, performance,
+    )  # fmt: skip
 
 
-def _rate_unrated(period: Period, state: PlayerState, tally: list) -> PlayerPeriod:
+@functools.cache
+def _dp_table() -> np.ndarray:
+    return np.array([fide.dp(p) for p in range(101)], np.int64)
+
+
+def _performances(opponents: np.ndarray, games: np.ndarray, score: np.ndarray) -> list:
+    """``fide.performance_rating`` over whole columns: Rp = Ra + dp(p), None without games."""
+    n = np.maximum(games, 1)
+    p = (200 * score + n * UNIT) // (2 * n * UNIT)  # W / n in hundredths, half up
+    total = opponents + _dp_table()[p] * n
+    rp = np.sign(total) * ((2 * np.abs(total) + n) // (2 * n))  # half away from zero
+    return [
+        value if count else None for value, count in zip(rp.tolist(), games.tolist(), strict=True)
+    ]
+
+
+def _rate_unrated(period: Period, state: PlayerState, pool_games: list[PoolGame]) -> PlayerPeriod:
     """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow."""
     horizon = fide.add_months(period.end, -fide.FIRST_RATING_POOL_MONTHS)
-    new_games = sorted(tally[_POOL])  # by date, event, opponent, score: the order of the fields
+    new_games = sorted(pool_games)  # by date, event, opponent, score: the order of the fields
     pool = tuple(g for g in state.pool if g.on > horizon) + tuple(new_games)
     first_event = state.first_event or (new_games[0].event if new_games else None)
     counted = _drop_zero_first_event(pool, first_event)
