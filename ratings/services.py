@@ -117,14 +117,21 @@ def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
         .distinct()
     )
     entry, before = _load_players()
+    # Every player's state on the list that opens the first period, then carried from period
+    # to period in memory: the run rates everyone, so nothing later needs reading back.
+    states = dict(entry)
+    if RatingChange.objects.filter(period__start__lt=periods[0].start).exists():
+        everyone = Player.objects.values("pk")
+        states.update(_latest_states(before=periods[0].start, players=everyone, entry=entry))
     rated: set[int] = set()
     for current in periods:
-        results = _rate(current, entry)
+        results = _rate(current, states)
         RatingChange.objects.filter(period=current).delete()
         summary.rows += bulk.insert_rows(
             RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in results.items())
         )
         rated.update(results)
+        states.update((pid, result.state) for pid, result in results.items())
         del results  # a federation's period: free it before the next one
     summary.players_changed = _write_players_from_rows(periods[0].start) + _write_players(
         _states_before(periods[0].start, stale - rated), before
@@ -180,20 +187,10 @@ def _load_players(
     return entry, derived
 
 
-def _players_in(games: QuerySet) -> QuerySet:
-    """The ids of the players of these games, as one subquery."""
-    games = games.order_by()
-    return games.values("white_id").union(games.values("black_id"))
-
-
 def _rate(
-    period: RatingPeriod, entry: dict[int, engine.PlayerState]
+    period: RatingPeriod, states: dict[int, engine.PlayerState]
 ) -> dict[int, engine.PlayerPeriod]:
-    """Load one period in two or three queries (and one for the events of pool games); rate it."""
-    games = Game.objects.filter(period=period)
-    states = dict(entry)
-    if RatingChange.objects.filter(period__start__lt=period.start).exists():
-        states.update(_latest_states(before=period.start, players=_players_in(games), entry=entry))
+    """Rate one period from the states on its opening list; its games come in one query."""
     span = engine.Period(period.start, period.end, period.label)
     return engine.rate_period(span, states, _game_columns(period), rules())
 
