@@ -19,7 +19,7 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import BooleanField, F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -256,10 +256,17 @@ def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerSt
 
 
 def _latest_states(
-    *, before: date | None, players: QuerySet, entry: dict[int, engine.PlayerState]
+    *, before: date | None, players: QuerySet | RawSQL, entry: dict[int, engine.PlayerState]
 ) -> dict[int, engine.PlayerState]:
-    """The states that the players' latest RatingChange before ``before`` leaves."""
-    latest = latest_changes(before=before).filter(player_id__in=players)
+    """The states that the players' latest RatingChange before ``before`` leaves.
+
+    ``players``: a QuerySet of their ids, or a condition on ``player_id`` (``_among``).
+    """
+    latest = latest_changes(before=before)
+    if isinstance(players, RawSQL):
+        latest = latest.filter(players)
+    else:
+        latest = latest.filter(player_id__in=players)
     states = {}
     for row in latest.values_list(
         "player_id", "status", "rating_after", "rated_games_after", "peak_after",
@@ -401,9 +408,20 @@ def _recompute_players(
     return summary
 
 
-def _ids(ids: Iterable[int]) -> RawSQL:
-    """Put ids in the scratch table; return a subquery selecting them (valid until the next)."""
-    return RawSQL(f"SELECT id FROM {bulk.fill_ids(_IDS, ids)}", [])
+def _among(ids: Iterable[int], *columns: str) -> RawSQL:
+    """A condition: any of ``columns`` holds one of ``ids``, in SQL of constant size.
+
+    An array parameter on PostgreSQL (``= ANY`` uses the columns' indexes); on SQLite, which
+    limits the variables of a query, a scratch table filled in one statement (the condition
+    then holds until the next call fills it again).
+    """
+    if connection.vendor == "postgresql":
+        array = sorted(ids)
+        sql = " OR ".join(f"{column} = ANY(%s)" for column in columns)
+        return RawSQL(f"({sql})", [array] * len(columns), output_field=BooleanField())
+    table = bulk.fill_ids(_IDS, ids)
+    sql = " OR ".join(f"{column} IN (SELECT id FROM {table})" for column in columns)
+    return RawSQL(f"({sql})", [], output_field=BooleanField())
 
 
 def _rate_reached(
@@ -411,8 +429,7 @@ def _rate_reached(
 ) -> tuple[int, set[int]]:
     """Rate one period for the players reached; return rows written and players rated."""
     seeds = players | changed
-    ids = _ids(seeds)
-    pairs = Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids), period=current)
+    pairs = Game.objects.filter(_among(seeds, "white_id", "black_id"), period=current)
     redo: set[int] = set()
     for white, black in bulk.fetch_rows(pairs.order_by().values_list("white_id", "black_id")):
         redo.update(p for p in (white, black) if p in seeds)
@@ -433,7 +450,7 @@ def _rate_reached(
     differ = [pid for pid, row in new.items() if row != old.get(pid)]
     removed = stale | (old.keys() & set(differ))
     if removed:
-        RatingChange.objects.filter(period=current, player_id__in=_ids(removed)).delete()
+        RatingChange.objects.filter(_among(removed, "player_id"), period=current).delete()
     bulk.insert_rows(RatingChange, _ROW_COLUMNS, (_stored_form(new[pid]) for pid in differ))
     return len(differ) + len(stale), redo | stale
 
@@ -442,17 +459,19 @@ def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.Player
     """Rate ``redo`` on all their games of the period, against their opponents' opening states."""
     if not redo:
         return {}
-    ids = _ids(redo)
-    games = Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids), period=current)
+    games = Game.objects.filter(_among(redo, "white_id", "black_id"), period=current)
     rows = list(
         bulk.fetch_rows(
             games.order_by().values_list("white_id", "black_id", "result", "date", "event")
         )
     )
     rows = [(w, b, result, bulk.as_date(day), event) for w, b, result, day, event in rows]
-    everyone = _ids({w for w, *_ in rows} | {b for _, b, *_ in rows})
-    entry, _ = _load_players(Q(pk__in=everyone))
-    states = {**entry, **_latest_states(before=current.start, players=everyone, entry=entry)}
+    everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
+    entry, _ = _load_players(Q(_among(everyone, "id")))
+    opening = _latest_states(
+        before=current.start, players=_among(everyone, "player_id"), entry=entry
+    )
+    states = {**entry, **opening}
     span = engine.Period(current.start, current.end, current.label)
     results = engine.rate_period(span, states, rows, rules())
     return {pid: result for pid, result in results.items() if pid in redo}
@@ -461,7 +480,7 @@ def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.Player
 def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, tuple]:
     """The stored rows of the period for these players, in ``_comparable`` form."""
     columns = [f"{c}_id" if c in ("player", "period") else c for c in _ROW_COLUMNS]
-    rows = RatingChange.objects.filter(period=current, player_id__in=_ids(players))
+    rows = RatingChange.objects.filter(_among(players, "player_id"), period=current)
     return {
         row[0]: _comparable(row) for row in bulk.fetch_rows(rows.order_by().values_list(*columns))
     }
@@ -486,10 +505,9 @@ def _final_states(
     players: set[int],
 ) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, tuple]]:
     """Each player's state after their latest row (else the entry data) and their stored one."""
-    ids = _ids(players)
-    entry, before = _load_players(Q(pk__in=ids))
+    entry, before = _load_players(Q(_among(players, "id")))
     final = {pid: (state, None) for pid, state in entry.items()}
-    latest = latest_changes().filter(player_id__in=ids)
+    latest = latest_changes().filter(_among(players, "player_id"))
     for pid, status, rating, games, peak, last, change in latest.values_list(
         "player_id", "status", "rating_after", "rated_games_after", "peak_after",
         "last_rated_on", "change",
