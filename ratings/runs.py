@@ -29,6 +29,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from ladder.models import RatingPeriod
@@ -357,29 +358,27 @@ class Freshness:
     """How fresh the stored ratings are: the latest change rated, and whether runs wait."""
 
     rated_up_to: datetime | None  # the latest change that a finished run rated
-    pending: int  # runs queued or running
-    failed: RatingRun | None  # the latest run, when it failed
+    pending: int  # runs queued or running: results entered since are still being rated
+    failed_run: int | None  # the latest run, when it failed and nothing has succeeded since
 
     @property
     def current(self) -> bool:
-        return not self.pending and self.failed is None
+        return not self.pending and self.failed_run is None
 
 
 def freshness() -> Freshness:
-    """Read how fresh the ratings are, in two queries."""
-    done = (
-        RatingRun.objects.filter(status=RunStatus.DONE)
-        .order_by("-last_change_at")
-        .values_list("last_change_at", flat=True)
-        .first()
+    """Read how fresh the ratings are, in one query."""
+    done, failed = Q(status=RunStatus.DONE), Q(status=RunStatus.FAILED)
+    found = RatingRun.objects.aggregate(
+        rated_up_to=Max("last_change_at", filter=done),
+        pending=Count("pk", filter=Q(status__in=(RunStatus.QUEUED, RunStatus.RUNNING))),
+        last_done=Max("pk", filter=done),
+        last_failed=Max("pk", filter=failed),
     )
-    latest = list(
-        RatingRun.objects.exclude(status=RunStatus.DONE).filter(
-            pk__gt=RatingRun.objects.filter(status=RunStatus.DONE).order_by("-pk").values("pk")[:1]
-        )
-        if done
-        else RatingRun.objects.exclude(status=RunStatus.DONE)
+    last_failed = found["last_failed"]
+    superseded = last_failed is not None and (found["last_done"] or 0) > last_failed
+    return Freshness(
+        rated_up_to=found["rated_up_to"],
+        pending=found["pending"],
+        failed_run=None if superseded else last_failed,
     )
-    pending = sum(run.is_pending for run in latest)
-    failed = next((run for run in latest if run.status == RunStatus.FAILED), None)
-    return Freshness(rated_up_to=done, pending=pending, failed=failed)

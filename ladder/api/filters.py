@@ -7,6 +7,7 @@ from django import forms
 from django.db.models import Q
 
 from ladder.models import Game, PeriodStatus, Player, RatingPeriod, Result, Title
+from ratings.models import RatingRun, RunStatus
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -66,3 +67,11 @@ class PeriodFilter(django_filters.FilterSet):
     class Meta:
         model = RatingPeriod
         fields = ["label"]
+
+
+class RatingRunFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=RunStatus.choices)
+
+    class Meta:
+        model = RatingRun
+        fields: list[str] = []

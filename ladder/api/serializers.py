@@ -20,7 +20,7 @@ from ladder.models import (
     Result,
 )
 from ratings import fide, selectors
-from ratings.models import RatingChange
+from ratings.models import RatingChange, RatingRun
 
 from .exceptions import field_errors
 
@@ -394,3 +394,37 @@ class FieldErrorsSerializer(serializers.Serializer):
     """``{"field": ["message", ...]}``; errors not tied to a field go under non_field_errors."""
 
     non_field_errors = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+# --- rating runs ---------------------------------------------------------------------------
+
+
+class RatingRunSerializer(serializers.ModelSerializer):
+    """A rating run: what asked for it and what it did (the error text stays in the admin)."""
+
+    from_period = serializers.CharField(
+        source="from_period.label", default=None, allow_null=True, help_text="Null: the first."
+    )
+    status = serializers.CharField(help_text="queued, running, done or failed.")
+
+    class Meta:
+        model = RatingRun
+        fields = [
+            "id", "status", "reason", "changes", "from_period", "requested_at", "last_change_at",
+            "started_at", "finished_at", "attempts", "periods", "players_changed",
+            "rows_written", "summary",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class FreshnessSerializer(serializers.Serializer):
+    rated_up_to = serializers.DateTimeField(
+        allow_null=True, help_text="The latest change that a finished rating run has rated."
+    )
+    pending = serializers.IntegerField(
+        help_text="Rating runs queued or running: results entered since are still being rated."
+    )
+    failed_run = serializers.IntegerField(
+        allow_null=True, help_text="The latest run, when it failed and none has succeeded since."
+    )
+    current = serializers.BooleanField(help_text="Every change is rated.")

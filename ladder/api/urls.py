@@ -13,10 +13,12 @@ router.include_format_suffixes = False
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("games", views.GameViewSet, basename="game")
 router.register("periods", views.PeriodViewSet, basename="period")
+router.register("rating-runs", views.RatingRunViewSet, basename="rating-run")
 
 urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
     path("calculator/", views.CalculatorView.as_view(), name="calculator"),
+    path("freshness/", views.FreshnessView.as_view(), name="freshness"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

@@ -27,8 +27,9 @@ from rest_framework.response import Response
 from ladder import actions
 from ladder.models import Game, PeriodLog, Player, RatingPeriod
 from ladder.validation import GameEntry
-from ratings import fide, selectors
+from ratings import fide, runs, selectors
 from ratings import services as rating_services
+from ratings.models import RatingRun
 
 from . import filters
 from . import serializers as s
@@ -326,6 +327,47 @@ class RatingListView(ApiMixin, GenericAPIView):
         page = self.paginate_queryset(selectors.rating_list(period))
         self.paginator.period = s.PeriodRefSerializer(period).data if period else None
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
+
+
+# --- rating runs and freshness -----------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List rating runs",
+        description="Newest first: every recompute, what asked for it (the change and how "
+        "many merged into it), from which period, queued / running / done / failed, and what "
+        "it did. Filter by `status`.",
+        responses={200: s.RatingRunSerializer(many=True), **errors(400)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a rating run", responses={200: s.RatingRunSerializer, **errors(404)}
+    ),
+)
+class RatingRunViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = RatingRun.objects.select_related("from_period")
+    serializer_class = s.RatingRunSerializer
+    filterset_class = filters.RatingRunFilter
+    ordering_fields = ["id", "requested_at", "finished_at"]
+    ordering = ["-id"]
+
+
+@extend_schema(
+    summary="How fresh the ratings are",
+    description="The latest change a finished rating run has rated, and how many runs are "
+    "queued or running (results entered since are still being rated).",
+    responses={200: s.FreshnessSerializer},
+)
+class FreshnessView(ApiMixin, GenericAPIView):
+    queryset = RatingRun.objects.all()
+    serializer_class = s.FreshnessSerializer
+    filter_backends: list = []
+    pagination_class = None
+
+    def get(self, request):
+        found = runs.freshness()
+        data = {**vars(found), "current": found.current}
+        return Response(s.FreshnessSerializer(data).data)
 
 
 # --- the calculator ------------------------------------------------------------------------

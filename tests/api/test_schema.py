@@ -30,6 +30,9 @@ def test_schema_is_openapi_3_and_lists_every_endpoint(anon):
         "/api/v1/periods/{id}/reopen/",
         "/api/v1/rating-list/",
         "/api/v1/calculator/",
+        "/api/v1/rating-runs/",
+        "/api/v1/rating-runs/{id}/",
+        "/api/v1/freshness/",
     }
 
 

@@ -8,10 +8,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
+from ladder.actions import close_period
 from ladder.models import Game, Player, RatingPeriod, Result
+from ratings import runs
 from ratings.fide import add_months
-from ratings.services import close_period, recompute_from
+from ratings.models import RatingRun
 
 DEMO_USER, DEMO_PASSWORD = "admin", "admin"
 
@@ -82,7 +85,10 @@ class Command(BaseCommand):
                 return
             raise CommandError("The club already has players; seed_demo loads an empty club only.")
         with transaction.atomic():
-            summary = self._seed(random.Random(options["seed"]))
+            self._seed(random.Random(options["seed"]))
+        runs.settle()
+        run = RatingRun.objects.order_by("-pk").first()
+        summary = runs.describe(run) if run else ""
         self.stdout.write(self.style.SUCCESS(f"Demo club loaded. {summary}"))
         self._login_hint()
 
@@ -103,14 +109,13 @@ class Command(BaseCommand):
         games: list[Game] = []
         for number, period in enumerate(periods, start=1):
             games += self._month(rng, players, period, number)
-        Game.objects.bulk_create(games)
-        summary = recompute_from(periods[0])
+        bulk_create_with_history(games, Game)
+        runs.request_recompute(period=periods[0], players=None, reason="Demo club loaded")
         user = get_user_model()
         if not user.objects.filter(username=DEMO_USER).exists():
             user.objects.create_superuser(DEMO_USER, "admin@example.org", DEMO_PASSWORD)
         for period in periods[:-1]:
             close_period(period=period)
-        return summary
 
     def _period(self, start: date) -> RatingPeriod:
         end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
