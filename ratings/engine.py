@@ -237,19 +237,27 @@ def _pool_games(
     if not len(rows):
         return {}
     white_unrated = rw[rows] < 0
+    player = np.where(white_unrated, wi[rows], bi[rows])
+    order = np.argsort(player, kind="stable")  # each player's games together
+    rows, white_unrated, player = rows[order], white_unrated[order], player[order]
     score = games.score[rows]
-    player = np.where(white_unrated, wi[rows], bi[rows]).tolist()
     opponent = np.where(white_unrated, rb[rows], rw[rows]).tolist()
     own = np.where(white_unrated, score, UNIT - score).tolist()
     ordinals = games.day[rows].tolist()
     on = {day: date.fromordinal(day) for day in set(ordinals)}
     names = games.events(rows)
     events = {event: event_key(event, period.label) for event in set(names)}
-    pools: dict[int, list[PoolGame]] = {}
-    for k, day, event, rating, points in zip(player, ordinals, names, opponent, own, strict=True):
-        game = PoolGame(on[day], events[event], rating, points)
-        pools.setdefault(k, []).append(game)
-    return pools
+    # tuple.__new__ straight from C: a named tuple's own constructor costs a Python frame each.
+    fields = zip(
+        map(on.__getitem__, ordinals), map(events.__getitem__, names), opponent, own, strict=True
+    )
+    pool = list(map(functools.partial(tuple.__new__, PoolGame), fields))
+    starts = np.flatnonzero(np.r_[True, player[1:] != player[:-1]]).tolist()
+    ends = [*starts[1:], len(pool)]
+    return {
+        k: pool[start:end]
+        for k, start, end in zip(player[starts].tolist(), starts, ends, strict=True)
+    }
 
 
 def _dense_index(white: np.ndarray, black: np.ndarray) -> tuple[np.ndarray, ...]:
