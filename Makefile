@@ -30,7 +30,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 
-## Benchmark a full recompute of a synthetic federation (see scripts/bench.py --help).
+## Benchmark a federation-sized recompute against the I/O floor, last line ratio_to_floor=<x.xx>
+## (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench; see scripts/bench.py --help).
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
 
