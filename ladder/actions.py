@@ -10,7 +10,7 @@ run that rates the change executes after the commit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import IO, Any
+from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -56,12 +56,10 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     for game in valid:
         month = (game.date.year, game.date.month)
         if month not in periods or not periods[month].contains(game.date):
-            period = RatingPeriod.objects.for_date(game.date)
-            assert period is not None
-            periods[month] = period
+            periods[month] = RatingPeriod.objects.for_date(game.date)
         game.period = periods[month]
     _lock_open({p.pk for p in periods.values()})
-    created = bulk_create_with_history(valid, Game, default_user=_user(user))
+    created: list[Game] = bulk_create_with_history(valid, Game, default_user=_user(user))
     earliest = min(periods.values(), key=lambda p: p.start)
     count = f"{len(created)} game" + ("s" if len(created) != 1 else "")
     runs.request_recompute(
@@ -153,13 +151,13 @@ def save_player(*, player: Player, user: Any = None) -> Player:
 # --- files --------------------------------------------------------------------------------------
 
 
-def import_players(file: IO[str], *, user: Any = None) -> int:
+def import_players(file: TextIO, *, user: Any = None) -> int:
     """Import players from a CSV file, whole or not at all; return how many were added."""
     return importers.import_players(file)
 
 
 @transaction.atomic
-def import_games(file: IO[str], *, user: Any = None) -> list[Game]:
+def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
     """Import games from a CSV file, whole or not at all, through ``enter_games``."""
     entries = importers.read_games(file)
     try:

@@ -7,6 +7,8 @@ run did (immediate mode) or that it is queued, with a link (background mode). Pe
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
@@ -99,9 +101,10 @@ class LevelFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         bounds = {str(low): (low, high) for (low, _), high in _level_bounds()}
-        if self.value() not in bounds:
+        value = self.value() or ""
+        if value not in bounds:
             return queryset
-        low, high = bounds[self.value()]
+        low, high = bounds[value]
         queryset = queryset.filter(rating__gte=low)
         return queryset.filter(rating__lt=high) if high is not None else queryset
 
@@ -165,12 +168,15 @@ class GameForm(forms.ModelForm):
         model = Game
         fields = GAME_FIELDS
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if any(name in self.errors for name in GAME_FIELDS):
             return data
-        entry = GameEntry(**{name: data.get(name) or "" for name in GAME_FIELDS})
-        entry.date = data.get("date")
+        entry = GameEntry(
+            date=data.get("date"), white=data["white"], black=data["black"],
+            result=data.get("result") or "", event=data.get("event") or "",
+            round=data.get("round") or "",
+        )  # fmt: skip
         instance = self.instance if self.instance.pk else None
         for name, found in check_games([entry], instance=instance)[0].problems.items():
             for message in found:

@@ -58,11 +58,11 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="games", ordering="game_count")
     def game_count(self, obj: RatingPeriod) -> int:
-        return obj.game_count
+        return int(getattr(obj, "game_count", 0))  # annotated by periods_with_counts
 
     @admin.display(description="players", ordering="player_count")
     def player_count(self, obj: RatingPeriod) -> int:
-        return obj.player_count
+        return int(getattr(obj, "player_count", 0))
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.is_closed:

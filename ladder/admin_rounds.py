@@ -8,6 +8,7 @@ transaction and one rating run reports what changed. The checks are the write pa
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -44,7 +45,7 @@ class RoundForm(forms.Form):
         "results 1-0, 0-1, 1/2-1/2, ½-½, =, 1/2, +/-, -/+ and 0-0 are understood.",
     )
 
-    def clean_date(self) -> date:
+    def clean_date(self) -> datetime.date:
         day = self.cleaned_data["date"]
         if not FIRST_GAME_DATE <= day <= LAST_GAME_DATE:
             raise ValidationError(GAME_DATE_MESSAGE)
@@ -119,7 +120,8 @@ def collect_lines(rows: list[dict], paste: str) -> list[Line]:
             line = Line(f"Pasted line {number}", text, "", "")
             line.problems.append(f"'{text}' is not a game; write 'White Name - Black Name 1-0'.")
         else:
-            line = Line(f"Pasted line {number}", *match.group("white", "black", "result"))
+            white, black, result = match.group("white", "black", "result")
+            line = Line(f"Pasted line {number}", white, black, result)
         lines.append(line)
     return lines
 

@@ -134,7 +134,8 @@ def import_players(file: TextIO) -> int:
             seen_ids.setdefault(player.fide_id, line)
         if len(errors) == found:
             players.append(player)
-    taken = set(Player.objects.filter(fide_id__in=list(seen_ids)).values_list("fide_id", flat=True))
+    stored = Player.objects.filter(fide_id__in=list(seen_ids)).values_list("fide_id", flat=True)
+    taken = {fide_id for fide_id in stored if fide_id is not None}
     errors += [
         RowError(seen_ids[i], "fide_id", f"A player with FIDE id {i} already exists.")
         for i in sorted(taken)

@@ -81,14 +81,14 @@ class Title(models.TextChoices):
     WCM = "WCM"
 
 
-class PlayerQuerySet(models.QuerySet):
-    def rated(self):
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def rated(self) -> PlayerQuerySet:
         return self.filter(rating__isnull=False)
 
-    def unrated(self):
+    def unrated(self) -> PlayerQuerySet:
         return self.filter(rating__isnull=True)
 
-    def search(self, text: str):
+    def search(self, text: str) -> PlayerQuerySet:
         """Filter by part of the name, or by the exact FIDE id when the text is a number."""
         # No stored text holds a NUL, and PostgreSQL refuses one in a query parameter.
         text = text.replace("\x00", "").strip()
@@ -100,7 +100,7 @@ class PlayerQuerySet(models.QuerySet):
             condition |= Q(fide_id=fide_id)
         return self.filter(condition)
 
-    def standings(self):
+    def standings(self) -> PlayerQuerySet:
         """Order rated players first by rating, then by name."""
         return self.order_by(F("rating").desc(nulls_last=True), "name", "pk")
 
@@ -230,25 +230,22 @@ class PeriodStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
-class RatingPeriodQuerySet(models.QuerySet):
-    def containing(self, day: date):
+class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
+    def containing(self, day: date) -> RatingPeriodQuerySet:
         return self.filter(start__lte=day, end__gte=day)
 
-    def overlapping(self, start: date, end: date):
+    def overlapping(self, start: date, end: date) -> RatingPeriodQuerySet:
         return self.filter(start__lte=end, end__gte=start)
 
-    def for_date(self, day: date, *, create: bool = True) -> RatingPeriod | None:
+    def for_date(self, day: date) -> RatingPeriod:
         """Return the period holding ``day``, creating that month's period if there is none.
 
-        With ``create=False`` nothing is created: None means the month's period could be.
         Raise ``ValidationError`` on ``date`` when it would overlap another period.
         """
         period = self.containing(day).first()
         if period is not None:
             return period
         label, start, end = RatingPeriod.month_of(day, among=self.overlapping(*_month(day)))
-        if not create:
-            return None
         return self.create(label=label, start=start, end=end)
 
     def latest_period(self) -> RatingPeriod | None:
@@ -359,14 +356,14 @@ class PeriodLog(models.Model):
         return f"{self.period} {self.action} {self.at:%Y-%m-%d %H:%M}"
 
 
-class GameQuerySet(models.QuerySet):
-    def in_period(self, period: RatingPeriod):
+class GameQuerySet(models.QuerySet["Game"]):
+    def in_period(self, period: RatingPeriod) -> GameQuerySet:
         return self.filter(period=period)
 
-    def with_players(self):
+    def with_players(self) -> GameQuerySet:
         return self.select_related("white", "black", "period")
 
-    def for_player(self, player: Player | int):
+    def for_player(self, player: Player | int) -> GameQuerySet:
         return self.filter(Q(white=player) | Q(black=player))
 
 

@@ -101,7 +101,8 @@ class PlayerLookup:
         if not text:
             raise LookupError("A player (FIDE id or name) is required.")
         if text.isascii() and text.isdigit():
-            player = self.by_fide_id.get(parse_fide_id(text))
+            fide_id = parse_fide_id(text)
+            player = self.by_fide_id.get(fide_id) if fide_id is not None else None
             if player is None:
                 raise LookupError(f"No player has the FIDE id {text}.")
             return player
@@ -183,8 +184,9 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
         result = entry.result
     if not entry.result.strip():
         checked.add("result", "The result is missing.")
-    game = Game(date=entry.date, result=result, event=entry.event, round=entry.round,
+    game = Game(result=result, event=entry.event, round=entry.round,
                 white=players.get("white"), black=players.get("black"))  # fmt: skip
+    game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
         periods.check(entry.date, checked)

@@ -38,7 +38,7 @@ def standings(request):
     rows = [
         {
             "player": p,
-            "rank": ranks[p.rating],
+            "rank": ranks.get(p.rating) if p.rating is not None else None,
             "level": fide.level(p.title, p.rating),
             "is_title": bool(p.title),
             "k": selectors.current_k(p, year=year),

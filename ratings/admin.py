@@ -84,7 +84,7 @@ class RatingRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
     readonly_fields = fields
     date_hierarchy = "requested_at"
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         # Runs say how fresh the ratings are: every staff user who can see the ratings may.
         return super().has_view_permission(request, obj) or request.user.has_perm(
             "ratings.view_ratingchange"

@@ -102,7 +102,8 @@ def _merge_into_queued(
     )
     if run is None:
         return None
-    if run.from_period_id is not None and (period is None or period.start < run.from_period.start):
+    current = run.from_period  # None: from the first period already
+    if current is not None and (period is None or period.start < current.start):
         run.from_period = period
     if run.players is not None:
         run.players = None if players is None else sorted({*run.players, *players})

@@ -235,10 +235,10 @@ def game_lines(
     Ratings used are those of the list that opened each period (8.3.2), read from both
     players' RatingChange rows of that period.
     """
-    games = Game.objects.for_player(player).with_players().order_by("date", "pk")
+    selected = Game.objects.for_player(player).with_players().order_by("date", "pk")
     if periods is not None:
-        games = games.filter(period__in=periods)
-    games = list(games)
+        selected = selected.filter(period__in=periods)
+    games = list(selected)
     period_ids = {g.period_id for g in games}
     opening = {
         (pid, period_id): (status, before)

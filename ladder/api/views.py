@@ -6,7 +6,9 @@ token). Every list is paginated and reads in a fixed number of queries whatever 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from http import HTTPStatus
+from typing import TYPE_CHECKING, cast
 
 from django.db.models import Prefetch
 from django.http import Http404
@@ -18,7 +20,11 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
@@ -36,6 +42,10 @@ from . import serializers as s
 from .exceptions import exception_handler
 from .pagination import RatingListPagination
 from .permissions import ModelPermissions
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _PermissionClass
+
 from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, errors
 
 
@@ -46,8 +56,11 @@ class ApiMixin:
     ``WWW-Authenticate: Token`` header (session authentication alone can only say 403).
     """
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
-    permission_classes = [ModelPermissions]
+    authentication_classes: Sequence[type[BaseAuthentication]] = [
+        TokenAuthentication,
+        SessionAuthentication,
+    ]
+    permission_classes: Sequence[_PermissionClass] = [ModelPermissions]
 
     def get_exception_handler(self):
         return exception_handler
@@ -135,7 +148,7 @@ class PlayerViewSet(
     @action(detail=True, filter_backends=[], serializer_class=s.HistorySerializer)
     def history(self, request, pk=None):
         player = self.get_object()
-        page = self.paginate_queryset(selectors.player_history(player))
+        page = self.paginate_queryset(selectors.player_history(player)) or []
         lines = selectors.game_lines(player, [change.period for change in page])
         data = s.HistorySerializer(page, many=True, context={"lines": lines}).data
         return self.get_paginated_response(data)
@@ -320,12 +333,14 @@ class RatingListView(ApiMixin, GenericAPIView):
     def get(self, request):
         query = PeriodQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
+        period: RatingPeriod | None
         if "period" in query.validated_data:
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
         else:
             period = RatingPeriod.objects.latest_period()
         page = self.paginate_queryset(selectors.rating_list(period))
-        self.paginator.period = s.PeriodRefSerializer(period).data if period else None
+        paginator = cast(RatingListPagination, self.paginator)
+        paginator.period = s.PeriodRefSerializer(period).data if period else None
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
 
 
