@@ -13,13 +13,17 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
+from typing import Any
 
 import numpy as np
 from django.db import connection
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
+from django.db.models.options import Options
+
+Row = tuple[Any, ...]
 
 
-def fetch_rows(queryset: QuerySet, *, chunk: int = 50_000) -> Iterator[tuple]:
+def fetch_rows(queryset: QuerySet[Any, Any], *, chunk: int = 50_000) -> Iterator[Row]:
     """Yield the rows of a ``values_list`` QuerySet as the driver returns them (no converters).
 
     Dates come back as ``date`` on PostgreSQL and as ISO text on SQLite; ``as_date`` reads both.
@@ -31,7 +35,7 @@ def fetch_rows(queryset: QuerySet, *, chunk: int = 50_000) -> Iterator[tuple]:
             yield from rows
 
 
-def fetch_rows_sql(sql: str, params: Sequence, *, chunk: int = 50_000) -> Iterator[tuple]:
+def fetch_rows_sql(sql: str, params: Sequence[Any], *, chunk: int = 50_000) -> Iterator[Row]:
     """Yield the rows of a SQL query as the driver returns them."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -40,8 +44,8 @@ def fetch_rows_sql(sql: str, params: Sequence, *, chunk: int = 50_000) -> Iterat
 
 
 def fetch_packed(
-    sql: str, params: Sequence, dtype: np.dtype, *, others: Sequence[str] = ()
-) -> tuple[tuple, np.ndarray]:
+    sql: str, params: Sequence[Any], dtype: np.dtype[Any], *, others: Sequence[str] = ()
+) -> tuple[Row, np.ndarray]:
     """Run a PostgreSQL query whose last column packs rows into one ``bytea``; unpack it.
 
     The query builds each row with ``int8send``/``int4send`` and joins them with
@@ -58,23 +62,24 @@ def fetch_packed(
     return tuple(values), np.frombuffer(data, dtype=dtype)
 
 
-def as_date(value) -> date | None:
+def as_date(value: date | str | None) -> date | None:
+    """Read a date as PostgreSQL (``date``) or SQLite (ISO text) returns it."""
     if value is None or isinstance(value, date):
         return value
     return date.fromisoformat(value[:10])
 
 
-def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence]) -> int:
+def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
     """Insert rows (values in ``columns`` order, already in database form) in one statement.
 
     COPY on PostgreSQL, one ``executemany`` on SQLite. Returns the number of rows.
     """
     meta = model._meta
-    names = [connection.ops.quote_name(meta.get_field(c).column) for c in columns]
+    names = [connection.ops.quote_name(_column(_field(meta, c))) for c in columns]
     return _fill(connection.ops.quote_name(meta.db_table), names, rows)
 
 
-def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Sequence]) -> None:
+def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Set ``columns`` of the rows whose primary key is the first value of each row.
 
     The rows go into a scratch table in one statement, then one joined UPDATE applies them.
@@ -84,8 +89,9 @@ def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Seque
     meta = model._meta
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
-    fields = [meta.pk] + [meta.get_field(c) for c in columns]
-    names = [quote(f.column) for f in fields]
+    assert meta.pk is not None
+    fields = [meta.pk] + [_field(meta, c) for c in columns]
+    names = [quote(_column(f)) for f in fields]
     scratch = quote(f"{meta.db_table}_update")
     types = [f.rel_db_type(connection) if f.primary_key else f.db_type(connection) for f in fields]
     declarations = ", ".join(f"{n} {t}" for n, t in zip(names, types, strict=True))
@@ -117,10 +123,21 @@ def fill_ids(table: str, ids: Iterable[int]) -> str:
     return name
 
 
-def _fill(table: str, names: list[str], rows: Iterable[Sequence]) -> int:
+def _field(meta: Options[Any], name: str) -> Field[Any, Any]:
+    field = meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field
+
+
+def _column(field: Field[Any, Any]) -> str:
+    assert field.column is not None, field.name
+    return field.column
+
+
+def _fill(table: str, names: list[str], rows: Iterable[Sequence[Any]]) -> int:
     count = 0
 
-    def counted(rows):
+    def counted(rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
         nonlocal count
         for row in rows:
             count += 1
@@ -135,11 +152,11 @@ def _fill(table: str, names: list[str], rows: Iterable[Sequence]) -> int:
             placeholders = ", ".join(["%s"] * len(names))
             cursor.executemany(
                 f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders})",
-                ([_plain(value) for value in row] for row in counted(rows)),
+                [[_plain(value) for value in row] for row in counted(rows)],
             )
     return count
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Send dates as ISO text, as SQLite stores them."""
     return value.isoformat() if isinstance(value, date) else value

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -207,7 +207,7 @@ def _tally(
     side = np.concatenate([wi[both], bi[both]])
     size = len(id_list)
 
-    def total(values) -> np.ndarray:
+    def total(values: np.ndarray) -> np.ndarray:
         return np.bincount(side, weights=values, minlength=size).astype(np.int64)
 
     last = np.full(size, -1, np.int64)
@@ -226,7 +226,13 @@ def _tally(
 
 
 def _pool_games(
-    period: Period, mask: np.ndarray, wi, bi, rw, rb, games: GameColumns
+    period: Period,
+    mask: np.ndarray,
+    wi: np.ndarray,
+    bi: np.ndarray,
+    rw: np.ndarray,
+    rb: np.ndarray,
+    games: GameColumns,
 ) -> dict[int, list[PoolGame]]:
     """Collect the games of unrated players against rated ones (``mask``), by player position.
 
@@ -329,24 +335,36 @@ def _rate_rated(
         (-1 if s.last_rated_on is None else s.last_rated_on.toordinal() for s in players),
         np.int64, len(players)))  # fmt: skip
     days = {day: date.fromordinal(day) for day in set(last.tolist()) if day >= 0}
-    columns = zip(
-        players, ks, games.tolist(), score.tolist(), expected.tolist(), applied.tolist(),
-        exact.tolist(), change.tolist(), after.tolist(), peak.tolist(), last.tolist(),
-        _performances(totals.opponents[at], games, score), strict=True,
-    )  # fmt: skip
-    return [_rated_result(*values, days) for values in columns]
+    sums = zip(games.tolist(), score.tolist(), expected.tolist(), strict=True)
+    changes = zip(applied.tolist(), exact.tolist(), change.tolist(), after.tolist(), strict=True)
+    closing = zip(peak.tolist(), last.tolist(), strict=True)
+    performances = _performances(totals.opponents[at], games, score)
+    return [
+        _rated_result(state, k, totals_of, changed, peak, days.get(day), rp)
+        for state, k, totals_of, changed, (peak, day), rp in zip(
+            players, ks, sums, changes, closing, performances, strict=True
+        )
+    ]
 
 
 def _rated_result(
-    state, k, games, score, expected, applied, exact, change, after, peak, last, performance, days
+    state: PlayerState,
+    k: fide.KFactor,
+    sums: tuple[int, int, int],
+    changed: tuple[int, int, int, int],
+    peak: int | None,
+    last: date | None,
+    performance: int | None,
 ) -> PlayerPeriod:
+    """One rated player's result from the column arithmetic of ``_rate_rated``."""
+    (games, score, expected), (applied, exact, change, after) = sums, changed
     if after < fide.FLOOR:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
         status, rating_after, peak = STATUS_BELOW_FLOOR, None, state.peak_rating
     else:
         status, rating_after = STATUS_RATED, after
     new_state = PlayerState(
-        rating_after, state.rated_games + games, peak, state.birth_year, days.get(last), (),
+        rating_after, state.rated_games + games, peak, state.birth_year, last, (),
         state.first_event,
     )  # fmt: skip
     return PlayerPeriod(
@@ -360,7 +378,7 @@ def _dp_table() -> np.ndarray:
     return np.array([fide.dp(p) for p in range(101)], np.int64)
 
 
-def _performances(opponents: np.ndarray, games: np.ndarray, score: np.ndarray) -> list:
+def _performances(opponents: np.ndarray, games: np.ndarray, score: np.ndarray) -> list[int | None]:
     """``fide.performance_rating`` over whole columns: Rp = Ra + dp(p), None without games."""
     n = np.maximum(games, 1)
     p = (200 * score + n * UNIT) // (2 * n * UNIT)  # W / n in hundredths, half up
@@ -385,7 +403,7 @@ def _rate_unrated(period: Period, state: PlayerState, pool_games: list[PoolGame]
     performance = _performance(
         sum(g.opponent_rating for g in new_games), len(new_games), period_score
     )
-    common = {
+    common: dict[str, Any] = {
         "rating_before": None,
         "games": len(new_games),
         "score": period_score,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -29,6 +30,7 @@ from ladder.models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
 from . import bulk, engine
 from .models import RatingChange, Status
 
+Row = tuple[Any, ...]
 _LOCK_KEY = 0x1ADDE7  # PostgreSQL advisory lock serializing recomputes
 
 
@@ -84,7 +86,7 @@ def recompute_from(
 
 
 @contextmanager
-def _gc_paused():
+def _gc_paused() -> Iterator[None]:
     """Pause Python's cycle collector while a recompute builds millions of short-lived tuples.
 
     They hold no reference cycles (reference counting frees them), but their number triggers
@@ -166,7 +168,7 @@ _DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_chang
 
 def _load_players(
     players: Q | None = None,
-) -> tuple[dict[int, engine.PlayerState], dict[int, tuple]]:
+) -> tuple[dict[int, engine.PlayerState], dict[int, Row]]:
     """Every player's entry state and stored derived state, in one query.
 
     Reading all players is cheaper than selecting those of a period: a federation's player
@@ -210,7 +212,9 @@ def _game_columns(period: RatingPeriod) -> engine.GameColumns:
         rows = list(bulk.fetch_rows_sql(sql, [period.pk]))
         events = np.array([row[5] for row in rows], dtype=object)
         ints = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
-        days = np.fromiter((bulk.as_date(row[4]).toordinal() for row in rows), np.int64, len(rows))
+        days = np.fromiter(
+            (date.fromisoformat(str(row[4])[:10]).toordinal() for row in rows), np.int64, len(rows)
+        )
         return engine.GameColumns(
             ints[:, 1], ints[:, 2], ints[:, 3], days, lambda at: events[at].tolist()
         )
@@ -256,7 +260,10 @@ def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerSt
 
 
 def _latest_states(
-    *, before: date | None, players: QuerySet | RawSQL, entry: dict[int, engine.PlayerState]
+    *,
+    before: date | None,
+    players: QuerySet[Any, Any] | RawSQL,
+    entry: dict[int, engine.PlayerState],
 ) -> dict[int, engine.PlayerState]:
     """The states that the players' latest RatingChange before ``before`` leaves.
 
@@ -285,7 +292,9 @@ def _latest_states(
     return states
 
 
-def latest_changes(*, before: date | None = None, through: date | None = None) -> QuerySet:
+def latest_changes(
+    *, before: date | None = None, through: date | None = None
+) -> QuerySet[RatingChange]:
     """Each player's latest RatingChange of a period starting before ``before`` (or at or
     before ``through``): one query whatever the number of players."""
     rows = RatingChange.objects.all()
@@ -300,14 +309,14 @@ def latest_changes(*, before: date | None = None, through: date | None = None) -
     ).filter(recency=1)
 
 
-def _pool_from_json(pool: list) -> tuple[engine.PoolGame, ...]:
+def _pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:
     return tuple(
         engine.PoolGame(date.fromisoformat(on), event, rating, score)
         for on, event, rating, score in pool
     )
 
 
-def _pool_to_json(pool: Iterable[engine.PoolGame]) -> list:
+def _pool_to_json(pool: Iterable[engine.PoolGame]) -> list[Any]:
     return [[g.on.isoformat(), g.event, g.opponent_rating, g.score] for g in pool]
 
 
@@ -318,7 +327,7 @@ _ROW_COLUMNS = (
 )  # fmt: skip
 
 
-def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> tuple:
+def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> Row:
     """Return a RatingChange row in ``_ROW_COLUMNS`` order, in database form."""
     state, k = result.state, result.k
     return (
@@ -354,7 +363,7 @@ def _chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
 
 
 def _write_players(
-    final: dict[int, tuple[engine.PlayerState, int | None]], before: dict[int, tuple]
+    final: dict[int, tuple[engine.PlayerState, int | None]], before: dict[int, Row]
 ) -> int:
     """Write the players' derived state; return how many players' ratings changed."""
     changed = []
@@ -477,7 +486,7 @@ def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.Player
     return {pid: result for pid, result in results.items() if pid in redo}
 
 
-def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, tuple]:
+def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, Row]:
     """The stored rows of the period for these players, in ``_comparable`` form."""
     columns = [f"{c}_id" if c in ("player", "period") else c for c in _ROW_COLUMNS]
     rows = RatingChange.objects.filter(_among(players, "player_id"), period=current)
@@ -486,7 +495,7 @@ def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, tuple]:
     }
 
 
-def _comparable(row: tuple) -> tuple:
+def _comparable(row: Row) -> Row:
     """A row as the driver or ``_row`` gives it, with its date and pool in Python form."""
     values = list(row)
     values[_LAST_RATED] = bulk.as_date(values[_LAST_RATED])
@@ -495,7 +504,7 @@ def _comparable(row: tuple) -> tuple:
     return tuple(values)
 
 
-def _stored_form(row: tuple) -> tuple:
+def _stored_form(row: Row) -> Row:
     values = list(row)
     values[_POOL] = json.dumps(values[_POOL])
     return tuple(values)
@@ -503,10 +512,12 @@ def _stored_form(row: tuple) -> tuple:
 
 def _final_states(
     players: set[int],
-) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, tuple]]:
+) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, Row]]:
     """Each player's state after their latest row (else the entry data) and their stored one."""
     entry, before = _load_players(Q(_among(players, "id")))
-    final = {pid: (state, None) for pid, state in entry.items()}
+    final: dict[int, tuple[engine.PlayerState, int | None]] = {
+        pid: (state, None) for pid, state in entry.items()
+    }
     latest = latest_changes().filter(_among(players, "player_id"))
     for pid, status, rating, games, peak, last, change in latest.values_list(
         "player_id", "status", "rating_after", "rated_games_after", "peak_after",
@@ -537,7 +548,7 @@ def _write_players_from_rows(start: date) -> int:
             SELECT 1 FROM {changes} later JOIN {periods} lp ON lp.id = later.period_id
             WHERE later.player_id = rc.player_id AND lp.start > p.start
         )"""
-    params = [Status.RATED, start]
+    params: list[Any] = [Status.RATED, start]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT COUNT(*) FROM {players} pl JOIN ({latest}) l ON pl.id = l.player_id "
@@ -552,14 +563,14 @@ def _write_players_from_rows(start: date) -> int:
             f"WHERE {players}.id = l.player_id AND ({different})",
             params,
         )
-    return changed
+    return int(changed)
 
 
 # --- closing and reopening periods ---------------------------------------------------------
 
 
 @transaction.atomic
-def close_period(*, period: RatingPeriod, user=None) -> RatingPeriod:
+def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     """Close a period: its list is published and its games are frozen (DESIGN Data)."""
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if period.is_closed:
@@ -582,7 +593,7 @@ def close_period(*, period: RatingPeriod, user=None) -> RatingPeriod:
 
 
 @transaction.atomic
-def reopen_period(*, period: RatingPeriod, reason: str, user=None) -> RatingPeriod:
+def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> RatingPeriod:
     """Reopen a closed period so that its games can be corrected; the reason is recorded."""
     reason = (reason or "").strip()
     if not reason:
