@@ -1,0 +1,145 @@
+"""The one write path: the same bad game through every door gets the same sentence, and
+nothing is written; the actions lock what they change."""
+
+from __future__ import annotations
+
+import html
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
+
+from ladder import actions
+from ladder.models import GAME_DATE_MESSAGE, Game, PeriodStatus, closed_message
+from ladder.validation import GameEntry
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+ROUND_URL = "/admin/ladder/game/enter-round/"
+
+
+@pytest.fixture
+def club():
+    """Alice and Bob; March 2026 open with one game; February closed; January has no period."""
+    alice = PlayerFactory(name="Alice Brown", fide_id=1001)
+    bob = PlayerFactory(name="Bob Green", fide_id=1002)
+    feb = PeriodFactory(label="2026-02", start=date(2026, 2, 1), end=date(2026, 2, 28))
+    feb.status = PeriodStatus.CLOSED
+    feb.save()
+    game = GameFactory(date=date(2026, 3, 14), white=alice, black=bob, result="1-0")
+    user = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
+    return {"alice": alice, "bob": bob, "feb": feb, "game": game, "user": user}
+
+
+# Each door takes (day, white, black) as its users type them and returns every message shown.
+
+
+def through_admin(client, club, day, white, black):
+    client.force_login(club["user"])
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": "",
+            "round": ""}  # fmt: skip
+    return html.unescape(client.post("/admin/ladder/game/add/", data).content.decode())
+
+
+def through_round_entry(client, club, day, white, black):
+    client.force_login(club["user"])
+    data = {
+        "date": day, "event": "", "round": "", "paste": f"{white.name} - {black.name} 1-0",
+        "rows-TOTAL_FORMS": "1", "rows-INITIAL_FORMS": "0", "rows-MIN_NUM_FORMS": "0",
+        "rows-MAX_NUM_FORMS": "1000", "_save": "1",
+    }  # fmt: skip
+    return html.unescape(client.post(ROUND_URL, data).content.decode())
+
+
+def through_api(client, club, day, white, black):
+    api = APIClient()
+    api.force_authenticate(club["user"])
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0"}
+    return str(api.post("/api/v1/games/", data, format="json").json())
+
+
+def through_csv(client, club, day, white, black, tmp_path):
+    path = tmp_path / "games.csv"
+    path.write_text(f"date,white,black,result\n{day},{white.fide_id},{black.name},1-0\n")
+    with pytest.raises(CommandError) as error:
+        call_command("import_games", str(path), stdout=StringIO())
+    return str(error.value)
+
+
+DOORS = [through_admin, through_round_entry, through_api, through_csv]
+
+
+def cases(club):
+    alice, bob, game = club["alice"], club["bob"], club["game"]
+    return {
+        "self-play": ("2026-03-20", alice, alice, "A player cannot play themselves."),
+        "closed period": ("2026-02-10", alice, bob, closed_message(club["feb"])),
+        "duplicate": (
+            "2026-03-14", alice, bob,
+            "This game is already recorded: Alice Brown - Bob Green 1-0 on 2026-03-14 "
+            f"(game #{game.pk}).",
+        ),
+        "before a published list": (
+            "2026-01-15", alice, bob,
+            "No rating period holds 2026-01-15, and the lists after it are already published; "
+            "a game cannot be added before a published list.",
+        ),
+        "date out of range": ("1800-01-01", alice, bob, GAME_DATE_MESSAGE),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("door", DOORS, ids=lambda door: door.__name__)
+@pytest.mark.parametrize(
+    "case",
+    [
+        "self-play",
+        "closed period",
+        "duplicate",
+        "before a published list",
+        "date out of range",
+    ],  # fmt: skip
+)
+def test_every_door_refuses_a_bad_game_with_the_same_sentence(client, club, door, case, tmp_path):
+    day, white, black, message = cases(club)[case]
+    kwargs = {"tmp_path": tmp_path} if door is through_csv else {}
+    shown = door(client, club, day, white, black, **kwargs)
+    assert message in shown
+    assert Game.objects.count() == 1  # nothing written
+
+
+def test_a_correction_racing_a_deletion_finds_the_game_gone(club):
+    game = club["game"]
+    Game.objects.filter(pk=game.pk).delete()  # someone else deleted it meanwhile
+    with pytest.raises(Game.DoesNotExist):
+        actions.correct_game(game=game, changes={"result": "0-1"})
+    assert not Game.objects.filter(pk=game.pk).exists()  # never written back
+
+
+def test_the_api_answers_404_to_a_correction_of_a_game_deleted_meanwhile(club):
+    api = APIClient()
+    api.force_authenticate(club["user"])
+    game = club["game"]
+    assert api.delete(f"/api/v1/games/{game.pk}/").status_code == 204
+    response = api.patch(f"/api/v1/games/{game.pk}/", {"result": "0-1"}, format="json")
+    assert response.status_code == 404
+    assert not Game.objects.exists()
+
+
+def test_several_games_are_refused_together_with_each_problem(club):
+    alice, bob = club["alice"], club["bob"]
+    entries = [
+        GameEntry(date=date(2026, 3, 20), white=alice, black=bob, result="1-0", source="Row 1"),
+        GameEntry(date=date(2026, 3, 20), white=alice, black=bob, result="0-1", source="Row 2"),
+        GameEntry(date=date(2026, 3, 21), white="Nobody", black=bob, result="x", source="Row 3"),
+    ]
+    with pytest.raises(Exception) as error:  # noqa: PT011 - the message is what matters
+        actions.enter_games(games=entries)
+    text = "\n".join(error.value.messages)
+    assert "Row 2: This game repeats row 1." in text
+    assert "Row 3: No player is named 'Nobody'." in text
+    assert "Row 3: 'x' is not a result" in text
+    assert Game.objects.count() == 1
