@@ -1,10 +1,10 @@
-# Ladder: make run · make test · make lint · make bench
+# Ladder: make run · make test · make lint · make bench · make worker
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench install browser clean
+.PHONY: run test lint bench worker install browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+## A background worker that executes rating runs (LADDER_RECOMPUTE=background; any number of
+## them, on any machine that reaches the database: one run executes at a time).
+worker: $(STAMP)
+	LADDER_RECOMPUTE=background $(PY) manage.py rating_worker
 
 ## Run the whole test suite (DATABASE_URL picks the database; SQLite by default).
 test: $(STAMP)
