@@ -1,14 +1,11 @@
 """Admin fixtures: users in each role, logged-in clients, a small rated club."""
 
 import importlib
-from contextlib import contextmanager
 from datetime import date
 
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, User
-from django.db import transaction
-from django.test import TestCase
 
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
@@ -64,26 +61,6 @@ def club(db):
             ("Dan Black", 1004, 1600),
         )
     }
-
-
-@pytest.fixture
-def committed():
-    """Run on-commit callbacks when the block ends, then forget them, as a real commit does.
-
-    The shared fixture leaves executed callbacks in ``connection.run_on_commit`` (the test
-    transaction never commits), so ``ratings.signals.schedule`` later believes a recompute is
-    still pending and a second ``committed()`` block in the same test fails or recomputes nothing.
-    """
-
-    @contextmanager
-    def block():
-        connection = transaction.get_connection()
-        start = len(connection.run_on_commit)
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            yield
-        del connection.run_on_commit[start:]
-
-    return block
 
 
 @pytest.fixture

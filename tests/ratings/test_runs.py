@@ -216,3 +216,22 @@ def test_admin_lists_runs_read_only(admin_client, committed, user_name):
     assert change.status_code == HTTPStatus.OK
     assert 'name="_save"' not in change.content.decode()
     assert admin_client.get(reverse("admin:ratings_ratingrun_add")).status_code == 403
+
+
+def test_a_database_error_inside_a_run_rolls_it_back_and_is_recorded(committed, monkeypatch):
+    from django.db import connection
+
+    real = services.recompute_from
+
+    def write_then_fail(*args, **kwargs):
+        real(*args, **kwargs)  # every row written...
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT * FROM no_such_table")  # ...then the database refuses
+
+    monkeypatch.setattr(services, "recompute_from", write_then_fail)
+    with committed():
+        GameFactory()
+    run = RatingRun.objects.get()
+    assert run.status == "failed"
+    assert "no_such_table" in run.error
+    assert not RatingChange.objects.exists()  # the run's writes were rolled back
