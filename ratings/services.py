@@ -1,9 +1,12 @@
 """Rating services: the only code that writes ratings.
 
-``recompute_from`` walks a period and every later one in date order. Each period is loaded in a
-fixed number of queries whatever the number of players (players, their latest state, the games),
-rated by the pure ``ratings.engine`` and written back in bulk, all in one transaction, so the
-final state always equals a full recompute from scratch.
+``recompute_from`` walks a period and every later one in date order, in one transaction. A full
+replay loads each period in a fixed number of queries whatever the number of players (its games
+packed into one value, the players' states carried from period to period in memory), rates it
+with the pure ``ratings.engine`` and writes it back in bulk. Given the players whose own inputs
+changed, it rates only them and whoever their changes reach through the games, and writes only
+the rows that differ; a property test (tests/ratings/test_incremental.py) holds that equal to a
+full replay.
 """
 
 from __future__ import annotations
