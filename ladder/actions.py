@@ -10,10 +10,11 @@ run that rates the change executes after the commit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -25,6 +26,7 @@ from .models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod, closed_
 from .validation import GameEntry, PeriodClosedError, check_games, raise_for
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
+_DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
 
 __all__ = [
     "GameEntry",
@@ -51,6 +53,7 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     Raise ``ValidationError`` (one game), ``PeriodClosedError`` (its period is closed) or
     ``validation.GamesInvalid`` (several games, each with its problems).
     """
+    _lock_days({entry.date for entry in games if entry.date is not None})
     valid = raise_for(check_games(games))
     periods: dict[tuple[int, int], RatingPeriod] = {}
     for game in valid:
@@ -85,12 +88,17 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     if stored is None:
         raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
     values = {name: getattr(stored, name) for name in GAME_FIELDS} | dict(changes)
+    if values["date"] is not None:
+        _lock_days({values["date"]})
     entry = GameEntry(**values)
     raise_for(check_games([entry], instance=stored))
+    # Lock the period written into before the save records the request: every action takes
+    # the periods first and the waiting run last, so two writers never wait on each other.
+    stored.period = RatingPeriod.objects.for_date(values["date"])
+    _lock_open({stored.period_id})
     for name in GAME_FIELDS:
         setattr(stored, name, values[name])
     stored.save()
-    _lock_open({stored.period_id})
     runs.attribute_change(reason=f"Game #{stored.pk} corrected", user=user)
     return stored
 
@@ -111,6 +119,17 @@ def delete_games(*, games: Iterable[Game], user: Any = None) -> int:
         what = f"Game #{stored[0].pk}" if len(stored) == 1 else f"{len(stored)} games"
         runs.attribute_change(reason=f"{what} deleted", user=user)
     return len(stored)
+
+
+def _lock_days(days: set[date]) -> None:
+    """Serialize writers of games on the same days, so the duplicate check sees the games a
+    concurrent writer has just committed (PostgreSQL; SQLite transactions take the database's
+    write lock when they begin, see settings)."""
+    if connection.vendor != "postgresql" or not days:
+        return
+    with connection.cursor() as cursor:
+        for day in sorted(days):  # always in the same order: two writers never deadlock
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_DAYS_LOCK, day.toordinal()])
 
 
 def _locked_games(ids: list[int]) -> dict[int, Game]:

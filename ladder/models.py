@@ -13,7 +13,7 @@ from datetime import date
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -246,7 +246,11 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
         if period is not None:
             return period
         label, start, end = RatingPeriod.month_of(day, among=self.overlapping(*_month(day)))
-        return self.create(label=label, start=start, end=end)
+        try:
+            with transaction.atomic():
+                return self.create(label=label, start=start, end=end)
+        except IntegrityError:  # another writer created the month's period at the same moment
+            return self.get(start=start, end=end)
 
     def latest_period(self) -> RatingPeriod | None:
         return self.order_by("-start").first()

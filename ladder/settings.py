@@ -104,7 +104,11 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once: recomputes and result entry may overlap.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Transactions take the write lock when they begin, so writers are serialized whole: a
+    # check (duplicates, closed periods) and its write never interleave with another writer's.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

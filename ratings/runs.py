@@ -94,12 +94,7 @@ def attribute_change(*, reason: str, user: Any) -> None:
 def _merge_into_queued(
     period: RatingPeriod | None, players: Iterable[int] | None, reason: str, user: Any
 ) -> RatingRun | None:
-    run = (
-        RatingRun.objects.select_for_update(of=("self",))
-        .select_related("from_period")
-        .filter(status=RunStatus.QUEUED)
-        .first()
-    )
+    run = _locked_queued_run()
     if run is None:
         return None
     current = run.from_period  # None: from the first period already
@@ -114,6 +109,12 @@ def _merge_into_queued(
     run.save(update_fields=["from_period", "players", "requested_by", "reason", "changes",
                             "last_change_at"])  # fmt: skip
     return run
+
+
+def _locked_queued_run() -> RatingRun | None:
+    """The waiting run, locked until the caller's transaction ends (writers queue behind it)."""
+    queued = RatingRun.objects.filter(status=RunStatus.QUEUED).select_related("from_period")
+    return queued.select_for_update(of=("self",)).first()
 
 
 def _create_queued(
@@ -278,12 +279,7 @@ def _recover_abandoned() -> None:
 def _claim() -> RatingRun | None:
     """Take the queued run, if any, and mark it running (committed, so everyone sees it)."""
     with transaction.atomic():
-        run = (
-            RatingRun.objects.select_for_update(of=("self",))
-            .select_related("from_period")
-            .filter(status=RunStatus.QUEUED)
-            .first()
-        )
+        run = _locked_queued_run()
         if run is None:
             return None
         run.status, run.started_at, run.finished_at = RunStatus.RUNNING, timezone.now(), None

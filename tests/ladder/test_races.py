@@ -1,0 +1,106 @@
+"""Races through the write path with real concurrent connections on PostgreSQL: never a 500,
+never a resurrected game, and the ratings equal a full recompute afterwards."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, connections
+from rest_framework.test import APIClient
+
+from ladder.models import Game, Player, RatingPeriod
+from ratings import services
+from ratings.models import RatingChange
+from tests.factories import GameFactory, PlayerFactory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="races are run on PostgreSQL"),
+]
+
+
+def at_once(*calls: Callable[[], int]) -> list[int]:
+    """Run the calls in threads started together (each with its own connection)."""
+    barrier = threading.Barrier(len(calls))
+    results: list[int] = [0] * len(calls)
+
+    def run(index: int, call: Callable[[], int]) -> None:
+        try:
+            barrier.wait()
+            results[index] = call()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+def api() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.get(username="boss"))
+    return client
+
+
+def snapshot():
+    rows = RatingChange.objects.order_by("player_id", "period_id").values_list(
+        "player_id", "period_id", "rating_after", "change"
+    )
+    return list(rows), list(Player.objects.order_by("pk").values_list("pk", "rating"))
+
+
+def equals_a_full_recompute() -> bool:
+    state = snapshot()
+    services.recompute_from(None)
+    return snapshot() == state
+
+
+@pytest.fixture
+def boss():
+    return get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_simultaneous_first_games_of_a_new_month(boss, attempt):
+    players = PlayerFactory.create_batch(12)
+
+    def post(i: int) -> Callable[[], int]:
+        data = {"date": "2026-07-04", "white": players[2 * i].pk, "black": players[2 * i + 1].pk,
+                "result": "1-0"}  # fmt: skip
+        return lambda: api().post("/api/v1/games/", data, format="json").status_code
+
+    assert at_once(*(post(i) for i in range(6))) == [201] * 6
+    assert RatingPeriod.objects.filter(label="2026-07").count() == 1
+    assert Game.objects.count() == 6
+    assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(6))
+def test_a_correction_racing_a_deletion_never_brings_the_game_back(boss, attempt):
+    game = GameFactory(result="1-0")
+    url = f"/api/v1/games/{game.pk}/"
+    patch = lambda: api().patch(url, {"result": "0-1"}, format="json").status_code  # noqa: E731
+    delete = lambda: api().delete(url).status_code  # noqa: E731
+    patched, deleted = at_once(patch, delete)
+    assert deleted == 204
+    assert patched in (200, 404)
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_same_game_posted_twice_at_once_is_recorded_once(boss, attempt):
+    white, black = PlayerFactory(), PlayerFactory()
+    data = {"date": "2026-03-04", "white": white.pk, "black": black.pk, "result": "1-0"}
+    post = lambda: api().post("/api/v1/games/", data, format="json").status_code  # noqa: E731
+    GameFactory(date=date(2026, 3, 1))  # the month's period exists
+    assert sorted(at_once(post, post)) == [201, 400]  # the second is refused as a duplicate
+    assert Game.objects.filter(white=white).count() == 1
+    assert equals_a_full_recompute()
