@@ -21,14 +21,12 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import BooleanField, F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
-from django.utils import timezone
 
-from ladder.models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
+from ladder.models import Game, Player, RatingPeriod
 
 from . import bulk, engine
 from .models import RatingChange, Status
@@ -567,47 +565,3 @@ def _write_players_from_rows(start: date) -> int:
             params,
         )
     return int(changed)
-
-
-# --- closing and reopening periods ---------------------------------------------------------
-
-
-@transaction.atomic
-def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
-    """Close a period: its list is published and its games are frozen (DESIGN Data)."""
-    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
-    if period.is_closed:
-        raise ValidationError(f"The period {period.label} is already closed.")
-    earlier = (
-        RatingPeriod.objects.filter(start__lt=period.start, status=PeriodStatus.OPEN)
-        .order_by("start")
-        .first()
-    )
-    if earlier is not None:
-        raise ValidationError(
-            f"The earlier period {earlier.label} is still open; periods close in order, "
-            f"so close {earlier.label} first."
-        )
-    period.status = PeriodStatus.CLOSED
-    period.closed_at = timezone.now()
-    period.save(update_fields=["status", "closed_at"])
-    PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=user)
-    return period
-
-
-@transaction.atomic
-def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> RatingPeriod:
-    """Reopen a closed period so that its games can be corrected; the reason is recorded."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
-    period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
-    if not period.is_closed:
-        raise ValidationError(f"The period {period.label} is already open.")
-    period.status = PeriodStatus.OPEN
-    period.closed_at = None
-    period.save(update_fields=["status", "closed_at"])
-    PeriodLog.objects.create(
-        period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=user
-    )
-    return period

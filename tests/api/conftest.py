@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
-from ratings import services as rating_services
+from ladder import actions
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 EDITOR_PERMISSIONS = [
@@ -97,5 +97,5 @@ def club(db, committed) -> SimpleNamespace:
 @pytest.fixture
 def closed_march(club, editor_user) -> SimpleNamespace:
     """The club with March closed."""
-    club.march = rating_services.close_period(period=club.march, user=editor_user)
+    club.march = actions.close_period(period=club.march, user=editor_user)
     return club

@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from ladder import actions
 from ladder.models import PeriodLog, Player, RatingPeriod
-from ratings import services as rating_services
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +29,8 @@ def crowd(request, committed) -> Player:
             GameFactory(white=other, black=third, date=day, result="1-0")
     first = RatingPeriod.objects.order_by("start").first()
     user = User.objects.create_user("closer")
-    rating_services.close_period(period=first, user=user)
-    rating_services.reopen_period(period=first, reason="A check.", user=user)
+    actions.close_period(period=first, user=user)
+    actions.reopen_period(period=first, reason="A check.", user=user)
     assert PeriodLog.objects.count() == 2
     return hero
 

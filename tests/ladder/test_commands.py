@@ -7,9 +7,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from ladder.actions import close_period
 from ladder.models import Game, Player, RatingPeriod
 from ratings.models import RatingChange
-from ratings.services import close_period
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ never a resurrected game, and the ratings equal a full recompute afterwards."""
 from __future__ import annotations
 
 import threading
-from datetime import date
 from collections.abc import Callable
+from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model

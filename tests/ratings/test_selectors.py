@@ -5,9 +5,9 @@ from decimal import Decimal
 
 import pytest
 
+from ladder.actions import close_period
 from ladder.models import RatingPeriod
 from ratings import selectors
-from ratings.services import close_period
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
