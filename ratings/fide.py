@@ -288,15 +288,24 @@ def first_rating(opponent_ratings: Sequence[int], points: Fraction | Decimal) ->
     n = len(opponent_ratings)
     if n < FIRST_RATING_MIN_GAMES:
         return None
-    ra = Fraction(sum(opponent_ratings) + 2 * HYPOTHETICAL_OPPONENT, n + 2)
-    p = percentage_hundredths((Fraction(points) + 1) / (n + 2))
-    rating = min(round_half_away(ra + dp(p)), FIRST_RATING_MAX)
+    # Whole-number arithmetic on numerator and denominator (a federation rates thousands of
+    # newcomers a period; Fraction objects cost ten times as much): with W = num / den,
+    # p = (W + 1) / (n + 2) to hundredths half up, and Ru = (S + 3600 + dp x (n + 2)) / (n + 2)
+    # rounded half away from zero.
+    won = Fraction(points)
+    num, den = won.numerator, won.denominator
+    total, games = sum(opponent_ratings) + 2 * HYPOTHETICAL_OPPONENT, n + 2
+    p = (200 * (num + den) + den * games) // (2 * den * games)
+    gain = dp(p)
+    twice = 2 * (total + gain * games)
+    rounded = (abs(twice) + games) // (2 * games)
+    rating = min(rounded if twice >= 0 else -rounded, FIRST_RATING_MAX)
     return FirstRating(
         games=n,
-        points=_to_decimal(Fraction(points)),
-        average=_to_decimal(ra).quantize(Decimal("0.01")),
+        points=_to_decimal(won),
+        average=(Decimal(total) / Decimal(games)).quantize(Decimal("0.01")),
         p=p,
-        dp=dp(p),
+        dp=gain,
         rating=rating,
         published=rating >= FLOOR,
     )

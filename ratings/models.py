@@ -37,15 +37,23 @@ class RatingChangeQuerySet(models.QuerySet["RatingChange"]):
 class RatingChange(models.Model):
     # No single-column indexes: the unique (player, period) constraint leads with the player
     # and change_period_idx with the period, so each would be a copy that every recompute
-    # writes 100,000 rows into for a federation.
+    # writes 100,000 rows into for a federation. No foreign-key constraints in the database
+    # either: these rows are derived, written only by a rating run from the players and
+    # periods it reads in the same transaction, and deleted with them by Django's cascade;
+    # checking 100,000 new rows' keys at each run's commit cost 0.6 s (measured).
     player = models.ForeignKey(
-        "ladder.Player", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+        "ladder.Player",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     period = models.ForeignKey(
         "ladder.RatingPeriod",
         on_delete=models.CASCADE,
         related_name="rating_changes",
         db_index=False,
+        db_constraint=False,
     )
     status = models.CharField(max_length=12, choices=Status.choices)
     rating_before = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -235,3 +235,20 @@ def test_inactive_after_twelve_months():
 def test_add_months_clamps_to_month_end():
     assert fide.add_months(date(2026, 3, 31), -1) == date(2026, 2, 28)
     assert fide.add_months(date(2026, 1, 15), -26) == date(2023, 11, 15)
+
+
+@given(
+    st.lists(st.integers(0, 3500), min_size=5, max_size=40),
+    st.data(),
+)
+def test_first_rating_in_whole_numbers_equals_the_exact_formula(opponents, data):
+    points = Fraction(data.draw(st.integers(0, 2 * len(opponents))), 2)
+    found = fide.first_rating(opponents, points)
+    n = len(opponents)
+    ra = Fraction(sum(opponents) + 3600, n + 2)
+    p = fide.percentage_hundredths((points + 1) / (n + 2))
+    assert found.p == p
+    assert found.rating == min(fide.round_half_away(ra + fide.dp(p)), 2200)
+    assert found.average == (Decimal(ra.numerator) / Decimal(ra.denominator)).quantize(
+        Decimal("0.01")
+    )
