@@ -22,8 +22,8 @@ from ratings import runs
 from ratings.models import RatingRun
 
 from . import importers
-from .models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod, closed_message
-from .validation import GameEntry, PeriodClosedError, check_games, raise_for
+from .models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
+from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
@@ -110,9 +110,7 @@ def delete_games(*, games: Iterable[Game], user: Any = None) -> int:
     Rows already gone (deleted by someone else meanwhile) are skipped.
     """
     stored = list(_locked_games([g.pk for g in games]).values())
-    closed = sorted({g.period for g in stored if g.period.is_closed}, key=lambda p: p.start)
-    if closed:
-        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+    ensure_open(game.period for game in stored)
     for game in stored:
         game.delete()
     if stored:
@@ -142,10 +140,7 @@ def _locked_games(ids: list[int]) -> dict[int, Game]:
 def _lock_open(period_ids: set[int]) -> None:
     """Lock the periods written into and check them open, so a close cannot slip between the
     check and the commit (closing locks the period too)."""
-    periods = RatingPeriod.objects.select_for_update().filter(pk__in=period_ids).order_by("pk")
-    closed = [p for p in periods if p.is_closed]
-    if closed:
-        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+    ensure_open(RatingPeriod.objects.select_for_update().filter(pk__in=period_ids).order_by("pk"))
 
 
 def _user(user: Any) -> Any:

@@ -28,8 +28,8 @@ from . import (
 )
 from .admin_rounds import enter_round_view
 from .admin_runs import report_run
-from .models import Game, PeriodStatus, Player, RatingPeriod, closed_message
-from .validation import GameEntry, check_games
+from .models import Game, Player, RatingPeriod, closed_message
+from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
 
@@ -185,16 +185,13 @@ class GameForm(forms.ModelForm):
 
 
 def delete_selected_games(modeladmin, request, queryset):
-    """Delete the selected games, unless any belongs to a closed period."""
-    closed = RatingPeriod.objects.filter(
-        status=PeriodStatus.CLOSED, pk__in=queryset.values("period")
-    ).order_by("start")
-    if closed:
-        modeladmin.message_user(
-            request,
-            "Nothing was deleted. " + " ".join(closed_message(period) for period in closed),
-            messages.ERROR,
-        )
+    """Delete the selected games, unless any belongs to a closed period (asked before the
+    confirmation page, with the write path's own rule and sentence)."""
+    try:
+        ensure_open(RatingPeriod.objects.filter(pk__in=queryset.values("period")))
+    except PeriodClosedError as error:
+        modeladmin.message_user(request, "Nothing was deleted. " + " ".join(error.messages),
+                                messages.ERROR)  # fmt: skip
         return None
     return delete_selected(modeladmin, request, queryset)
 

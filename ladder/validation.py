@@ -281,6 +281,13 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             seen[key] = item
 
 
+def ensure_open(periods: Iterable[RatingPeriod]) -> None:
+    """Raise ``PeriodClosedError`` naming every closed period among these, and how to reopen it."""
+    closed = sorted({p for p in periods if p.is_closed}, key=lambda p: p.start)
+    if closed:
+        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+
+
 def raise_for(checked: list[Checked]) -> list[Game]:
     """Return the games when all are valid; else raise the errors the doors show.
 
