@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from itertools import islice, repeat
+from typing import Any, TypeAlias
 
 import numpy as np
 from django.db import connection
@@ -77,6 +79,77 @@ def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Seque
     meta = model._meta
     names = [connection.ops.quote_name(_column(_field(meta, c))) for c in columns]
     return _fill(connection.ops.quote_name(meta.db_table), names, rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Same:
+    """A column holding one value in every row."""
+
+    value: Any
+
+
+# A column for ``insert_columns``: integers without nulls as a numpy array, any values in
+# database form as a list, or one value for every row.
+Column: TypeAlias = "np.ndarray | list[Any] | Same"
+
+
+def insert_columns(
+    model: type[Model], columns: Sequence[str], values: Sequence[Column], count: int
+) -> int:
+    """``insert_rows`` for rows given as ``count`` values per column.
+
+    On PostgreSQL the COPY text is built a column at a time (each distinct value encoded once)
+    and sent in a few large chunks: a row at a time, tuples and ``write_row`` cost more than
+    the server's work for a federation's period. Returns the number of rows.
+    """
+    meta = model._meta
+    names = [connection.ops.quote_name(_column(_field(meta, c))) for c in columns]
+    table = connection.ops.quote_name(meta.db_table)
+    if connection.vendor != "postgresql":
+        return _fill(table, names, zip(*(_values(column, count) for column in values), strict=True))
+    text = zip(*(_copy_text(column, count) for column in values), strict=True)
+    lines = map("\t".join, text)
+    sql = f"COPY {table} ({', '.join(names)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        while chunk := list(islice(lines, 20_000)):
+            copy.write(("\n".join(chunk) + "\n").encode())
+    return count
+
+
+def _values(column: Column, count: int) -> Iterable[Any]:
+    if isinstance(column, Same):
+        return repeat(column.value, count)
+    if isinstance(column, np.ndarray):
+        return column.tolist()  # type: ignore[no-any-return]
+    return column
+
+
+def _copy_text(column: Column, count: int) -> Iterable[str]:
+    """A column's values in COPY's text format."""
+    if isinstance(column, Same):
+        return repeat(_copy_value(column.value), count)
+    if isinstance(column, np.ndarray):
+        return map(str, column.tolist())
+    encoded = {value: _copy_value(value) for value in set(column)}
+    return map(encoded.__getitem__, column)
+
+
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _copy_value(value: Any) -> str:
+    """One value in COPY's text format: NULL as ``\\N``, special characters escaped."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, str):
+        return value.translate(_COPY_ESCAPES)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, int):
+        return str(value)
+    raise TypeError(f"no COPY text form for {type(value).__name__}")
 
 
 def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

@@ -136,18 +136,70 @@ def rate_period(
     player counts only toward the unrated player's first rating; games between unrated players
     and unplayed games count for nobody.
     """
+    found = rate_period_columns(period, states, games, rules)
+    if found is None:
+        return {}
+    results: list[PlayerPeriod | None] = [None] * len(found.ids)
+    for k, result in zip(found.at.tolist(), rated_results(found.rated), strict=True):
+        results[k] = result
+    for k, result in found.unrated.items():
+        results[k] = result
+    return dict(zip(found.ids, results, strict=True))  # type: ignore[arg-type]
+
+
+class RatedColumns(NamedTuple):
+    """The rated players' results of a period as columns, one entry per player in ``ids`` order.
+
+    What ``PlayerPeriod`` holds for each, without building 100,000 objects: a full recompute
+    writes these columns to the database in bulk, and builds states only for a later period.
+    """
+
+    ids: list[int]
+    opening: list[PlayerState]  # each player's state on the opening list
+    k: list[fide.KFactor]
+    games: np.ndarray
+    score: np.ndarray  # UNIT
+    expected: np.ndarray  # UNIT
+    applied: np.ndarray  # K applied (700 rule)
+    exact: np.ndarray  # UNIT
+    change: np.ndarray
+    after: np.ndarray  # rating after the period, before the floor rule
+    peak: np.ndarray  # max(opening peak, after), -1 for none
+    last: np.ndarray  # ordinal of the last rated game's date, -1 = none
+    performance: list[int | None]
+
+    def below_floor(self) -> np.ndarray:
+        """7.2.1: the players shown unrated on the next list."""
+        return self.after < fide.FLOOR
+
+
+class PeriodColumns(NamedTuple):
+    """A period's results: the rated players as columns, the unrated ones as objects."""
+
+    ids: list[int]  # every player of the period, sorted
+    at: np.ndarray  # the rated players' positions in ``ids``
+    rated: RatedColumns
+    unrated: dict[int, PlayerPeriod]  # by position in ``ids``
+
+
+def rate_period_columns(
+    period: Period,
+    states: Mapping[int, PlayerState],
+    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
+    rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
+) -> PeriodColumns | None:
+    """``rate_period`` with the rated players' results left as columns; None without games."""
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
-        return {}
+        return None
     ids, totals, pools = _tally(period, states, columns, rules)
-    results: list[PlayerPeriod | None] = [None] * len(ids)
     rated = np.flatnonzero(totals.rating >= 0)
-    rated_results = _rate_rated(period, states, ids, rated, totals, rules)
-    for k, result in zip(rated.tolist(), rated_results, strict=True):
-        results[k] = result
-    for k in np.flatnonzero(totals.rating < 0).tolist():
-        results[k] = _rate_unrated(period, states[ids[k]], pools.get(k, []))
-    return dict(zip(ids, results, strict=True))  # type: ignore[arg-type]
+    rated_columns = _rate_rated(period, states, ids, rated, totals, rules)
+    unrated = {
+        k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
+        for k in np.flatnonzero(totals.rating < 0).tolist()
+    }
+    return PeriodColumns(ids, rated, rated_columns, unrated)
 
 
 def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
@@ -305,7 +357,7 @@ def _rate_rated(
     at: np.ndarray,
     totals: Totals,
     rules: Rules,
-) -> list[PlayerPeriod]:
+) -> RatedColumns:
     """Apply 8.3 to the rated players at positions ``at``: K from the opening list, the 700
     rule, one rounding, the 1400 floor.
 
@@ -334,17 +386,36 @@ def _rate_rated(
     last = np.maximum(totals.last[at], np.fromiter(
         (-1 if s.last_rated_on is None else s.last_rated_on.toordinal() for s in players),
         np.int64, len(players)))  # fmt: skip
-    days = {day: date.fromordinal(day) for day in set(last.tolist()) if day >= 0}
-    sums = zip(games.tolist(), score.tolist(), expected.tolist(), strict=True)
-    changes = zip(applied.tolist(), exact.tolist(), change.tolist(), after.tolist(), strict=True)
-    closing = zip(peak.tolist(), last.tolist(), strict=True)
     performances = _performances(totals.opponents[at], games, score)
+    return RatedColumns(
+        [ids[k] for k in at.tolist()], players, ks, games, score, expected, applied, exact,
+        change, after, peak, last, performances,
+    )  # fmt: skip
+
+
+def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
+    """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order."""
+    days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
+    sums = zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(), strict=True)
+    changes = zip(
+        rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
+        rated.after.tolist(), strict=True,
+    )  # fmt: skip
+    closing = zip(rated.peak.tolist(), rated.last.tolist(), strict=True)
     return [
         _rated_result(state, k, totals_of, changed, peak, days.get(day), rp)
         for state, k, totals_of, changed, (peak, day), rp in zip(
-            players, ks, sums, changes, closing, performances, strict=True
+            rated.opening, rated.k, sums, changes, closing, rated.performance, strict=True
         )
     ]
+
+
+def rated_states(rated: RatedColumns) -> list[PlayerState]:
+    """The states the rated players leave on the closing list, in ``rated.ids`` order.
+
+    The same as their ``rated_results(rated)[i].state``, without the results.
+    """
+    return [result.state for result in rated_results(rated)]
 
 
 def _rated_result(

@@ -28,7 +28,7 @@ from django.db.models.functions import RowNumber
 
 from ladder.models import Game, Player, RatingPeriod
 
-from . import bulk, engine
+from . import bulk, columns, engine
 from .models import RatingChange, Status
 
 Row = tuple[Any, ...]
@@ -127,15 +127,24 @@ def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
         everyone = Player.objects.values("pk")
         states.update(_latest_states(before=periods[0].start, players=everyone, entry=entry))
     rated: set[int] = set()
-    for current in periods:
+    for index, current in enumerate(periods):
         results = _rate(current, states)
         RatingChange.objects.filter(period=current).delete()
-        summary.rows += bulk.insert_rows(
-            RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in results.items())
+        if results is None:
+            continue
+        # The rated players' rows go in as columns (ratings.columns); the unrated, fewer and
+        # each with a pool, as rows.
+        unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+        summary.rows += columns.insert_rated(
+            RatingChange, _ROW_COLUMNS, current.pk, results.rated
+        ) + bulk.insert_rows(
+            RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in unrated.items())
         )
-        rated.update(results)
-        states.update((pid, result.state) for pid, result in results.items())
-        del results  # a federation's period: free it before the next one
+        rated.update(results.ids)
+        if index + 1 < len(periods):  # the closing states open the next period
+            states.update(zip(results.rated.ids, engine.rated_states(results.rated), strict=True))
+            states.update((pid, result.state) for pid, result in unrated.items())
+        del results, unrated  # a federation's period: free it before the next one
     summary.players_changed = _write_players_from_rows(periods[0].start) + _write_players(
         _states_before(periods[0].start, stale - rated), before
     )
@@ -192,10 +201,10 @@ def _load_players(
 
 def _rate(
     period: RatingPeriod, states: dict[int, engine.PlayerState]
-) -> dict[int, engine.PlayerPeriod]:
+) -> engine.PeriodColumns | None:
     """Rate one period from the states on its opening list; its games come in one query."""
     span = engine.Period(period.start, period.end, period.label)
-    return engine.rate_period(span, states, _game_columns(period), rules())
+    return engine.rate_period_columns(span, states, _game_columns(period), rules())
 
 
 def _game_columns(period: RatingPeriod) -> engine.GameColumns:

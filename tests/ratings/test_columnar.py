@@ -1,0 +1,59 @@
+"""The rated players' rows written as columns (ratings.columns, bulk.insert_columns)."""
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from ladder.models import RatingPeriod
+from ratings import bulk, columns, engine, services
+from ratings.fide import KFactor
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+AWKWARD = "event:Tab\there, back\\slash, new\nline, CR\r, \\N, Zürich"
+
+
+def test_rated_columns_store_what_the_rows_of_the_results_store():
+    """Text needing COPY escapes, NULLs, dates and a player below the floor come back equal."""
+    period = RatingPeriod.objects.for_date(date(2026, 2, 10))
+    players = PlayerFactory.create_batch(3)
+    opening = [
+        engine.PlayerState(1800, 50, 1900, 1980, date(2026, 1, 5), (), AWKWARD),
+        engine.PlayerState(1405, 10, None, None, None, (), None),
+        engine.PlayerState(2410, 300, 2450, 1970, None, (), "event:\\"),
+    ]
+    rated = engine.RatedColumns(
+        ids=[p.pk for p in players],
+        opening=opening,
+        k=[KFactor(20, "50 rated games, never 2400+"), KFactor(40, "tab\there"), KFactor(10, "")],
+        games=np.array([2, 1, 0]),
+        score=np.array([2000, 0, 0]),
+        expected=np.array([1000, 800, 0]),
+        applied=np.array([20, 40, 10]),
+        exact=np.array([20000, -32000, 0]),
+        change=np.array([20, -32, 0]),
+        after=np.array([1820, 1373, 2410]),
+        peak=np.array([1900, 1373, 2450]),
+        last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
+        performance=[2100, None, None],
+    )
+    written = columns.insert_rated(RatingChange, services._ROW_COLUMNS, period.pk, rated)
+
+    assert written == 3
+    expected = {
+        pid: services._comparable(services._row(pid, period, result))
+        for pid, result in zip(rated.ids, engine.rated_results(rated), strict=True)
+    }
+    assert services._stored_rows(period, set(rated.ids)) == expected
+    assert expected[players[0].pk][services._ROW_COLUMNS.index("first_event")] == AWKWARD
+    assert expected[players[1].pk][services._ROW_COLUMNS.index("status")] == "below_floor"
+
+
+def test_copy_value_rejects_what_it_cannot_write():
+    assert bulk._copy_value(None) == "\\N"
+    assert bulk._copy_value("a\tb\\") == "a\\tb\\\\"
+    with pytest.raises(TypeError):
+        bulk._copy_value(1.5)
