@@ -559,18 +559,24 @@ def _write_players_from_rows(start: date) -> int:
             WHERE later.player_id = rc.player_id AND lp.start > p.start
         )"""
     params: list[Any] = [Status.RATED, start]
+    count = (
+        f"SELECT COUNT(*) FROM {players} pl JOIN l ON pl.id = l.player_id "
+        f"WHERE pl.rating {differ} l.rating"
+    )
+    assignments = ", ".join(f"{c} = l.{c}" for c in _DERIVED)
+    different = " OR ".join(f"{players}.{c} {differ} l.{c}" for c in _DERIVED)
+    update = (
+        f"UPDATE {players} SET {assignments} FROM l "
+        f"WHERE {players}.id = l.player_id AND ({different})"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT COUNT(*) FROM {players} pl JOIN ({latest}) l ON pl.id = l.player_id "
-            f"WHERE pl.rating {differ} l.rating",
-            params,
-        )
-        (changed,) = cursor.fetchone()
-        assignments = ", ".join(f"{c} = l.{c}" for c in _DERIVED)
-        different = " OR ".join(f"{players}.{c} {differ} l.{c}" for c in _DERIVED)
-        cursor.execute(
-            f"UPDATE {players} SET {assignments} FROM ({latest}) l "
-            f"WHERE {players}.id = l.player_id AND ({different})",
-            params,
-        )
+        if connection.vendor == "postgresql":
+            # One statement, the latest rows found once: the count reads the players as they
+            # were before the update (a data-modifying WITH shares the statement's snapshot).
+            cursor.execute(f"WITH l AS MATERIALIZED ({latest}), u AS ({update}) {count}", params)
+            (changed,) = cursor.fetchone()
+        else:
+            cursor.execute(f"WITH l AS ({latest}) {count}", params)
+            (changed,) = cursor.fetchone()
+            cursor.execute(f"WITH l AS ({latest}) {update}", params)
     return int(changed)
