@@ -43,9 +43,9 @@ echo "== loading a small club"
 "$PY" manage.py shell -v 0 -c '
 from datetime import date
 from django.contrib.auth import get_user_model
-from ladder import services
+from ladder import actions
 from ladder.models import Game, Player, RatingPeriod
-from ratings.services import close_period
+from ladder.validation import GameEntry
 
 user, _ = get_user_model().objects.get_or_create(
     username="schemathesis", defaults={"is_staff": True, "is_superuser": True}
@@ -63,12 +63,12 @@ if not Player.objects.exists():
     results = ["1-0", "1/2-1/2", "0-1", "1-0", "+/-", "1/2-1/2"]
     for month in (1, 2):
         for i, result in enumerate(results):
-            services.record_game(
+            actions.enter_games(games=[GameEntry(
                 date=date(2026, month, 3 + i), white=players[i % 5],
                 black=players[(i + 1 + month) % 5], result=result, event=f"Club {month}",
                 round=str(i + 1),
-            )
-    close_period(period=RatingPeriod.objects.get(label="2026-01"), user=user)
+            )], user=user)
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-01"), user=user)
 print(Player.objects.count(), "players,", Game.objects.count(), "games")
 '
 token=$("$PY" manage.py issue_token schemathesis)
