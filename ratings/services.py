@@ -153,14 +153,6 @@ def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
     return summary
 
 
-def recompute_for_player(player: Player) -> Recompute:
-    """Recompute everything that the player's games and entry data reach.
-
-    Kept for the signal receivers; ``recompute_from(players=...)`` is the interface.
-    """
-    return recompute_from(None, players={player.pk})
-
-
 def _prepare() -> None:
     """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
 
