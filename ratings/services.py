@@ -103,14 +103,19 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
+def _begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPeriod], Recompute]:
+    """Take the recompute lock; return the periods from ``period`` on and an empty summary."""
     _prepare()
     periods = list(
         RatingPeriod.objects.filter(start__gte=period.start)
         if period
         else RatingPeriod.objects.all()
     )
-    summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+
+
+def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
+    periods, summary = _begin(period, dry_run=dry_run)
     if not periods:
         return summary
     stale = set(
@@ -401,13 +406,7 @@ def _recompute_players(
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
     """
-    _prepare()
-    periods = list(
-        RatingPeriod.objects.filter(start__gte=period.start)
-        if period
-        else RatingPeriod.objects.all()
-    )
-    summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    periods, summary = _begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
     for current in periods:
         rows, rated = _rate_reached(current, players, changed)
