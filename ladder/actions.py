@@ -84,7 +84,7 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     unknown = set(changes) - set(GAME_FIELDS)
     if unknown:
         raise ValueError(f"A game has no field {', '.join(sorted(unknown))} to correct.")
-    stored = _locked_games([game.pk]).get(game.pk)
+    stored = _locked_games([game.pk], periods=False).get(game.pk)
     if stored is None:
         raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
     values = {name: getattr(stored, name) for name in GAME_FIELDS} | dict(changes)
@@ -92,10 +92,12 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
         _lock_days({values["date"]})
     entry = GameEntry(**values)
     raise_for(check_games([entry], instance=stored))
-    # Lock the period written into before the save records the request: every action takes
-    # the periods first and the waiting run last, so two writers never wait on each other.
+    # Every action takes its locks in one order (game rows, days, periods, the waiting run),
+    # so two writers never wait on each other: lock the old and the new period before the save
+    # records the request, and check them open again now that no close can slip in.
+    old_period = stored.period_id
     stored.period = RatingPeriod.objects.for_date(values["date"])
-    _lock_open({stored.period_id})
+    _lock_open({old_period, stored.period_id})
     for name in GAME_FIELDS:
         setattr(stored, name, values[name])
     stored.save()
@@ -130,10 +132,10 @@ def _lock_days(days: set[date]) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_DAYS_LOCK, day.toordinal()])
 
 
-def _locked_games(ids: list[int]) -> dict[int, Game]:
-    games = Game.objects.select_for_update(of=("self", "period")).select_related(
-        "period", "white", "black"
-    )
+def _locked_games(ids: list[int], *, periods: bool = True) -> dict[int, Game]:
+    """Lock and return the games still there (and their periods, unless told not to)."""
+    locked = ("self", "period") if periods else ("self",)
+    games = Game.objects.select_for_update(of=locked).select_related("period", "white", "black")
     return {game.pk: game for game in games.filter(pk__in=ids).order_by("pk")}
 
 

@@ -104,3 +104,31 @@ def test_the_same_game_posted_twice_at_once_is_recorded_once(boss, attempt):
     assert sorted(at_once(post, post)) == [201, 400]  # the second is refused as a duplicate
     assert Game.objects.filter(white=white).count() == 1
     assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(4))
+def test_a_correction_and_an_entry_on_the_same_day_never_deadlock(boss, attempt):
+    players = PlayerFactory.create_batch(4)
+    game = GameFactory(date=date(2026, 3, 2), white=players[0], black=players[1])
+    new = {"date": "2026-03-09", "white": players[2].pk, "black": players[3].pk, "result": "1-0"}
+    moved = {"date": "2026-03-09", "result": "0-1"}
+    post = lambda: api().post("/api/v1/games/", new, format="json").status_code  # noqa: E731
+    patch = lambda: api().patch(f"/api/v1/games/{game.pk}/", moved, format="json").status_code  # noqa: E731
+    assert sorted(at_once(post, patch)) == [200, 201]
+    assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(4))
+def test_a_close_racing_an_entry_never_leaves_a_game_in_a_closed_period(boss, attempt):
+    first = GameFactory(date=date(2026, 3, 2))
+    white, black = PlayerFactory(), PlayerFactory()
+    data = {"date": "2026-03-20", "white": white.pk, "black": black.pk, "result": "1-0"}
+    post = lambda: api().post("/api/v1/games/", data, format="json").status_code  # noqa: E731
+    close = lambda: api().post(f"/api/v1/periods/{first.period_id}/close/").status_code  # noqa: E731
+    entered, closed = at_once(post, close)
+    assert closed == 200
+    assert entered in (201, 409)
+    period = RatingPeriod.objects.get(pk=first.period_id)
+    late = Game.objects.filter(period=period, created__gt=period.closed_at)
+    assert not late.exists()  # nothing written into the period after it was closed
+    assert (entered == 201) == Game.objects.filter(white=white).exists()
