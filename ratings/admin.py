@@ -79,7 +79,7 @@ class RatingRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
     fields = (
         "status", "reason", "requested_by", "changes", "from_period", "players", "requested_at",
         "last_change_at", "started_at", "finished_at", "attempts", "periods", "players_changed",
-        "rows_written", "summary", "error", "task_id",
+        "rows_written", "summary", "error", "folded_into", "task_id",
     )  # fmt: skip
     readonly_fields = fields
     date_hierarchy = "requested_at"

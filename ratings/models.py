@@ -161,6 +161,14 @@ class RatingRun(models.Model):
     rows_written = models.PositiveIntegerField(null=True, blank=True)
     summary = models.CharField(max_length=300, blank=True)
     error = models.TextField(blank=True)
+    folded_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="A failed run's work, taken on again by this later run.",
+    )
     task_id = models.CharField(
         max_length=64, blank=True, help_text="The queued task that will execute it (background)."
     )

@@ -97,11 +97,7 @@ def _merge_into_queued(
     run = _locked_queued_run()
     if run is None:
         return None
-    current = run.from_period  # None: from the first period already
-    if current is not None and (period is None or period.start < current.start):
-        run.from_period = period
-    if run.players is not None:
-        run.players = None if players is None else sorted({*run.players, *players})
+    _widen(run, period, players)
     if run.requested_by_id is None and user is not None and user.is_authenticated:
         run.requested_by, run.reason = user, reason[:REASON_LENGTH]
     run.changes += 1
@@ -109,6 +105,15 @@ def _merge_into_queued(
     run.save(update_fields=["from_period", "players", "requested_by", "reason", "changes",
                             "last_change_at"])  # fmt: skip
     return run
+
+
+def _widen(run: RatingRun, period: RatingPeriod | None, players: Iterable[int] | None) -> None:
+    """Make ``run`` rate from the earlier period and for the union of the players."""
+    current = run.from_period  # None: from the first period already
+    if current is not None and (period is None or period.start < current.start):
+        run.from_period = period
+    if run.players is not None:
+        run.players = None if players is None else sorted({*run.players, *players})
 
 
 def _locked_queued_run() -> RatingRun | None:
@@ -282,9 +287,18 @@ def _claim() -> RatingRun | None:
         run = _locked_queued_run()
         if run is None:
             return None
+        # The work of runs that gave up is not dropped: each later run takes it on again, so
+        # the ratings are never silently left stale (a lasting cause fails the later runs too,
+        # visibly, until it is mended).
+        given_up = RatingRun.objects.select_for_update(of=("self",)).select_related("from_period")
+        for failed in given_up.filter(status=RunStatus.FAILED, folded_into__isnull=True):
+            _widen(run, failed.from_period, failed.players)
+            failed.folded_into = run
+            failed.save(update_fields=["folded_into"])
         run.status, run.started_at, run.finished_at = RunStatus.RUNNING, timezone.now(), None
         run.attempts += 1
-        run.save(update_fields=["status", "started_at", "finished_at", "attempts"])
+        run.save(update_fields=["status", "started_at", "finished_at", "attempts",
+                                "from_period", "players"])  # fmt: skip
     return run
 
 
@@ -323,8 +337,8 @@ def _retry(run: RatingRun, error: str) -> None:
         run.save()
         merged = _merge_into_queued(run.from_period, run.players, run.reason, None)
         assert merged is not None
-        run.error = f"{error} Retried as run #{merged.pk}."
-        run.save(update_fields=["error"])
+        run.error, run.folded_into = f"{error} Retried as run #{merged.pk}.", merged
+        run.save(update_fields=["error", "folded_into"])
 
 
 def describe(run: RatingRun) -> str:

@@ -235,3 +235,28 @@ def test_a_database_error_inside_a_run_rolls_it_back_and_is_recorded(committed, 
     assert run.status == "failed"
     assert "no_such_table" in run.error
     assert not RatingChange.objects.exists()  # the run's writes were rolled back
+
+
+def test_the_work_of_a_run_that_gave_up_is_taken_on_by_the_next_run(committed, monkeypatch):
+    def fail(*args, **kwargs):
+        raise RuntimeError("the disk is full")
+
+    a, b = PlayerFactory(entry_rating=1800), PlayerFactory(entry_rating=1800)
+    monkeypatch.setattr(services, "recompute_from", fail)
+    with committed():
+        GameFactory(date=date(2026, 3, 5), white=a, black=b, result="1-0")
+    failed = RatingRun.objects.get()
+    assert failed.status == "failed"
+    monkeypatch.undo()
+    with committed():  # a later change about other players, in a later month
+        GameFactory(date=date(2026, 5, 5))
+    failed.refresh_from_db()
+    later = failed.folded_into
+    assert later.status == "done"
+    assert later.from_period.label == "2026-03"
+    assert {a.pk, b.pk} <= set(later.players)
+    assert Player.objects.get(pk=a.pk).rating > 1800  # rated after all
+    state = snapshot()
+    services.recompute_from(None)
+    assert snapshot() == state
+    assert runs.freshness().failed_run is None
