@@ -11,6 +11,7 @@ full replay.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 from collections.abc import Collection, Iterable, Iterator
@@ -201,15 +202,21 @@ def _rate(
 ) -> engine.PeriodColumns | None:
     """Rate one period from the states on its opening list; its games come in one query."""
     span = engine.Period(period.start, period.end, period.label)
-    return engine.rate_period_columns(span, states, _game_columns(period), rules())
+    try:
+        return engine.rate_period_columns(span, states, _game_columns(period), rules())
+    except _HashCollision:  # rating reads ``states`` only: the period can be rated again
+        return engine.rate_period_columns(span, states, _game_columns(period, exact=True), rules())
 
 
-def _game_columns(period: RatingPeriod) -> engine.GameColumns:
+def _game_columns(period: RatingPeriod, *, exact: bool = False) -> engine.GameColumns:
     """The period's games as integer columns: White's score and the day decoded by the query.
 
     On PostgreSQL they come by binary COPY straight into numpy (a million Python tuples of
-    strings and dates cost more than the rest of the reading); event names, needed only for
-    the games that count toward first ratings, are fetched by game id when asked for.
+    strings and dates cost more than the rest of the reading). Event names are needed only for
+    the games that count toward first ratings: each game carries its event's ``hashtext`` and
+    the names of those games' hashes are fetched when asked for. Coding every game's event
+    exactly (a ``DISTINCT`` over the period and a join, the ``exact`` path, kept for hash
+    collisions) cost about 0.2 s more server time on a federation's million games.
     """
     table = connection.ops.quote_name(Game._meta.db_table)
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
@@ -225,30 +232,74 @@ def _game_columns(period: RatingPeriod) -> engine.GameColumns:
         return engine.GameColumns(
             ints[:, 1], ints[:, 2], ints[:, 3], days, lambda at: events[at].tolist()
         )
-    (names,), records = bulk.fetch_packed(
-        f"""WITH events AS (
-                SELECT event, (row_number() OVER () - 1)::int AS code
-                FROM (SELECT DISTINCT event FROM {table} WHERE period_id = %s) AS d
-            )
-            SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
-                   string_agg(int8send(white_id) || int8send(black_id)
-                              || int4send(CASE result {cases} ELSE -1 END)
-                              || int4send(date - %s) || int4send(events.code), ''::bytea
-                   ) AS packed
-            FROM {table} JOIN events USING (event) WHERE period_id = %s""",
-        [period.pk, period.start, period.pk],
-        _PACKED_GAME,
-        others=["names"],
-    )
-    events = np.array(names or [], dtype=object)
-    codes = records["event"]
+    if exact:
+        (names,), records = bulk.fetch_packed(
+            f"""WITH events AS (
+                    SELECT event, (row_number() OVER () - 1)::int AS code
+                    FROM (SELECT DISTINCT event FROM {table} WHERE period_id = %s) AS d
+                )
+                SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
+                       string_agg(int8send(white_id) || int8send(black_id)
+                                  || int4send(CASE result {cases} ELSE -1 END)
+                                  || int4send(date - %s) || int4send(events.code), ''::bytea
+                       ) AS packed
+                FROM {table} JOIN events USING (event) WHERE period_id = %s""",
+            [period.pk, period.start, period.pk],
+            _PACKED_GAME,
+            others=["names"],
+        )
+        events = np.array(names or [], dtype=object)
+        codes = records["event"]
+
+        def named(at: np.ndarray) -> list[str]:
+            return events[codes[at]].tolist()  # type: ignore[no-any-return]
+
+    else:
+        _, records = bulk.fetch_packed(
+            f"""SELECT string_agg(int8send(white_id) || int8send(black_id)
+                                  || int4send(CASE result {cases} ELSE -1 END)
+                                  || int4send(date - %s) || int4send(hashtext(event)), ''::bytea
+                       ) AS packed
+                FROM {table} WHERE period_id = %s""",
+            [period.start, period.pk],
+            _PACKED_GAME,
+        )
+        named = functools.partial(_events_by_hash, table, period.pk, records["event"])
     return engine.GameColumns(
         records["white"].astype(np.int64),
         records["black"].astype(np.int64),
         records["score"].astype(np.int64),
         records["day"].astype(np.int64) + period.start.toordinal(),
-        lambda at: events[codes[at]].tolist(),
+        named,
     )
+
+
+class _HashCollision(Exception):
+    """Two of a period's event names share a ``hashtext``: its games must be read exactly."""
+
+
+def _events_by_hash(table: str, period_pk: int, hashes: np.ndarray, at: np.ndarray) -> list[str]:
+    """The event names of the games at ``at``, looked up by the hashes the games carry.
+
+    Only the names of those games' hashes are fetched (the pools' games are few next to the
+    period's). If two distinct names among them share a hash, the names cannot be told apart:
+    raise ``_HashCollision`` and let ``_rate`` read the period again the exact way.
+    """
+    wanted = hashes[at]
+    distinct = np.unique(wanted)
+    if not len(distinct):
+        return []
+    rows = bulk.fetch_rows_sql(
+        f"SELECT DISTINCT event, hashtext(event) FROM {table} "
+        "WHERE period_id = %s AND hashtext(event) = ANY(%s)",
+        [period_pk, distinct.astype(np.int64).tolist()],
+    )
+    names: dict[int, str] = {}
+    for event, hashed in rows:
+        if names.setdefault(hashed, event) != event:
+            raise _HashCollision(event)
+    found = np.array([names[h] for h in distinct.tolist()], dtype=object)
+    return found[np.searchsorted(distinct, wanted)].tolist()  # type: ignore[no-any-return]
 
 
 _PACKED_GAME = np.dtype(
