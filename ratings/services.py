@@ -393,8 +393,33 @@ def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> Row:
         k.reason if k else "", result.k_applied, result.games, result.score, result.expected,
         result.change_exact, result.change, result.rating_after, result.performance,
         state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
-        json.dumps(_pool_to_json(result.pool)) if result.pool else "[]",
+        _pool_text(result.pool) if result.pool else "[]",
     )  # fmt: skip
+
+
+def _pool_text(pool: Iterable[engine.PoolGame]) -> str:
+    """``json.dumps(_pool_to_json(pool))``, character for character, a few times faster.
+
+    A federation's period writes some 10,000 pools of 170,000 games; encoding each game's
+    date and event anew, then the nested lists, was about a tenth of the recompute (measured
+    on the benchmark). A period's games share a few dates and events: each is encoded once.
+    """
+    parts = []
+    for on, event, rating, score in pool:
+        if type(rating) is not int or type(score) is not int:  # not a plain JSON integer
+            return json.dumps(_pool_to_json(pool))
+        parts.append(f'["{_iso(on)}", {_json_text(event)}, {rating}, {score}]')
+    return f"[{', '.join(parts)}]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _iso(on: date) -> str:
+    return on.isoformat()
+
+
+@functools.lru_cache(maxsize=4096)
+def _json_text(value: str) -> str:
+    return json.dumps(value)
 
 
 def _states_before(

@@ -1,12 +1,13 @@
 """Event names read back by hash for the newcomers' pools (services._game_columns)."""
 
+import json
 from datetime import date
 
 import pytest
 from django.db import connection
 
 from ladder.models import Game, RatingPeriod
-from ratings import services
+from ratings import engine, services
 from ratings.models import RatingChange
 from ratings.services import recompute_from
 from tests.factories import PlayerFactory, UnratedPlayerFactory
@@ -53,3 +54,14 @@ def test_names_sharing_a_hash_are_read_exactly(monkeypatch):
     monkeypatch.setattr(services, "_game_columns", game_columns)
     assert _pool_events(COLLIDING) == {f"event:{name}" for name in COLLIDING}
     assert exact == [False, True]  # the hash path found the collision; the exact one read it
+
+
+def test_pool_text_is_json_dumps_of_the_pool():
+    """The hand-built pool text equals ``json.dumps`` (escapes, non-ASCII, a non-int score)."""
+    pool = [
+        engine.PoolGame(date(2026, 3, 5), 'event:Tab\there "quoted" \\ Zürich', 1800, 5000),
+        engine.PoolGame(date(2026, 3, 6), "period:2026-03", 2100, 0),
+    ]
+    assert services._pool_text(pool) == json.dumps(services._pool_to_json(pool))
+    odd = [engine.PoolGame(date(2026, 3, 7), "event:X", 1900, 2.5)]  # type: ignore[arg-type]
+    assert services._pool_text(odd) == json.dumps(services._pool_to_json(odd))
