@@ -3,6 +3,7 @@
 import json
 from datetime import date
 
+import numpy as np
 import pytest
 from django.db import connection
 
@@ -65,3 +66,21 @@ def test_pool_text_is_json_dumps_of_the_pool():
     assert services._pool_text(pool) == json.dumps(services._pool_to_json(pool))
     odd = [engine.PoolGame(date(2026, 3, 7), "event:X", 1900, 2.5)]  # type: ignore[arg-type]
     assert services._pool_text(odd) == json.dumps(services._pool_to_json(odd))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the packed reads are PostgreSQL's")
+def test_the_narrow_wide_and_exact_reads_agree():
+    _pool_events(("Open", "", "Blitz"))
+    period = RatingPeriod.objects.get()
+    reads = [
+        services._game_columns(period, narrow=True),
+        services._game_columns(period),
+        services._game_columns(period, exact=True),
+    ]
+
+    def games(read):  # the reads may order the games differently
+        at = np.arange(len(read.white))
+        return sorted(zip(*(column.tolist() for column in read[:4]), read.events(at), strict=True))
+
+    assert games(reads[0]) == games(reads[1]) == games(reads[2])
+    assert sorted(game[4] for game in games(reads[0])) == ["", "Blitz", "Open"]
