@@ -22,10 +22,18 @@ from ratings import runs
 from ratings.models import RatingRun
 
 from . import importers
-from .models import Game, PeriodLog, PeriodStatus, Player, RatingPeriod
+from .models import (
+    Game,
+    PeriodLog,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    kept_lists,
+)
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
 
-GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
+GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
 
 __all__ = [
@@ -63,14 +71,16 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
         game.period = periods[month]
     _lock_open({p.pk for p in periods.values()})
     created: list[Game] = bulk_create_with_history(valid, Game, default_user=_user(user))
-    earliest = min(periods.values(), key=lambda p: p.start)
     count = f"{len(created)} game" + ("s" if len(created) != 1 else "")
-    runs.request_recompute(
-        period=earliest,
-        players={pid for game in created for pid in (game.white_id, game.black_id)},
-        reason=reason or f"{count} entered",
-        user=user,
-    )
+    for rating_list in sorted({game.rating_list for game in created}):  # one run a list
+        games = [game for game in created if game.rating_list == rating_list]
+        runs.request_recompute(
+            rating_list=rating_list,
+            period=min((game.period for game in games), key=lambda p: p.start),
+            players={pid for game in games for pid in (game.white_id, game.black_id)},
+            reason=reason or f"{count} entered",
+            user=user,
+        )
     return created
 
 
@@ -88,20 +98,34 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     if stored is None:
         raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
     values = {name: getattr(stored, name) for name in GAME_FIELDS} | dict(changes)
+    if "time_control" in changes and "rating_list" not in changes:
+        values["rating_list"] = ""  # a new time control says the list itself
     if values["date"] is not None:
         _lock_days({values["date"]})
     entry = GameEntry(**values)
-    raise_for(check_games([entry], instance=stored))
+    checked = check_games([entry], instance=stored)
+    raise_for(checked)
     # Every action takes its locks in one order (game rows, days, periods, the waiting run),
     # so two writers never wait on each other: lock the old and the new period before the save
     # records the request, and check them open again now that no close can slip in.
     old_period = stored.period_id
     stored.period = RatingPeriod.objects.for_date(values["date"])
     _lock_open({old_period, stored.period_id})
+    old_list = stored.rating_list
+    checked_game = checked[0].game
+    assert checked_game is not None
+    values["rating_list"], values["time_control"] = (
+        checked_game.rating_list,
+        checked_game.time_control,
+    )
     for name in GAME_FIELDS:
         setattr(stored, name, values[name])
     stored.save()
-    runs.attribute_change(reason=f"Game #{stored.pk} corrected", user=user)
+    runs.attribute_change(
+        reason=f"Game #{stored.pk} corrected",
+        user=user,
+        rating_lists={old_list, stored.rating_list},
+    )
     return stored
 
 
@@ -117,7 +141,8 @@ def delete_games(*, games: Iterable[Game], user: Any = None) -> int:
         game.delete()
     if stored:
         what = f"Game #{stored[0].pk}" if len(stored) == 1 else f"{len(stored)} games"
-        runs.attribute_change(reason=f"{what} deleted", user=user)
+        lists = {game.rating_list for game in stored}
+        runs.attribute_change(reason=f"{what} deleted", user=user, rating_lists=lists)
     return len(stored)
 
 
@@ -160,7 +185,9 @@ def save_player(*, player: Player, user: Any = None) -> Player:
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     player.full_clean()
     player.save()
-    runs.attribute_change(reason=f"Entry data of {player.name} changed", user=user)
+    runs.attribute_change(
+        reason=f"Entry data of {player.name} changed", user=user, rating_lists=RatingList.values
+    )
     return player
 
 
@@ -227,9 +254,19 @@ def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> Rat
 
 
 @transaction.atomic
-def recompute(*, period: RatingPeriod | None = None, user: Any = None) -> RatingRun:
-    """Ask for a full recompute from ``period`` (default: the first) through a rating run."""
+def recompute(
+    *, period: RatingPeriod | None = None, rating_list: str | None = None, user: Any = None
+) -> list[RatingRun]:
+    """Ask for a full recompute from ``period`` (default: the first) of one list (default:
+    every list the club keeps), through rating runs (one a list)."""
     where = f"from {period.label}" if period is not None else "of every period"
-    return runs.request_recompute(
-        period=period, players=None, reason=f"Full recompute {where} requested", user=user
-    )
+    return [
+        runs.request_recompute(
+            rating_list=name,
+            period=period,
+            players=None,
+            reason=f"Full recompute {where} requested",
+            user=user,
+        )
+        for name in ([rating_list] if rating_list else kept_lists())
+    ]

@@ -26,12 +26,11 @@ from . import (
     actions,
     admin_periods,  # noqa: F401  (registers RatingPeriod and PeriodLog)
 )
-from .admin_rounds import enter_round_view
+from .actions import GAME_FIELDS
+from .admin_rounds import enter_round_view, list_choice
 from .admin_runs import report_run
-from .models import Game, Player, RatingPeriod, closed_message
+from .models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, closed_message, kept_lists
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
-
-GAME_FIELDS = ("date", "white", "black", "result", "event", "round")
 
 admin.site.site_header = "Ladder administration"
 admin.site.site_title = "Ladder admin"
@@ -115,39 +114,58 @@ def _level_bounds():
     return zip(ordered, [None, *(low for low, _ in ordered[:-1])], strict=True)
 
 
+def _k_display(rating_list: str) -> Any:
+    """A read-only admin column: the player's K on one list now, with its reason."""
+
+    @admin.display(description=f"{RatingList(rating_list).label} K")
+    def k_on_list(self: Any, obj: Player) -> str:
+        k = current_k(obj, rating_list=rating_list) if obj.pk else None
+        return str(k) if k is not None else "none while unrated"
+
+    return k_on_list
+
+
 @admin.register(Player)
 class PlayerAdmin(SimpleHistoryAdmin):
-    list_display = (
-        "name", "fide_id", "title", "federation", "birth_year", "rating", "rated_games",
-        "peak_rating", "last_change", "last_rated_on",
-    )  # fmt: skip
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)
     search_help_text = "Search by part of the name, or by the exact FIDE id."
-    readonly_fields = (
-        "rating", "k_factor", "level", "rated_games", "peak_rating", "last_rated_on",
-        "last_change",
-    )  # fmt: skip
-    fieldsets = (
-        (None, {"fields": ("name", "fide_id", "birth_year", "sex", "federation", "title")}),
-        (
-            "Entry data",
-            {
-                "fields": ("entry_rating", "entry_rated_games", "entry_peak_rating"),
-                "description": "For players who arrive with a history; blank rating = unrated.",
-            },
-        ),
-        ("Current state (derived from the games, read-only)", {"fields": readonly_fields}),
-    )
     inlines = (RatingHistoryInline,)
+    k_standard = _k_display(RatingList.STANDARD)
+    k_rapid = _k_display(RatingList.RAPID)
+    k_blitz = _k_display(RatingList.BLITZ)
+
+    def get_list_display(self, request):
+        ratings = [LIST_FIELDS[name].rating for name in kept_lists()]
+        return ("name", "fide_id", "title", "federation", "birth_year", *ratings,
+                "rated_games", "last_change", "last_rated_on")  # fmt: skip
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("level", *(f for name in kept_lists() for f in self._derived(name)))
+
+    def get_fieldsets(self, request, obj=None):
+        """The player, then each kept list's entry data and derived state."""
+        sets: list[tuple[str | None, dict[str, Any]]] = [
+            (None, {"fields": ("name", "fide_id", "birth_year", "sex", "federation", "title")})
+        ]
+        for name in kept_lists():
+            label = RatingList(name).label
+            sets.append((f"{label}: entry data", {
+                "fields": LIST_FIELDS[name].entry,
+                "description": "For players who arrive with a history; blank rating = unrated.",
+            }))  # fmt: skip
+            sets.append((f"{label}: now (derived from the games, read-only)",
+                         {"fields": self._derived(name)}))  # fmt: skip
+        sets[2][1]["fields"] = ("level", *sets[2][1]["fields"])
+        return sets
+
+    @staticmethod
+    def _derived(rating_list: str) -> tuple[str, ...]:
+        fields = LIST_FIELDS[rating_list]
+        return (fields.rating, f"k_{rating_list}", *fields.derived[1:])
 
     def get_search_results(self, request, queryset, search_term):
         return queryset.search(search_term), False
-
-    @admin.display(description="K")
-    def k_factor(self, obj: Player) -> str:
-        k = current_k(obj) if obj.pk else None
-        return str(k) if k is not None else "none while unrated"
 
     @admin.display(description="Level")
     def level(self, obj: Player) -> str:
@@ -164,6 +182,8 @@ class PlayerAdmin(SimpleHistoryAdmin):
 class GameForm(forms.ModelForm):
     """The admin's game form: the write path's validator decides, with its own messages."""
 
+    rating_list = list_choice()
+
     class Meta:
         model = Game
         fields = GAME_FIELDS
@@ -175,7 +195,8 @@ class GameForm(forms.ModelForm):
         entry = GameEntry(
             date=data.get("date"), white=data["white"], black=data["black"],
             result=data.get("result") or "", event=data.get("event") or "",
-            round=data.get("round") or "",
+            round=data.get("round") or "", rating_list=data.get("rating_list") or "",
+            time_control=data.get("time_control") or "",
         )  # fmt: skip
         instance = self.instance if self.instance.pk else None
         for name, found in check_games([entry], instance=instance)[0].problems.items():
@@ -198,8 +219,8 @@ def delete_selected_games(modeladmin, request, queryset):
 
 @admin.register(Game)
 class GameAdmin(SimpleHistoryAdmin):
-    list_display = ("date", "white", "black", "result", "event", "round", "period")
-    list_filter = ("period", "event", "result")
+    list_display = ("date", "white", "black", "result", "rating_list", "event", "round", "period")
+    list_filter = ("period", "rating_list", "event", "result")
     list_select_related = ("white", "black", "period")
     date_hierarchy = "date"
     search_fields = ("white__name", "black__name", "event")
@@ -218,6 +239,11 @@ class GameAdmin(SimpleHistoryAdmin):
             path("enter-round/", round_view, name="ladder_game_enter_round"),
             *super().get_urls(),
         ]
+
+    def get_fields(self, request, obj=None):
+        if len(kept_lists()) == 1:  # a club that keeps one list sees no list
+            return tuple(name for name in self.fields if name != "rating_list")
+        return self.fields
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.period.is_closed:
@@ -248,7 +274,7 @@ class GameAdmin(SimpleHistoryAdmin):
         return super().delete_view(request, object_id, extra_context)
 
     def save_model(self, request, obj, form, change):
-        data = {name: form.cleaned_data[name] for name in GAME_FIELDS}
+        data = {name: form.cleaned_data.get(name, "") for name in GAME_FIELDS}
         if change:
             actions.correct_game(game=obj, changes=data, user=request.user)
         else:

@@ -12,6 +12,7 @@ import datetime
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -24,19 +25,43 @@ from django.utils import timezone
 
 from . import actions
 from .admin_runs import report_run
-from .models import FIRST_GAME_DATE, GAME_DATE_MESSAGE, LAST_GAME_DATE, Player, Result
+from .models import (
+    FIRST_GAME_DATE,
+    GAME_DATE_MESSAGE,
+    LAST_GAME_DATE,
+    Game,
+    Player,
+    RatingList,
+    Result,
+    kept_lists,
+)
 from .validation import GameEntry, PlayerLookup, check_games
 
 ROWS = 10
+# Problems of these fields are the round's, shown once above the lines.
+ROUND_FIELDS = ("date", "rating_list", "time_control")
 # "White Name - Black Name 1-0": the first spaced dash splits the players, the last word is
 # the result (names may hold hyphens, as in Jean-Paul, but not a spaced dash).
 PASTED_GAME = re.compile(r"^(?P<white>.+?)\s+[-–—]\s+(?P<black>.+?)\s+(?P<result>\S+)$")
+
+
+def list_choice(**kwargs: Any) -> forms.ChoiceField:
+    """The list of a game or a round: blank lets the time control decide (else the default)."""
+    blank = ("", "From the time control (else standard)")
+    choices = [blank, *((name, RatingList(name).label) for name in kept_lists())]
+    return forms.ChoiceField(label="List", choices=choices, required=False, **kwargs)
 
 
 class RoundForm(forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     event = forms.CharField(max_length=200, required=False)
     round = forms.CharField(max_length=20, required=False)
+    rating_list = list_choice(help_text="Standard, rapid or blitz: once for the whole round.")
+    time_control = forms.CharField(
+        max_length=Game._meta.get_field("time_control").max_length,
+        required=False,
+        help_text="Base minutes + increment seconds (90+30, 15+10, 3+2); it picks the list.",
+    )
     paste = forms.CharField(
         label="Paste games",
         required=False,
@@ -44,6 +69,11 @@ class RoundForm(forms.Form):
         help_text="One game a line: 'White Name - Black Name 1-0'. FIDE ids may replace names; "
         "results 1-0, 0-1, 1/2-1/2, ½-½, =, 1/2, +/-, -/+ and 0-0 are understood.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if len(kept_lists()) == 1:  # a club that keeps one list sees no list
+            del self.fields["rating_list"]
 
     def clean_date(self) -> datetime.date:
         day = self.cleaned_data["date"]
@@ -126,15 +156,20 @@ def collect_lines(rows: list[dict], paste: str) -> list[Line]:
     return lines
 
 
-def check_lines(lines: list[Line], *, day: date, lookup: PlayerLookup) -> list[str]:
+def check_lines(
+    lines: list[Line], *, day: date, lookup: PlayerLookup, rating_list: str = "",
+    time_control: str = "",
+) -> list[str]:  # fmt: skip
     """Check every line through the write path's validator; note each line's problems.
 
-    Return the problems of the round as a whole (its date), which every line shares.
+    Return the problems of the round as a whole (its date, list, time control), which every
+    line shares.
     """
     todo = [line for line in lines if line.ok]
     entries = [
         GameEntry(date=day, white=line.white_text, black=line.black_text,
-                  result=line.result_text, source=line.source)
+                  result=line.result_text, rating_list=rating_list, time_control=time_control,
+                  source=line.source)
         for line in todo
     ]  # fmt: skip
     shared: list[str] = []
@@ -144,7 +179,7 @@ def check_lines(lines: list[Line], *, day: date, lookup: PlayerLookup) -> list[s
             line.white, line.black, line.result = game.white, game.black, game.result
         for name, found in checked.problems.items():
             for message in found:
-                if name == "date":
+                if name in ROUND_FIELDS:
                     shared.append(message)
                 else:
                     line.problems.append(message)
@@ -165,7 +200,10 @@ def enter_round_view(request, model_admin):
         if form.is_valid() and formset.is_valid():
             day = form.cleaned_data["date"]
             lines = collect_lines(formset.cleaned_data, form.cleaned_data["paste"])
-            problems = check_lines(lines, day=day, lookup=lookup)
+            problems = check_lines(
+                lines, day=day, lookup=lookup, rating_list=form.cleaned_data.get("rating_list", ""),
+                time_control=form.cleaned_data["time_control"],
+            )  # fmt: skip
             if not lines:
                 problems.append("Enter at least one game, in the rows or in the paste box.")
             checked = not problems and all(line.ok for line in lines)
@@ -207,7 +245,8 @@ def _save(request, model_admin, data: dict, lines: list[Line]):
             games=[
                 GameEntry(date=data["date"], white=line.white, black=line.black,
                           result=line.result, event=data["event"], round=data["round"],
-                          source=line.source)
+                          rating_list=data.get("rating_list", ""),
+                          time_control=data["time_control"], source=line.source)
                 for line in lines
                 if line.white is not None and line.black is not None
             ],

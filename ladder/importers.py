@@ -16,22 +16,27 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from .models import (
+    LIST_FIELDS,
     MAX_ENTRY_RATED_GAMES,
     MAX_FIDE_ID,
     MAX_RATING,
     MIN_BIRTH_YEAR,
     MIN_RATING,
     Player,
+    RatingList,
     Sex,
     Title,
 )
 from .validation import GameEntry, GamesInvalid
 
+# Entry data per list: ``rating`` (standard, as it always was), ``rapid_rating``, ...
+_LIST_PREFIXES = {RatingList.STANDARD: "", RatingList.RAPID: "rapid_", RatingList.BLITZ: "blitz_"}
 PLAYER_COLUMNS = (
-    "name", "fide_id", "birth_year", "sex", "federation", "title", "rating", "rated_games",
-    "peak_rating",
+    "name", "fide_id", "birth_year", "sex", "federation", "title",
+    *(f"{prefix}{column}" for prefix in _LIST_PREFIXES.values()
+      for column in ("rating", "rated_games", "peak_rating")),
 )  # fmt: skip
-GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
+GAME_COLUMNS = ("date", "white", "black", "result", "event", "round", "list", "time_control")
 MAX_REPORTED = 20
 
 
@@ -110,9 +115,11 @@ def _model_errors(exc: ValidationError, line: int, columns: dict[str, str]) -> l
 
 
 _PLAYER_FIELD_COLUMNS = {
-    "entry_rating": "rating",
-    "entry_rated_games": "rated_games",
-    "entry_peak_rating": "peak_rating",
+    field: f"{prefix}{column}"
+    for rating_list, prefix in _LIST_PREFIXES.items()
+    for field, column in zip(
+        LIST_FIELDS[rating_list].entry, ("rating", "rated_games", "peak_rating"), strict=True
+    )
 }
 
 
@@ -150,8 +157,13 @@ def import_players(file: TextIO) -> int:
 
 
 def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
-    rating = _int(row.get("rating", ""), "rating", errors, line, low=MIN_RATING, high=MAX_RATING)
-    player = Player(
+    entry: dict[str, int | None] = {}
+    for field, column in _PLAYER_FIELD_COLUMNS.items():
+        games = column.endswith("rated_games")
+        low, high = (0, MAX_ENTRY_RATED_GAMES) if games else (MIN_RATING, MAX_RATING)
+        value = _int(row.get(column, ""), column, errors, line, low=low, high=high)
+        entry[field] = (value or 0) if games else value
+    player = Player(**entry,
         name=row.get("name", ""),
         fide_id=_int(row.get("fide_id", ""), "fide_id", errors, line, low=1, high=MAX_FIDE_ID),
         birth_year=_int(row.get("birth_year", ""), "birth_year", errors, line,
@@ -159,11 +171,6 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
         sex=row.get("sex", "").upper(),
         federation=row.get("federation", "").upper(),
         title=row.get("title", "").upper(),
-        entry_rating=rating,
-        entry_rated_games=_int(row.get("rated_games", ""), "rated_games", errors, line, low=0,
-                               high=MAX_ENTRY_RATED_GAMES) or 0,
-        entry_peak_rating=_int(row.get("peak_rating", ""), "peak_rating", errors, line,
-                               low=MIN_RATING, high=MAX_RATING),
     )  # fmt: skip
     if player.sex and player.sex not in Sex.values:
         errors.append(RowError(line, "sex", f"'{player.sex}' is not M or F."))
@@ -193,7 +200,8 @@ def read_games(file: TextIO) -> list[GameEntry]:
         entries.append(
             GameEntry(date=day, white=row.get("white", ""), black=row.get("black", ""),
                       result=row.get("result", ""), event=row.get("event", ""),
-                      round=row.get("round", ""), source=f"line {line}")
+                      round=row.get("round", ""), rating_list=row.get("list", ""),
+                      time_control=row.get("time_control", ""), source=f"line {line}")
         )  # fmt: skip
     if errors:
         raise ImportFailed(errors)
@@ -208,13 +216,16 @@ def failure(error: ValidationError, entries: list[GameEntry]) -> ImportFailed:
         problems = [error.message_dict if hasattr(error, "error_dict") else {"": error.messages}]
     return ImportFailed(
         [
-            RowError(int(entry.source.removeprefix("line ")), "" if name == NON_FIELD_ERRORS
-                     else name, message)
+            RowError(int(entry.source.removeprefix("line ")), _GAME_FIELD_COLUMNS.get(name, name),
+                     message)
             for entry, found in zip(entries, problems, strict=True)
             for name, messages in found.items()
             for message in messages
         ]
     )  # fmt: skip
+
+
+_GAME_FIELD_COLUMNS = {NON_FIELD_ERRORS: "", "rating_list": "list"}
 
 
 def _date(value: str, line: int, errors: list[RowError]) -> date | None:

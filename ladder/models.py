@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import calendar
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
@@ -26,8 +27,76 @@ MAX_ENTRY_RATED_GAMES = 100_000
 # Games are dated within these years; outside them the month arithmetic of the rules fails.
 FIRST_GAME_DATE, LAST_GAME_DATE = date(1900, 1, 1), date(2999, 12, 31)
 GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
-# A change to any of these changes the player's ratings from their first game on.
-PLAYER_ENTRY_FIELDS = ("entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year")
+
+
+class RatingList(models.TextChoices):
+    """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each."""
+
+    STANDARD = "standard", "Standard"
+    RAPID = "rapid", "Rapid"
+    BLITZ = "blitz", "Blitz"
+
+
+@dataclass(frozen=True)
+class ListFields:
+    """The names of a player's fields for one list: entry data and the derived state.
+
+    The standard list keeps the names it always had (API v1 clients read them); the rapid and
+    blitz lists prefix them.
+    """
+
+    entry_rating: str
+    entry_rated_games: str
+    entry_peak_rating: str
+    rating: str
+    rated_games: str
+    peak_rating: str
+    last_rated_on: str
+    last_change: str
+
+    @property
+    def entry(self) -> tuple[str, str, str]:
+        return (self.entry_rating, self.entry_rated_games, self.entry_peak_rating)
+
+    @property
+    def derived(self) -> tuple[str, str, str, str, str]:
+        return (self.rating, self.rated_games, self.peak_rating, self.last_rated_on,
+                self.last_change)  # fmt: skip
+
+
+def _list_fields(prefix: str) -> ListFields:
+    names = ("entry_rating", "entry_rated_games", "entry_peak_rating", "rating", "rated_games",
+             "peak_rating", "last_rated_on", "last_change")  # fmt: skip
+    return ListFields(*(prefix + name for name in names))
+
+
+LIST_FIELDS = {
+    RatingList.STANDARD: _list_fields(""),
+    RatingList.RAPID: _list_fields("rapid_"),
+    RatingList.BLITZ: _list_fields("blitz_"),
+}
+
+
+def kept_lists() -> list[str]:
+    """The lists the club keeps (setting ``LADDER_LISTS``; default all three), FIDE's order."""
+    return list(settings.LADDER_LISTS)
+
+
+def default_list() -> str:
+    """The list a game goes on when nothing says otherwise: standard, if the club keeps it."""
+    kept = kept_lists()
+    return RatingList.STANDARD if RatingList.STANDARD in kept else kept[0]
+
+
+def entry_fields(rating_list: str) -> tuple[str, ...]:
+    """A change to any of these changes the player's ratings on that list from the first game."""
+    return (*LIST_FIELDS[rating_list].entry, "birth_year")
+
+
+# A change to any of these changes the player's ratings (on some list) from their first game on.
+PLAYER_ENTRY_FIELDS = tuple(
+    dict.fromkeys(name for fields in LIST_FIELDS.values() for name in (*fields.entry,))
+) + ("birth_year",)
 # The largest value the FIDE id column (a positive bigint) can hold.
 MAX_FIDE_ID = 2**63 - 1
 
@@ -81,12 +150,41 @@ class Title(models.TextChoices):
     WCM = "WCM"
 
 
-class PlayerQuerySet(models.QuerySet["Player"]):
-    def rated(self) -> PlayerQuerySet:
-        return self.filter(rating__isnull=False)
+def _entry_rating(name: str) -> models.PositiveSmallIntegerField:
+    return models.PositiveSmallIntegerField(
+        f"{name} entry rating",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        help_text=f"Published {name} rating on entry; blank = unrated on that list.",
+    )
 
-    def unrated(self) -> PlayerQuerySet:
-        return self.filter(rating__isnull=True)
+
+def _entry_rated_games(name: str) -> models.PositiveIntegerField:
+    return models.PositiveIntegerField(
+        f"{name} entry rated games",
+        default=0,
+        validators=[MaxValueValidator(MAX_ENTRY_RATED_GAMES)],
+        help_text=f"{name.capitalize()} rated games completed before entry.",
+    )
+
+
+def _entry_peak_rating(name: str) -> models.PositiveSmallIntegerField:
+    return models.PositiveSmallIntegerField(
+        f"{name} entry peak rating",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        help_text=f"Highest published {name} rating before entry; blank = the entry rating.",
+    )
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def rated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
+        return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": False})
+
+    def unrated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
+        return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": True})
 
     def search(self, text: str) -> PlayerQuerySet:
         """Filter by part of the name, or by the exact FIDE id when the text is a number."""
@@ -100,9 +198,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
             condition |= Q(fide_id=fide_id)
         return self.filter(condition)
 
-    def standings(self) -> PlayerQuerySet:
-        """Order rated players first by rating, then by name."""
-        return self.order_by(F("rating").desc(nulls_last=True), "name", "pk")
+    def standings(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
+        """Order rated players first by their rating on the list, then by name."""
+        rating = F(LIST_FIELDS[rating_list].rating)
+        return self.order_by(rating.desc(nulls_last=True), "name", "pk")
 
 
 class Player(models.Model):
@@ -139,23 +238,35 @@ class Player(models.Model):
         validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
         help_text="Highest published rating before entry; blank = the entry rating.",
     )
-    # Derived: written by ratings.services only.
+    rapid_entry_rating = _entry_rating("rapid")
+    rapid_entry_rated_games = _entry_rated_games("rapid")
+    rapid_entry_peak_rating = _entry_peak_rating("rapid")
+    blitz_entry_rating = _entry_rating("blitz")
+    blitz_entry_rated_games = _entry_rated_games("blitz")
+    blitz_entry_peak_rating = _entry_peak_rating("blitz")
+    # Derived: written by ratings.services only (the standard list's, then rapid and blitz).
     rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     rated_games = models.PositiveIntegerField(default=0, editable=False)
     peak_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     last_rated_on = models.DateField(null=True, blank=True, editable=False)
     last_change = models.IntegerField(null=True, blank=True, editable=False)
+    rapid_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    rapid_rated_games = models.PositiveIntegerField(default=0, editable=False)
+    rapid_peak_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    rapid_last_rated_on = models.DateField(null=True, blank=True, editable=False)
+    rapid_last_change = models.IntegerField(null=True, blank=True, editable=False)
+    blitz_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    blitz_rated_games = models.PositiveIntegerField(default=0, editable=False)
+    blitz_peak_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    blitz_last_rated_on = models.DateField(null=True, blank=True, editable=False)
+    blitz_last_change = models.IntegerField(null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
     objects = PlayerQuerySet.as_manager()
     history = HistoricalRecords(
         excluded_fields=[
-            "rating",
-            "rated_games",
-            "peak_rating",
-            "last_rated_on",
-            "last_change",
+            *(name for fields in LIST_FIELDS.values() for name in fields.derived),
             "updated",
         ]
     )
@@ -177,6 +288,23 @@ class Player(models.Model):
                 name="player_entry_rated_games_range",
                 violation_error_message="Rated games before entry cannot exceed 100,000.",
             ),
+            *(
+                constraint
+                for prefix in ("rapid_", "blitz_")
+                for constraint in (
+                    models.CheckConstraint(
+                        condition=Q(**{f"{prefix}entry_rating__isnull": True})
+                        | Q(**{f"{prefix}entry_rating__lte": MAX_RATING}),
+                        name=f"player_{prefix}entry_rating_range",
+                        violation_error_message="The entry rating must lie between 0 and 3500.",
+                    ),
+                    models.CheckConstraint(
+                        condition=Q(**{f"{prefix}entry_rated_games__lte": MAX_ENTRY_RATED_GAMES}),
+                        name=f"player_{prefix}entry_rated_games_range",
+                        violation_error_message="Rated games before entry cannot exceed 100,000.",
+                    ),
+                )
+            ),
         ]
         # No index on the derived rating: a rating run rewrites every rated player's row, and
         # with no indexed column changing (and room on the page: fillfactor 50, migration
@@ -195,12 +323,13 @@ class Player(models.Model):
         return reverse("ladder:player", args=[self.pk])
 
     def start_from_entry(self) -> None:
-        """Set the derived state of a player with no games: the entry data."""
-        self.rating = self.entry_rating
-        self.rated_games = self.entry_rated_games
-        self.peak_rating = self.entry_peak
-        self.last_rated_on = None
-        self.last_change = None
+        """Set the derived state of a player with no games, on every list: the entry data."""
+        for fields in LIST_FIELDS.values():
+            setattr(self, fields.rating, getattr(self, fields.entry_rating))
+            setattr(self, fields.rated_games, getattr(self, fields.entry_rated_games))
+            setattr(self, fields.peak_rating, self.entry_peak_on(fields))
+            setattr(self, fields.last_rated_on, None)
+            setattr(self, fields.last_change, None)
 
     def clean(self) -> None:
         errors = {}
@@ -209,23 +338,52 @@ class Player(models.Model):
             errors["birth_year"] = (
                 f"The birth year {self.birth_year} is in the future (this is {this_year})."
             )
-        if (
-            self.entry_peak_rating is not None
-            and self.entry_rating is not None
-            and self.entry_peak_rating < self.entry_rating
-        ):
-            errors["entry_peak_rating"] = "The peak rating cannot be lower than the entry rating."
-        if self.entry_peak_rating is not None and self.entry_rating is None:
-            errors["entry_peak_rating"] = (
-                "An unrated player has no peak rating; leave it blank or give an entry rating."
+        for fields in LIST_FIELDS.values():
+            rating, peak = (
+                getattr(self, fields.entry_rating),
+                getattr(self, fields.entry_peak_rating),
             )
+            if peak is not None and rating is not None and peak < rating:
+                errors[fields.entry_peak_rating] = (
+                    "The peak rating cannot be lower than the entry rating."
+                )
+            if peak is not None and rating is None:
+                errors[fields.entry_peak_rating] = (
+                    "An unrated player has no peak rating; leave it blank or give an entry rating."
+                )
         if errors:
             raise ValidationError(errors)
 
     @property
     def entry_peak(self) -> int | None:
-        """The peak on entry: the one given, else the entry rating."""
-        return self.entry_peak_rating if self.entry_peak_rating is not None else self.entry_rating
+        """The peak on entry to the standard list: the one given, else the entry rating."""
+        return self.entry_peak_on(LIST_FIELDS[RatingList.STANDARD])
+
+    def entry_peak_on(self, fields: ListFields) -> int | None:
+        """The peak on entry to a list: the one given, else the entry rating."""
+        peak = getattr(self, fields.entry_peak_rating)
+        return peak if peak is not None else getattr(self, fields.entry_rating)
+
+    def on_list(self, rating_list: str) -> ListState:
+        """The player's derived state on one list."""
+        fields = LIST_FIELDS[rating_list]
+        return ListState(rating_list, *(getattr(self, name) for name in fields.derived))
+
+
+@dataclass(frozen=True)
+class ListState:
+    """What one list says of a player now (derived: written by the rating runs)."""
+
+    rating_list: str
+    rating: int | None
+    rated_games: int
+    peak_rating: int | None
+    last_rated_on: date | None
+    last_change: int | None
+
+    @property
+    def label(self) -> str:
+        return RatingList(self.rating_list).label
 
 
 class PeriodStatus(models.TextChoices):
@@ -373,10 +531,18 @@ class GameQuerySet(models.QuerySet["Game"]):
     def for_player(self, player: Player | int) -> GameQuerySet:
         return self.filter(Q(white=player) | Q(black=player))
 
+    def on_list(self, rating_list: str) -> GameQuerySet:
+        return self.filter(rating_list=rating_list)
+
 
 class Game(models.Model):
+    # Indexed with the list (game_period_list_idx): a rating run reads one list of a period.
     period = models.ForeignKey(
-        RatingPeriod, on_delete=models.PROTECT, related_name="games", editable=False
+        RatingPeriod,
+        on_delete=models.PROTECT,
+        related_name="games",
+        editable=False,
+        db_index=False,
     )
     date = models.DateField(
         db_index=True,
@@ -390,6 +556,18 @@ class Game(models.Model):
     result = models.CharField(max_length=7, choices=Result.choices)
     event = models.CharField(max_length=200, blank=True)
     round = models.CharField(max_length=20, blank=True)
+    rating_list = models.CharField(
+        "list",
+        max_length=8,
+        choices=RatingList.choices,
+        default=RatingList.STANDARD,
+        help_text="The list the game is rated on (from the time control when one is given).",
+    )
+    time_control = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="Base minutes + increment seconds, e.g. 90+30, 15+10, 3+2.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -414,7 +592,13 @@ class Game(models.Model):
                 name="game_date_range",
                 violation_error_message=GAME_DATE_MESSAGE,
             ),
+            models.CheckConstraint(
+                condition=Q(rating_list__in=RatingList.values),
+                name="game_rating_list_valid",
+                violation_error_message="Unknown list.",
+            ),
         ]
+        indexes = [models.Index(fields=["period", "rating_list"], name="game_period_list_idx")]
 
     def __str__(self) -> str:
         return f"{self.date} {self.white.name} - {self.black.name} {self.result}"

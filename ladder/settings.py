@@ -8,6 +8,7 @@
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated (default ``localhost,127.0.0.1`` in debug).
 - ``LADDER_RATING_METHOD``: ``fide`` (table 8.1.2, default) or ``elo`` (logistic formula).
 - ``LADDER_CLUB_K``: a club K from 1 to 100 replacing FIDE's K eligibility (default: none).
+- ``LADDER_LISTS``: the lists the club keeps, e.g. ``standard,rapid,blitz`` (default: all three).
 - ``LADDER_RECOMPUTE``: where rating runs execute: ``immediate`` (default: in the process that
   made the change, right after its commit) or ``background`` (a database queue drained by
   ``manage.py rating_worker`` processes).
@@ -167,6 +168,18 @@ if LADDER_RATING_METHOD not in {"fide", "elo"}:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
 if LADDER_CLUB_K is not None and not 1 <= LADDER_CLUB_K <= 100:
     raise ImproperlyConfigured("LADDER_CLUB_K must be a whole number from 1 to 100.")
+
+# The lists the club keeps (FIDE.md 9), in FIDE's order; a club that keeps one sees no selector.
+_LISTS = ("standard", "rapid", "blitz")
+_kept = {
+    name.strip().lower() for name in os.environ.get("LADDER_LISTS", ",".join(_LISTS)).split(",")
+}
+_kept.discard("")
+if not _kept or _kept - set(_LISTS):
+    raise ImproperlyConfigured(
+        "LADDER_LISTS must name one or more of standard, rapid, blitz, separated by commas."
+    )
+LADDER_LISTS = [name for name in _LISTS if name in _kept]
 
 # Rating runs execute through Django's task interface (the django-tasks backport on 5.2).
 LADDER_RECOMPUTE = os.environ.get("LADDER_RECOMPUTE", "immediate").strip().lower()

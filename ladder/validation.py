@@ -18,7 +18,20 @@ from datetime import date
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
-from .models import Game, PeriodStatus, Player, RatingPeriod, Result, closed_message, parse_fide_id
+from ratings import fide
+
+from .models import (
+    Game,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Result,
+    closed_message,
+    default_list,
+    kept_lists,
+    parse_fide_id,
+)
 
 # Beyond this many games the duplicate check reads the games of the date range instead of
 # naming every player in IN lists (SQLite limits the variables of one statement).
@@ -54,6 +67,8 @@ class GameEntry:
     result: str
     event: str = ""
     round: str = ""
+    rating_list: str = ""  # standard, rapid or blitz; blank: from the time control, or default
+    time_control: str = ""  # "90+30": base minutes + increment seconds
     source: str = ""  # how the door names this game in messages ("Row 2", "line 5")
 
 
@@ -187,12 +202,47 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     game = Game(result=result, event=entry.event, round=entry.round,
                 white=players.get("white"), black=players.get("black"))  # fmt: skip
     game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
+    _check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
         periods.check(entry.date, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
+    """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
+    club's default; refuse a list the time control contradicts, one the club does not keep, and
+    a standard game too fast for its players' ratings."""
+    control = None
+    if entry.time_control.strip():
+        try:
+            control = fide.parse_time_control(entry.time_control)
+        except ValueError as error:
+            checked.add("time_control", str(error))
+    given = entry.rating_list.strip().lower()
+    if given and given not in RatingList.values:
+        checked.add("rating_list", f"'{entry.rating_list}' is not a list; use standard, rapid "
+                    "or blitz.")  # fmt: skip
+        return
+    timed = fide.list_of(control) if control is not None else None
+    chosen = given or timed or default_list()
+    if control is not None and timed != chosen:
+        checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
+                    f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
+                    f"{timed} list, not the {chosen} list.")  # fmt: skip
+    elif chosen not in kept_lists():
+        kept = ", ".join(kept_lists())
+        checked.add("rating_list", f"The club keeps no {chosen} list (it keeps: {kept}).")
+    elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
+        needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
+        if control.minutes_for_60_moves < needed:
+            checked.add("time_control", f"A {control} game is too fast for the standard list "
+                        f"when a player is rated {threshold} or more: FIDE asks for {needed} "
+                        "minutes each for 60 moves, so it is rated on no list.")  # fmt: skip
+    game.rating_list = chosen
+    game.time_control = str(control) if control is not None else ""
 
 
 def _model_checks(game: Game, checked: Checked) -> None:
@@ -242,7 +292,8 @@ class Periods:
 
 
 def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
-    """Flag games already recorded (same date, players, colours and round) or entered twice."""
+    """Flag games already recorded (same date, players, colours, round and list) or entered
+    twice."""
     games = [c.game for c in checked if c.game is not None]
     if not games:
         return
@@ -257,16 +308,16 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
         stored = stored.filter(date__gte=min(g.date for g in games),
                                date__lte=max(g.date for g in games))  # fmt: skip
     existing = {
-        (day, white, black, round_): (pk, result)
-        for pk, day, white, black, round_, result in stored.values_list(
-            "pk", "date", "white_id", "black_id", "round", "result"
+        (day, white, black, round_, rating_list): (pk, result)
+        for pk, day, white, black, round_, rating_list, result in stored.values_list(
+            "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
         )
     }
     seen: dict[tuple, Checked] = {}
     for item in checked:
         game = item.game
         assert game is not None
-        key = (game.date, game.white_id, game.black_id, game.round)
+        key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
         if key in existing:
             pk, result = existing[key]
             names = f"{game.white.name} - {game.black.name}"

@@ -12,6 +12,7 @@ four decimals; ratings changes are rounded once, half away from zero.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -309,6 +310,66 @@ def first_rating(opponent_ratings: Sequence[int], points: Fraction | Decimal) ->
         rating=rating,
         published=rating >= FLOOR,
     )
+
+
+# --- section 9: three lists, chosen by the time control -----------------------------------
+
+LIST_STANDARD, LIST_RAPID, LIST_BLITZ = "standard", "rapid", "blitz"
+LISTS = (LIST_STANDARD, LIST_RAPID, LIST_BLITZ)
+BLITZ_MAX_MINUTES = 10  # blitz: 10 minutes or less for each player
+STANDARD_MIN_MINUTES = 60  # standard: 60 minutes or more; rapid lies between
+# A standard game is rated only if each player has at least this long, by the higher rating.
+STANDARD_MINUTES_BY_RATING = ((2400, 120), (1800, 90), (0, 60))
+
+_TIME_CONTROL = re.compile(r"^\s*(\d{1,3})\s*(?:\+\s*(\d{1,3})\s*)?$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A time control as clubs write it: base minutes for the game + increment seconds a move."""
+
+    minutes: int
+    increment: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.minutes}+{self.increment}"
+
+    @property
+    def minutes_for_60_moves(self) -> int:
+        """The base time plus 60 times the increment (Laws, appendices A and B), in minutes:
+        60 increments of N seconds are N minutes."""
+        return self.minutes + self.increment
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """Read ``90+30`` (base minutes + increment seconds) or ``60``; raise ``ValueError``."""
+    match = _TIME_CONTROL.match(text)
+    if match is None or int(match.group(1)) == 0:
+        raise ValueError(
+            f"'{text}' is not a time control; write base minutes + increment seconds, "
+            "e.g. 90+30, 15+10 or 3+2."
+        )
+    return TimeControl(int(match.group(1)), int(match.group(2) or 0))
+
+
+def list_of(time_control: TimeControl) -> str:
+    """Return the list a game at this time control is rated on (FIDE.md 9)."""
+    minutes = time_control.minutes_for_60_moves
+    if minutes <= BLITZ_MAX_MINUTES:
+        return LIST_BLITZ
+    if minutes < STANDARD_MIN_MINUTES:
+        return LIST_RAPID
+    return LIST_STANDARD
+
+
+def standard_minutes_needed(ratings: Iterable[int | None]) -> tuple[int, int]:
+    """Return the minutes each player needs for a standard game to be rated, and the rating
+    from which that applies: 120 when either player is rated 2400+, 90 from 1800, else 60."""
+    highest = max((r for r in ratings if r is not None), default=0)
+    for threshold, minutes in STANDARD_MINUTES_BY_RATING:
+        if highest >= threshold:
+            return minutes, threshold
+    return STANDARD_MIN_MINUTES, 0
 
 
 # --- levels, inactivity --------------------------------------------------------------------

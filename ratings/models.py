@@ -16,6 +16,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from ladder.models import RatingList
+
 from . import engine, fide
 
 if TYPE_CHECKING:
@@ -55,6 +57,9 @@ class RatingChange(models.Model):
         db_index=False,
         db_constraint=False,
     )
+    rating_list = models.CharField(
+        "list", max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
+    )
     status = models.CharField(max_length=12, choices=Status.choices)
     rating_before = models.PositiveSmallIntegerField(null=True, blank=True)
     k = models.PositiveSmallIntegerField("K published", null=True, blank=True)
@@ -81,12 +86,18 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["period__start", "player_id"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "period"], name="one_change_per_period"),
+            models.UniqueConstraint(
+                fields=["player", "rating_list", "period"], name="one_change_per_period"
+            ),
             models.CheckConstraint(
                 condition=models.Q(status__in=Status.values), name="change_status_valid"
             ),
         ]
-        indexes = [models.Index(fields=["period", "-rating_after"], name="change_period_idx")]
+        indexes = [
+            models.Index(
+                fields=["period", "rating_list", "-rating_after"], name="change_period_idx"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.period}: {self.status} {self.change:+d}"
@@ -129,6 +140,9 @@ class RatingRun(models.Model):
     """
 
     status = models.CharField(max_length=8, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    rating_list = models.CharField(
+        "list", max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
+    )
     from_period = models.ForeignKey(
         "ladder.RatingPeriod",
         null=True,
@@ -176,9 +190,9 @@ class RatingRun(models.Model):
     class Meta:
         ordering = ["-pk"]
         constraints = [
-            # Requests coalesce: at most one run waits; changes merge into it.
+            # Requests coalesce: at most one run waits per list; changes merge into it.
             models.UniqueConstraint(
-                fields=["status"],
+                fields=["rating_list", "status"],
                 condition=models.Q(status="queued"),
                 name="one_queued_run",
             ),

@@ -49,52 +49,58 @@ REASON_LENGTH = RatingRun._meta.get_field("reason").max_length or 300
 
 def request_recompute(
     *,
+    rating_list: str,
     period: RatingPeriod | None,
     players: Iterable[int] | None,
     reason: str,
     user: Any = None,
     schedule: bool = True,
 ) -> RatingRun:
-    """Record that ratings must be recomputed from ``period`` (None: the first) for ``players``
-    (None: everyone), in the caller's transaction; return the queued run it went into.
+    """Record that ratings on ``rating_list`` must be recomputed from ``period`` (None: the
+    first) for ``players`` (None: everyone), in the caller's transaction; return the queued
+    run it went into (one waits per list).
 
     The run executes after the commit: at once in this process, or on a worker. With
     ``schedule=False`` it is only recorded, for a caller about to write (a ``pre_save``
     receiver): it executes with the next scheduled request, or by a worker's sweep.
     """
     with transaction.atomic():
-        run = _merge_into_queued(period, players, reason, user)
+        run = _merge_into_queued(rating_list, period, players, reason, user)
         if run is None:
-            run = _create_queued(period, players, reason, user)
+            run = _create_queued(rating_list, period, players, reason, user)
         if schedule:
             _schedule(run)
     return run
 
 
 def schedule_queued() -> None:
-    """Have the queued run, if there is one, executed after the caller's commit."""
-    run = RatingRun.objects.filter(status=RunStatus.QUEUED).first()
-    if run is not None:
+    """Have the queued runs, if any, executed after the caller's commit."""
+    for run in RatingRun.objects.filter(status=RunStatus.QUEUED):
         _schedule(run)
 
 
-def attribute_change(*, reason: str, user: Any) -> None:
-    """Name the change and the user behind the queued run, unless someone is named already.
+def attribute_change(*, reason: str, user: Any, rating_lists: Iterable[str]) -> None:
+    """Name the change and the user behind the queued runs of these lists, unless someone is
+    named already.
 
     For actions, which know who made a change: the signal receivers that record the request
     do not.
     """
     if user is None or not user.is_authenticated:
         return
-    RatingRun.objects.filter(status=RunStatus.QUEUED, requested_by__isnull=True).update(
-        requested_by=user, reason=reason[:REASON_LENGTH]
-    )
+    RatingRun.objects.filter(
+        status=RunStatus.QUEUED, requested_by__isnull=True, rating_list__in=set(rating_lists)
+    ).update(requested_by=user, reason=reason[:REASON_LENGTH])
 
 
 def _merge_into_queued(
-    period: RatingPeriod | None, players: Iterable[int] | None, reason: str, user: Any
+    rating_list: str,
+    period: RatingPeriod | None,
+    players: Iterable[int] | None,
+    reason: str,
+    user: Any,
 ) -> RatingRun | None:
-    run = _locked_queued_run()
+    run = _locked_queued_run(rating_list)
     if run is None:
         return None
     _widen(run, period, players)
@@ -116,16 +122,24 @@ def _widen(run: RatingRun, period: RatingPeriod | None, players: Iterable[int] |
         run.players = None if players is None else sorted({*run.players, *players})
 
 
-def _locked_queued_run() -> RatingRun | None:
-    """The waiting run, locked until the caller's transaction ends (writers queue behind it)."""
+def _locked_queued_run(rating_list: str | None) -> RatingRun | None:
+    """The waiting run of a list (None: the oldest of any list), locked until the caller's
+    transaction ends (writers queue behind it)."""
     queued = RatingRun.objects.filter(status=RunStatus.QUEUED).select_related("from_period")
-    return queued.select_for_update(of=("self",)).first()
+    if rating_list is not None:
+        queued = queued.filter(rating_list=rating_list)
+    return queued.order_by("pk").select_for_update(of=("self",)).first()
 
 
 def _create_queued(
-    period: RatingPeriod | None, players: Iterable[int] | None, reason: str, user: Any
+    rating_list: str,
+    period: RatingPeriod | None,
+    players: Iterable[int] | None,
+    reason: str,
+    user: Any,
 ) -> RatingRun:
     run = RatingRun(
+        rating_list=rating_list,
         from_period=period,
         players=None if players is None else sorted(set(players)),
         reason=reason[:REASON_LENGTH],
@@ -136,7 +150,7 @@ def _create_queued(
             run.save()
     except IntegrityError:
         # Another transaction queued a run at the same moment: merge into that one instead.
-        merged = _merge_into_queued(period, players, reason, user)
+        merged = _merge_into_queued(rating_list, period, players, reason, user)
         assert merged is not None
         return merged
     return run
@@ -167,25 +181,31 @@ def settle() -> None:
         execute_pending()
 
 
-def queued_run_id() -> int | None:
-    """Return the id of the run that will rate what this transaction changed, if any.
+def queued_run_ids() -> list[int]:
+    """Return the ids of the runs (one a list) that will rate what this transaction changed.
 
-    Inside a transaction that requested a recompute this is the run it merged into: the
-    transaction holds that row's lock until it commits, so no worker can have taken it.
+    Inside a transaction that requested a recompute these are the runs it merged into: the
+    transaction holds their rows' locks until it commits, so no worker can have taken them.
     """
-    return RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True).first()
+    queued = RatingRun.objects.filter(status=RunStatus.QUEUED).order_by("pk")
+    return list(queued.values_list("pk", flat=True))
 
 
 def report_on_commit(report: Callable[[RatingRun | None], None]) -> None:
-    """Call ``report`` with the run rating this transaction's changes, after the commit.
+    """Call ``report`` with each run rating this transaction's changes, after the commit
+    (with None when there is none).
 
-    In immediate mode the run has executed by then (its callback was registered first), so
-    ``report`` sees it done; in background mode it is still queued or running.
+    In immediate mode the runs have executed by then (their callbacks were registered first),
+    so ``report`` sees them done; in background mode they are still queued or running.
     """
-    run_id = queued_run_id()
-    transaction.on_commit(
-        lambda: report(RatingRun.objects.filter(pk=run_id).first() if run_id else None)
-    )
+    run_ids = queued_run_ids()
+
+    def after_commit() -> None:
+        found = list(RatingRun.objects.filter(pk__in=run_ids).order_by("pk"))
+        for run in found or [None]:
+            report(run)
+
+    transaction.on_commit(after_commit)
 
 
 # --- execution --------------------------------------------------------------------------------
@@ -284,14 +304,17 @@ def _recover_abandoned() -> None:
 def _claim() -> RatingRun | None:
     """Take the queued run, if any, and mark it running (committed, so everyone sees it)."""
     with transaction.atomic():
-        run = _locked_queued_run()
+        run = _locked_queued_run(None)
         if run is None:
             return None
         # The work of runs that gave up is not dropped: each later run takes it on again, so
         # the ratings are never silently left stale (a lasting cause fails the later runs too,
         # visibly, until it is mended).
         given_up = RatingRun.objects.select_for_update(of=("self",)).select_related("from_period")
-        for failed in given_up.filter(status=RunStatus.FAILED, folded_into__isnull=True):
+        failed_runs = given_up.filter(
+            status=RunStatus.FAILED, folded_into__isnull=True, rating_list=run.rating_list
+        )
+        for failed in failed_runs:
             _widen(run, failed.from_period, failed.players)
             failed.folded_into = run
             failed.save(update_fields=["folded_into"])
@@ -306,7 +329,9 @@ def _execute(run: RatingRun) -> RatingRun:
     """Recompute for one run and record the outcome in the same transaction."""
     try:
         with transaction.atomic():
-            summary = services.recompute_from(run.from_period, players=run.players)
+            summary = services.recompute_from(
+                run.from_period, rating_list=run.rating_list, players=run.players
+            )
             run.status, run.finished_at, run.error = RunStatus.DONE, timezone.now(), ""
             run.periods = _span(summary.periods)
             run.players_changed, run.rows_written = summary.players_changed, summary.rows
@@ -327,15 +352,15 @@ def _retry(run: RatingRun, error: str) -> None:
             run.error = f"Gave up after {run.attempts} attempts. {error}"
             run.save()
             return
-        queued = RatingRun.objects.filter(status=RunStatus.QUEUED).exists()
-        if not queued:
+        queued = RatingRun.objects.filter(status=RunStatus.QUEUED, rating_list=run.rating_list)
+        if not queued.exists():
             run.status = RunStatus.QUEUED
             run.save()
             return
         # Another change queued a run meanwhile: this run's work goes into that one.
         run.status = RunStatus.FAILED
         run.save()
-        merged = _merge_into_queued(run.from_period, run.players, run.reason, None)
+        merged = _merge_into_queued(run.rating_list, run.from_period, run.players, run.reason, None)
         assert merged is not None
         run.error, run.folded_into = f"{error} Retried as run #{merged.pk}.", merged
         run.save(update_fields=["error", "folded_into"])
@@ -379,17 +404,16 @@ class Freshness:
 
 def freshness() -> Freshness:
     """Read how fresh the ratings are, in one query."""
-    done, failed = Q(status=RunStatus.DONE), Q(status=RunStatus.FAILED)
+    done = Q(status=RunStatus.DONE)
+    # A failed run stops mattering once a later run has taken its work on and succeeded.
+    unhealed = Q(status=RunStatus.FAILED) & (
+        Q(folded_into__isnull=True) | ~Q(folded_into__status=RunStatus.DONE)
+    )
     found = RatingRun.objects.aggregate(
         rated_up_to=Max("last_change_at", filter=done),
         pending=Count("pk", filter=Q(status__in=(RunStatus.QUEUED, RunStatus.RUNNING))),
-        last_done=Max("pk", filter=done),
-        last_failed=Max("pk", filter=failed),
+        failed_run=Max("pk", filter=unhealed),
     )
-    last_failed = found["last_failed"]
-    superseded = last_failed is not None and (found["last_done"] or 0) > last_failed
     return Freshness(
-        rated_up_to=found["rated_up_to"],
-        pending=found["pending"],
-        failed_run=None if superseded else last_failed,
+        rated_up_to=found["rated_up_to"], pending=found["pending"], failed_run=found["failed_run"]
     )

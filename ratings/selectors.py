@@ -16,7 +16,15 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subq
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ladder.models import Game, PeriodStatus, Player, PlayerQuerySet, RatingPeriod
+from ladder.models import (
+    LIST_FIELDS,
+    Game,
+    PeriodStatus,
+    Player,
+    PlayerQuerySet,
+    RatingList,
+    RatingPeriod,
+)
 
 from . import engine, fide
 from .models import RatingChange, Status
@@ -70,22 +78,25 @@ class ListEntry:
         }
 
 
-def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
-    """Return every player's line on the list that closes ``period`` (default: the latest).
+def rating_list(
+    period: RatingPeriod | None = None, rating_list: str = RatingList.STANDARD
+) -> list[ListEntry]:
+    """Return every player's line on the list (standard, rapid or blitz) that closes ``period``
+    (default: the latest).
 
     Rated players come first by rating, then the unrated by name. Two queries.
     """
     period = period or RatingPeriod.objects.latest_period()
     if period is None:
-        return [_entry_from_player(p) for p in Player.objects.standings()]
-    latest = {
-        rc.player_id: rc for rc in latest_changes(through=period.start).select_related("period")
-    }
+        players = Player.objects.standings(rating_list)
+        return [_entry_from_player(p, rating_list) for p in players]
+    changes = latest_changes(through=period.start, rating_list=rating_list)
+    latest = {rc.player_id: rc for rc in changes.select_related("period")}
     entries = []
     for player in Player.objects.order_by("name", "pk"):
         change = latest.get(player.pk)
         if change is None:
-            entries.append(_entry_from_player(player))
+            entries.append(_entry_from_player(player, rating_list))
         elif change.period_id == period.pk:
             entries.append(_entry_from_change(player, change, period.end))
         else:
@@ -97,10 +108,11 @@ def rating_list(period: RatingPeriod | None = None) -> list[ListEntry]:
 _ZERO = Decimal("0.00")
 
 
-def _entry_from_player(player: Player) -> ListEntry:
-    rating = player.entry_rating
+def _entry_from_player(player: Player, rating_list: str) -> ListEntry:
+    fields = LIST_FIELDS[rating_list]
+    rating = getattr(player, fields.entry_rating)
     return ListEntry(
-        player, rating, rating, 0, None, None, 0, player.entry_rated_games,
+        player, rating, rating, 0, None, None, 0, getattr(player, fields.entry_rated_games),
         Status.RATED.label if rating is not None else Status.UNRATED.label,
         _ZERO, _ZERO, _ZERO, None, False,
     )  # fmt: skip
@@ -128,40 +140,45 @@ def _entry_carried(player: Player, rc: RatingChange, on: date) -> ListEntry:
 
 
 def periods_with_counts(periods: QuerySet[RatingPeriod] | None = None) -> QuerySet[RatingPeriod]:
-    """Annotate periods with ``game_count`` and ``player_count`` (players with a RatingChange),
-    each counted in a subquery: no join, no query per period."""
+    """Annotate periods with ``game_count`` and ``player_count`` (players with a RatingChange
+    on any list), each counted in a subquery: no join, no query per period."""
     periods = RatingPeriod.objects.all() if periods is None else periods
     return periods.annotate(
-        game_count=_count_per_period(Game.objects.all()),
-        player_count=_count_per_period(RatingChange.objects.all()),
+        game_count=_count_per_period(Game.objects.all(), "pk"),
+        player_count=_count_per_period(RatingChange.objects.all(), "player"),
     )
 
 
-def _count_per_period(rows: QuerySet[Game] | QuerySet[RatingChange]) -> Coalesce:
+def _count_per_period(rows: QuerySet[Game] | QuerySet[RatingChange], what: str) -> Coalesce:
     counted = (
         rows.filter(period=OuterRef("pk"))
         .order_by()
         .values("period")
-        .annotate(count=Count("pk"))
+        .annotate(count=Count(what, distinct=what != "pk"))
         .values("count")
     )
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def period_report(period: RatingPeriod) -> QuerySet[RatingChange]:
-    """Every RatingChange of a period with its player: those rated after it by rating, then
-    the unrated by name."""
+def period_report(
+    period: RatingPeriod, rating_list: str = RatingList.STANDARD
+) -> QuerySet[RatingChange]:
+    """Every RatingChange of a period on a list with its player: those rated after it by
+    rating, then the unrated by name."""
     return (
         RatingChange.objects.for_period(period)
+        .filter(rating_list=rating_list)
         .select_related("player", "period")
         .order_by(F("rating_after").desc(nulls_last=True), "player__name", "player_id")
     )
 
 
-def player_history(player: Player | int) -> QuerySet[RatingChange]:
-    """A player's RatingChange rows, newest period first."""
+def player_history(
+    player: Player | int, rating_list: str = RatingList.STANDARD
+) -> QuerySet[RatingChange]:
+    """A player's RatingChange rows on a list, newest period first."""
     return (
-        RatingChange.objects.filter(player=player)
+        RatingChange.objects.filter(player=player, rating_list=rating_list)
         .select_related("period")
         .order_by("-period__start")
     )
@@ -173,29 +190,42 @@ def current_year() -> int:
     return period.start.year if period else timezone.localdate().year
 
 
-def current_k(player: Player, *, year: int | None = None) -> fide.KFactor | None:
-    """Return the K a player has now, with its reason (None while unrated)."""
-    if player.rating is None:
+def current_k(
+    player: Player, *, year: int | None = None, rating_list: str = RatingList.STANDARD
+) -> fide.KFactor | None:
+    """Return the K a player has now on a list, with its reason (None while unrated there).
+
+    Eligibility counts that list's games and peak only (FIDE.md 9)."""
+    state = player.on_list(rating_list)
+    if state.rating is None:
         return None
     return fide.k_factor(
-        peak_rating=player.peak_rating,
-        rated_games=player.rated_games,
+        peak_rating=state.peak_rating,
+        rated_games=state.rated_games,
         birth_year=player.birth_year,
         year=year or current_year(),
         club_k=rules().club_k,
     )
 
 
-def inactive_players(players: PlayerQuerySet, *, on: date | None = None) -> PlayerQuerySet:
-    """Filter rated players with no rated game for 12 months (as ``is_inactive``)."""
+def inactive_players(
+    players: PlayerQuerySet, *, on: date | None = None, rating_list: str = RatingList.STANDARD
+) -> PlayerQuerySet:
+    """Filter rated players with no rated game on a list for 12 months (as ``is_inactive``)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
-    return players.rated().filter(last_rated_on__lte=cutoff)
+    last = LIST_FIELDS[rating_list].last_rated_on
+    return players.rated(rating_list).filter(**{f"{last}__lte": cutoff})
 
 
-def active_players(players: PlayerQuerySet, *, on: date | None = None) -> PlayerQuerySet:
-    """Exclude the inactive players (unrated players stay)."""
+def active_players(
+    players: PlayerQuerySet, *, on: date | None = None, rating_list: str = RatingList.STANDARD
+) -> PlayerQuerySet:
+    """Exclude the inactive players of a list (unrated players stay)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
-    return players.exclude(rating__isnull=False, last_rated_on__lte=cutoff)
+    fields = LIST_FIELDS[rating_list]
+    return players.exclude(
+        **{f"{fields.rating}__isnull": False, f"{fields.last_rated_on}__lte": cutoff}
+    )
 
 
 def junior_players(players: PlayerQuerySet, *, year: int | None = None) -> PlayerQuerySet:
@@ -203,10 +233,13 @@ def junior_players(players: PlayerQuerySet, *, year: int | None = None) -> Playe
     return players.filter(birth_year__gte=fide.junior_born_from(year or current_year()))
 
 
-def is_inactive(player: Player, *, on: date | None = None) -> bool:
-    """Tell whether a rated player has had no rated game for 12 months (FIDE.md 7)."""
-    return player.rating is not None and fide.is_inactive(
-        player.last_rated_on, on or timezone.localdate()
+def is_inactive(
+    player: Player, *, on: date | None = None, rating_list: str = RatingList.STANDARD
+) -> bool:
+    """Tell whether a rated player has had no rated game on a list for 12 months (FIDE.md 7)."""
+    state = player.on_list(rating_list)
+    return state.rating is not None and fide.is_inactive(
+        state.last_rated_on, on or timezone.localdate()
     )
 
 
@@ -228,21 +261,28 @@ class Line:
 
 
 def game_lines(
-    player: Player, periods: QuerySet[RatingPeriod] | list[RatingPeriod] | None = None
+    player: Player,
+    periods: QuerySet[RatingPeriod] | list[RatingPeriod] | None = None,
+    rating_list: str = RatingList.STANDARD,
 ) -> dict[int, list[Line]]:
-    """Return a player's games explained, by period id. Two queries whatever the count.
+    """Return a player's games on a list explained, by period id. Two queries whatever the
+    count.
 
     Ratings used are those of the list that opened each period (8.3.2), read from both
-    players' RatingChange rows of that period.
+    players' RatingChange rows of that period on that list.
     """
-    selected = Game.objects.for_player(player).with_players().order_by("date", "pk")
+    selected = (
+        Game.objects.for_player(player).on_list(rating_list).with_players().order_by("date", "pk")
+    )
     if periods is not None:
         selected = selected.filter(period__in=periods)
     games = list(selected)
     period_ids = {g.period_id for g in games}
     opening = {
         (pid, period_id): (status, before)
-        for pid, period_id, status, before in RatingChange.objects.filter(period_id__in=period_ids)
+        for pid, period_id, status, before in RatingChange.objects.filter(
+            period_id__in=period_ids, rating_list=rating_list
+        )
         .filter(
             Q(player=player)
             | Q(player__in=Game.objects.filter(black=player).values("white"))
@@ -293,27 +333,33 @@ def _line(player: Player, game: Game, opening: _Opening, method: str) -> Line:
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
 
 
-def what_if(player: Player, opponent_rating: int) -> dict[str, fide.EventCalculation] | None:
-    """What a win, a draw or a loss against ``opponent_rating`` would do to the player now.
+def what_if(
+    player: Player, opponent_rating: int, rating_list: str = RatingList.STANDARD
+) -> dict[str, fide.EventCalculation] | None:
+    """What a win, a draw or a loss against ``opponent_rating`` on a list would do to the
+    player now.
 
     Uses the player's real K and the games already rated in the current open period, so the
     700 rule and the single rounding apply to the period as a whole. None while unrated.
     """
     period = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start").first()
-    if period is None or player.rating is None:
+    rating = player.on_list(rating_list).rating
+    if period is None or rating is None:
         return None
-    row = RatingChange.objects.filter(player=player, period=period, status=Status.RATED).first()
+    row = RatingChange.objects.filter(
+        player=player, period=period, status=Status.RATED, rating_list=rating_list
+    ).first()
     own: int | None
     k: int | None
     played: list[tuple[int, int]] = []
     if row is None:
-        k_now = current_k(player, year=period.start.year)
-        own, k = player.rating, k_now.value if k_now else None
+        k_now = current_k(player, year=period.start.year, rating_list=rating_list)
+        own, k = rating, k_now.value if k_now else None
     else:
         own, k = row.rating_before, row.k
         played = [
             (line.calculation.opponent_rating, int(line.calculation.score * fide.UNIT))
-            for line in game_lines(player, [period]).get(period.pk, [])
+            for line in game_lines(player, [period], rating_list).get(period.pk, [])
             if line.calculation is not None
         ]
     if own is None or k is None:

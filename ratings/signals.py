@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db.models.signals import post_delete, post_save, pre_save
 
-from ladder.models import PLAYER_ENTRY_FIELDS, Game, Player, RatingPeriod
+from ladder.models import PLAYER_ENTRY_FIELDS, Game, Player, RatingList, RatingPeriod, entry_fields
 
 from . import runs
 
@@ -39,10 +39,23 @@ def _game_changing(sender: Any, instance: Game, raw: bool = False, **kwargs: Any
     if old is None:
         return
     players = {old.white_id, old.black_id}
-    if old.period_id == instance.period_id and players == {instance.white_id, instance.black_id}:
-        return  # the post_save request covers the same period and players
+    same_list = old.rating_list == instance.rating_list
+    if (
+        same_list
+        and old.period_id == instance.period_id
+        and players
+        == {
+            instance.white_id,
+            instance.black_id,
+        }
+    ):
+        return  # the post_save request covers the same list, period and players
     runs.request_recompute(
-        period=old.period, players=players, reason=f"Game #{old.pk} corrected", schedule=False
+        rating_list=old.rating_list,
+        period=old.period,
+        players=players,
+        reason=f"Game #{old.pk} corrected",
+        schedule=False,
     )
 
 
@@ -52,6 +65,7 @@ def _game_saved(sender: Any, instance: Game, raw: bool = False, created: bool = 
         return
     verb = "entered" if created else "corrected"
     runs.request_recompute(
+        rating_list=instance.rating_list,
         period=instance.period,
         players={instance.white_id, instance.black_id},
         reason=f"Game #{instance.pk} {verb}",
@@ -61,6 +75,7 @@ def _game_saved(sender: Any, instance: Game, raw: bool = False, created: bool = 
 def _game_deleted(sender: Any, instance: Game, **kwargs: Any) -> None:
     period = RatingPeriod.objects.filter(pk=instance.period_id).first()
     runs.request_recompute(
+        rating_list=instance.rating_list,
         period=period,
         players={instance.white_id, instance.black_id},
         reason=f"Game #{instance.pk} deleted",
@@ -68,19 +83,26 @@ def _game_deleted(sender: Any, instance: Game, **kwargs: Any) -> None:
 
 
 def _player_changing(sender: Any, instance: Player, raw: bool = False, **kwargs: Any) -> None:
-    """Record a change to a player's entry data: their ratings change from their first game."""
+    """Record a change to a player's entry data: their ratings on that list change from their
+    first game on it (a birth year, on every list)."""
     if raw or instance._state.adding:
         return  # a new player starts from the entry data (Player.save)
-    old = Player.objects.filter(pk=instance.pk).values_list(*PLAYER_ENTRY_FIELDS).first()
-    if old is None or old == tuple(getattr(instance, f) for f in PLAYER_ENTRY_FIELDS):
+    old = Player.objects.filter(pk=instance.pk).values(*PLAYER_ENTRY_FIELDS).first()
+    if old is None:
         return
-    first = Game.objects.for_player(instance).order_by("date").select_related("period").first()
-    runs.request_recompute(
-        period=first.period if first else None,
-        players={instance.pk},
-        reason=f"Entry data of {instance.name} changed",
-        schedule=False,
-    )
+    for rating_list in RatingList.values:
+        fields = entry_fields(rating_list)
+        if all(old[name] == getattr(instance, name) for name in fields):
+            continue
+        games = Game.objects.for_player(instance).on_list(rating_list)
+        first = games.order_by("date").select_related("period").first()
+        runs.request_recompute(
+            rating_list=rating_list,
+            period=first.period if first else None,
+            players={instance.pk},
+            reason=f"Entry data of {instance.name} changed",
+            schedule=False,
+        )
 
 
 def _player_saved(sender: Any, instance: Player, raw: bool = False, created: bool = False,

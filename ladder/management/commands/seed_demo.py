@@ -11,7 +11,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ladder.actions import close_period
-from ladder.models import Game, Player, RatingPeriod, Result
+from ladder.models import Game, Player, RatingPeriod, Result, kept_lists
 from ratings import runs
 from ratings.fide import add_months
 from ratings.models import RatingRun
@@ -110,7 +110,10 @@ class Command(BaseCommand):
         for number, period in enumerate(periods, start=1):
             games += self._month(rng, players, period, number)
         bulk_create_with_history(games, Game)
-        runs.request_recompute(period=periods[0], players=None, reason="Demo club loaded")
+        for rating_list in kept_lists():
+            runs.request_recompute(
+                rating_list=rating_list, period=periods[0], players=None, reason="Demo club loaded"
+            )
         user = get_user_model()
         if not user.objects.filter(username=DEMO_USER).exists():
             user.objects.create_superuser(DEMO_USER, "admin@example.org", DEMO_PASSWORD)

@@ -5,6 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ladder import actions
+from ladder.models import RatingList, kept_lists
 from ratings import runs
 from ratings.models import RatingRun
 from ratings.services import recompute_from
@@ -25,14 +26,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Compute and report, then roll everything back."
         )
+        parser.add_argument(
+            "--list", dest="rating_list", choices=RatingList.values,
+            help="One list (default: every list the club keeps).",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         period = period_by_label(options["label"]) if options["label"] else None
+        lists = [options["rating_list"]] if options["rating_list"] else kept_lists()
         if options["dry_run"]:
-            summary = recompute_from(period, dry_run=True)
-            self.stdout.write(self.style.SUCCESS(str(summary)))
+            for rating_list in lists:
+                summary = recompute_from(period, rating_list=rating_list, dry_run=True)
+                self.stdout.write(self.style.SUCCESS(f"{rating_list}: {summary}"))
             return
-        run = actions.recompute(period=period)
-        runs.settle()  # in immediate mode the commit ran it already, unless inside a transaction
-        run = RatingRun.objects.get(pk=run.pk)
-        self.stdout.write(self.style.SUCCESS(runs.describe(run)))
+        requested = actions.recompute(period=period, rating_list=options["rating_list"])
+        runs.settle()  # in immediate mode the commit ran them already, unless in a transaction
+        for run in RatingRun.objects.filter(pk__in=[r.pk for r in requested]).order_by("pk"):
+            prefix = f"{run.rating_list}: " if len(lists) > 1 else ""
+            self.stdout.write(self.style.SUCCESS(prefix + runs.describe(run)))
