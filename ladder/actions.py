@@ -73,11 +73,11 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     created: list[Game] = bulk_create_with_history(valid, Game, default_user=_user(user))
     count = f"{len(created)} game" + ("s" if len(created) != 1 else "")
     for rating_list in sorted({game.rating_list for game in created}):  # one run a list
-        games = [game for game in created if game.rating_list == rating_list]
+        on_list = [game for game in created if game.rating_list == rating_list]
         runs.request_recompute(
             rating_list=rating_list,
-            period=min((game.period for game in games), key=lambda p: p.start),
-            players={pid for game in games for pid in (game.white_id, game.black_id)},
+            period=min((game.period for game in on_list), key=lambda p: p.start),
+            players={pid for game in on_list for pid in (game.white_id, game.black_id)},
             reason=reason or f"{count} entered",
             user=user,
         )

@@ -22,16 +22,19 @@ def report_run(
     into while the transaction still holds it).
     """
 
+    pending = [saved]  # said with the first run's outcome only
+
     def report(run: RatingRun | None) -> None:
+        prefix = pending.pop() if pending else ""
         if run is None:
-            if saved:
-                model_admin.message_user(request, saved, level)
+            if prefix:
+                model_admin.message_user(request, prefix, level)
             return
         if run.status == RunStatus.DONE:
-            model_admin.message_user(request, f"{saved} {run.summary}".strip(), level)
+            model_admin.message_user(request, f"{prefix} {runs.describe(run)}".strip(), level)
             return
         url = reverse("admin:ratings_ratingrun_change", args=[run.pk])
-        text = format_html('{} {} <a href="{}">See the run.</a>', saved, runs.describe(run), url)
+        text = format_html('{} {} <a href="{}">See the run.</a>', prefix, runs.describe(run), url)
         failed = run.status == RunStatus.FAILED
         model_admin.message_user(request, text, messages.ERROR if failed else level)
 

@@ -70,7 +70,7 @@ def _list_fields(prefix: str) -> ListFields:
     return ListFields(*(prefix + name for name in names))
 
 
-LIST_FIELDS = {
+LIST_FIELDS: dict[str, ListFields] = {
     RatingList.STANDARD: _list_fields(""),
     RatingList.RAPID: _list_fields("rapid_"),
     RatingList.BLITZ: _list_fields("blitz_"),

@@ -19,17 +19,24 @@ from . import bulk, engine
 
 
 def insert_rated(
-    model: type[Model], columns: tuple[str, ...], period_pk: int, rated: engine.RatedColumns
+    model: type[Model],
+    columns: tuple[str, ...],
+    period_pk: int,
+    rated: engine.RatedColumns,
+    rating_list: str,
 ) -> int:
-    """Insert the rated players' rows of the period; ``columns`` as ``services._ROW_COLUMNS``.
+    """Insert the rated players' rows of the period on a list; ``columns`` as
+    ``services._ROW_COLUMNS``.
 
     Returns the number of rows.
     """
-    values = rated_columns(period_pk, rated)
+    values = rated_columns(period_pk, rated, rating_list)
     return bulk.insert_columns(model, columns, [values[name] for name in columns], len(rated.ids))
 
 
-def rated_columns(period_pk: int, rated: engine.RatedColumns) -> dict[str, bulk.Column]:
+def rated_columns(
+    period_pk: int, rated: engine.RatedColumns, rating_list: str = "standard"
+) -> dict[str, bulk.Column]:
     """The rows' values by column name, in database form (see ``bulk.Column``)."""
     n = len(rated.ids)
     below = rated.below_floor().tolist()
@@ -39,6 +46,7 @@ def rated_columns(period_pk: int, rated: engine.RatedColumns) -> dict[str, bulk.
     return {
         "player": np.array(rated.ids, np.int64),
         "period": bulk.Same(period_pk),
+        "rating_list": bulk.Same(rating_list),
         "status": [engine.STATUS_BELOW_FLOOR if b else engine.STATUS_RATED for b in below],
         "rating_before": [state.rating for state in opening],
         "k": [k.value for k in rated.k],

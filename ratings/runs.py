@@ -32,7 +32,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from ladder.models import RatingPeriod
+from ladder.models import RatingList, RatingPeriod
 
 from . import services
 from .models import RatingRun, RunStatus
@@ -202,7 +202,9 @@ def report_on_commit(report: Callable[[RatingRun | None], None]) -> None:
 
     def after_commit() -> None:
         found = list(RatingRun.objects.filter(pk__in=run_ids).order_by("pk"))
-        for run in found or [None]:
+        if not found:
+            report(None)
+        for run in found:
             report(run)
 
     transaction.on_commit(after_commit)
@@ -367,7 +369,15 @@ def _retry(run: RatingRun, error: str) -> None:
 
 
 def describe(run: RatingRun) -> str:
-    """Say in a sentence what a run did, or where it stands."""
+    """Say in a sentence what a run did, or where it stands (naming the list, unless it is the
+    standard one)."""
+    text = _describe(run)
+    if run.rating_list != RatingList.STANDARD:
+        return f"{RatingList(run.rating_list).label} list: {text}"
+    return text
+
+
+def _describe(run: RatingRun) -> str:
     if run.status == RunStatus.DONE:
         return run.summary
     if run.status == RunStatus.FAILED:

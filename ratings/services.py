@@ -27,7 +27,7 @@ from django.db.models import BooleanField, F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
-from ladder.models import Game, Player, RatingPeriod
+from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 
 from . import bulk, columns, engine
 from .models import RatingChange, Status
@@ -70,10 +70,12 @@ def rules() -> engine.Rules:
 def recompute_from(
     period: RatingPeriod | None = None,
     *,
+    rating_list: str = RatingList.STANDARD,
     players: Collection[int] | None = None,
     dry_run: bool = False,
 ) -> Recompute:
-    """Recompute ``period`` (default: the first) and every later period; refresh the players.
+    """Recompute one list (FIDE.md 9: each is rated alone, on its own games) from ``period``
+    (default: the first) through every later period; refresh the players' state on it.
 
     With ``players`` None every player of every period is rated again (a full replay). With
     ``players`` given, only those players' inputs changed (a game of theirs, their entry data or
@@ -83,8 +85,8 @@ def recompute_from(
     """
     with _gc_paused(), transaction.atomic():
         if players is None:
-            return _recompute_from(period, dry_run=dry_run)
-        return _recompute_players(period, set(players), dry_run=dry_run)
+            return _recompute_from(period, rating_list, dry_run=dry_run)
+        return _recompute_players(period, rating_list, set(players), dry_run=dry_run)
 
 
 @contextmanager
@@ -115,45 +117,49 @@ def _begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPe
     return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run)
 
 
-def _recompute_from(period: RatingPeriod | None, *, dry_run: bool) -> Recompute:
+def _recompute_from(period: RatingPeriod | None, rating_list: str, *, dry_run: bool) -> Recompute:
     periods, summary = _begin(period, dry_run=dry_run)
     if not periods:
         return summary
+    on_list = RatingChange.objects.filter(rating_list=rating_list)
     stale = set(
-        RatingChange.objects.filter(period__start__gte=periods[0].start)
+        on_list.filter(period__start__gte=periods[0].start)
         .order_by()
         .values_list("player_id", flat=True)
         .distinct()
     )
-    entry, before = _load_players()
+    entry, before = _load_players(rating_list)
     # Every player's state on the list that opens the first period, then carried from period
     # to period in memory: the run rates everyone, so nothing later needs reading back.
     states = dict(entry)
-    if RatingChange.objects.filter(period__start__lt=periods[0].start).exists():
+    if on_list.filter(period__start__lt=periods[0].start).exists():
         everyone = Player.objects.values("pk")
-        states.update(_latest_states(before=periods[0].start, players=everyone, entry=entry))
+        states.update(
+            _latest_states(before=periods[0].start, players=everyone, entry=entry,
+                           rating_list=rating_list)
+        )  # fmt: skip
     rated: set[int] = set()
     for index, current in enumerate(periods):
-        results = _rate(current, states)
-        RatingChange.objects.filter(period=current).delete()
+        results = _rate(current, states, rating_list)
+        on_list.filter(period=current).delete()
         if results is None:
             continue
         # The rated players' rows go in as columns (ratings.columns); the unrated, fewer and
         # each with a pool, as rows.
         unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+        rows = (_row(pid, current, r, rating_list) for pid, r in unrated.items())
         summary.rows += columns.insert_rated(
-            RatingChange, _ROW_COLUMNS, current.pk, results.rated
-        ) + bulk.insert_rows(
-            RatingChange, _ROW_COLUMNS, (_row(pid, current, r) for pid, r in unrated.items())
-        )
+            RatingChange, _ROW_COLUMNS, current.pk, results.rated, rating_list
+        ) + bulk.insert_rows(RatingChange, _ROW_COLUMNS, rows)
         rated.update(results.ids)
         if index + 1 < len(periods):  # the closing states open the next period
             states.update(zip(results.rated.ids, engine.rated_states(results.rated), strict=True))
             states.update((pid, result.state) for pid, result in unrated.items())
         del results, unrated  # a federation's period: free it before the next one
-    summary.players_changed = _write_players_from_rows(periods[0].start) + _write_players(
-        _states_before(periods[0].start, stale - rated), before
-    )
+    summary.players_changed = _write_players_from_rows(
+        periods[0].start, rating_list
+    ) + _write_players(_states_before(periods[0].start, stale - rated, rating_list), before,
+                       rating_list)  # fmt: skip
     if dry_run:
         transaction.set_rollback(True)
     return summary
@@ -171,24 +177,19 @@ def _prepare() -> None:
                            [_LOCK_KEY])  # fmt: skip
 
 
-_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
-
-
 def _load_players(
-    players: Q | None = None,
+    rating_list: str, players: Q | None = None
 ) -> tuple[dict[int, engine.PlayerState], dict[int, Row]]:
-    """Every player's entry state and stored derived state, in one query.
+    """Every player's entry state and stored derived state on a list, in one query.
 
     Reading all players is cheaper than selecting those of a period: a federation's player
     table is small next to its games, and the selection would scan the games again.
     """
     queryset = Player.objects.filter(players) if players is not None else Player.objects.all()
+    fields = LIST_FIELDS[rating_list]
     rows = bulk.fetch_rows(
-        queryset.order_by().values_list(
-            "pk", "entry_rating", "entry_rated_games", "entry_peak_rating", "birth_year",
-            *_DERIVED,
-        )
-    )  # fmt: skip
+        queryset.order_by().values_list("pk", *fields.entry, "birth_year", *fields.derived)
+    )
     entry, derived = {}, {}
     for pk, rating, games, peak, born, *current in rows:
         entry[pk] = engine.PlayerState(rating, games, peak if peak is not None else rating, born)
@@ -198,20 +199,22 @@ def _load_players(
 
 
 def _rate(
-    period: RatingPeriod, states: dict[int, engine.PlayerState]
+    period: RatingPeriod, states: dict[int, engine.PlayerState], rating_list: str
 ) -> engine.PeriodColumns | None:
-    """Rate one period from the states on its opening list; its games come in one query."""
+    """Rate one period of a list from the states on its opening list; its games come in one
+    query."""
     span = engine.Period(period.start, period.end, period.label)
     narrow = max(states, default=0) <= _INT4_MAX  # every player is in ``states``
     try:
-        games = _game_columns(period, narrow=narrow)
+        games = _game_columns(period, rating_list, narrow=narrow)
         return engine.rate_period_columns(span, states, games, rules())
     except _HashCollision:  # rating reads ``states`` only: the period can be rated again
-        return engine.rate_period_columns(span, states, _game_columns(period, exact=True), rules())
+        games = _game_columns(period, rating_list, exact=True)
+        return engine.rate_period_columns(span, states, games, rules())
 
 
 def _game_columns(
-    period: RatingPeriod, *, exact: bool = False, narrow: bool = False
+    period: RatingPeriod, rating_list: str, *, exact: bool = False, narrow: bool = False
 ) -> engine.GameColumns:
     """The period's games as integer columns: White's score and the day decoded by the query.
 
@@ -227,8 +230,10 @@ def _game_columns(
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
     columns = f"id, white_id, black_id, CASE result {cases} ELSE -1 END"
     if connection.vendor != "postgresql":
-        sql = f"SELECT {columns}, date, event FROM {table} WHERE period_id = %s"
-        rows = list(bulk.fetch_rows_sql(sql, [period.pk]))
+        sql = (
+            f"SELECT {columns}, date, event FROM {table} WHERE period_id = %s AND rating_list = %s"
+        )
+        rows = list(bulk.fetch_rows_sql(sql, [period.pk, rating_list]))
         events = np.array([row[5] for row in rows], dtype=object)
         ints = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
         days = np.fromiter(
@@ -241,15 +246,17 @@ def _game_columns(
         (names,), records = bulk.fetch_packed(
             f"""WITH events AS (
                     SELECT event, (row_number() OVER () - 1)::int AS code
-                    FROM (SELECT DISTINCT event FROM {table} WHERE period_id = %s) AS d
+                    FROM (SELECT DISTINCT event FROM {table}
+                          WHERE period_id = %s AND rating_list = %s) AS d
                 )
                 SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
                        string_agg(int8send(white_id) || int8send(black_id)
                                   || int4send(CASE result {cases} ELSE -1 END)
                                   || int4send(date - %s) || int4send(events.code), ''::bytea
                        ) AS packed
-                FROM {table} JOIN events USING (event) WHERE period_id = %s""",
-            [period.pk, period.start, period.pk],
+                FROM {table} JOIN events USING (event)
+                WHERE period_id = %s AND rating_list = %s""",
+            [period.pk, rating_list, period.start, period.pk, rating_list],
             _PACKED_GAME,
             others=["names"],
         )
@@ -270,8 +277,8 @@ def _game_columns(
                                   || int2send((date - %s)::int2) || int4send(hashtext(event)),
                                   ''::bytea
                        ) AS packed
-                FROM {table} WHERE period_id = %s""",
-            [period.start, period.pk],
+                FROM {table} WHERE period_id = %s AND rating_list = %s""",
+            [period.start, period.pk, rating_list],
             _NARROW_GAME if narrow else _HASHED_GAME,
         )
         named = functools.partial(_events_by_hash, table, period.pk, records["event"])
@@ -324,14 +331,17 @@ _NARROW_GAME = np.dtype(
 _INT4_MAX = 2**31 - 1
 
 
-def load_states(*, before: date | None, players: Q) -> dict[int, engine.PlayerState]:
+def load_states(
+    *, before: date | None, players: Q, rating_list: str = RatingList.STANDARD
+) -> dict[int, engine.PlayerState]:
     """Return the state of the selected players on the list that opens a period starting then.
 
     Two queries: the players' entry data, and their latest RatingChange before that date.
     """
-    entry, _ = _load_players(players)
+    entry, _ = _load_players(rating_list, players)
     ids = Player.objects.filter(players).values("pk")
-    return {**entry, **_latest_states(before=before, players=ids, entry=entry)}
+    latest = _latest_states(before=before, players=ids, entry=entry, rating_list=rating_list)
+    return {**entry, **latest}
 
 
 def _latest_states(
@@ -339,12 +349,13 @@ def _latest_states(
     before: date | None,
     players: QuerySet[Any, Any] | RawSQL,
     entry: dict[int, engine.PlayerState],
+    rating_list: str,
 ) -> dict[int, engine.PlayerState]:
-    """The states that the players' latest RatingChange before ``before`` leaves.
+    """The states that the players' latest RatingChange on a list before ``before`` leaves.
 
     ``players``: a QuerySet of their ids, or a condition on ``player_id`` (``_among``).
     """
-    latest = latest_changes(before=before)
+    latest = latest_changes(before=before, rating_list=rating_list)
     if isinstance(players, RawSQL):
         latest = latest.filter(players)
     else:
@@ -368,11 +379,14 @@ def _latest_states(
 
 
 def latest_changes(
-    *, before: date | None = None, through: date | None = None
+    *,
+    before: date | None = None,
+    through: date | None = None,
+    rating_list: str = RatingList.STANDARD,
 ) -> QuerySet[RatingChange]:
-    """Each player's latest RatingChange of a period starting before ``before`` (or at or
-    before ``through``): one query whatever the number of players."""
-    rows = RatingChange.objects.all()
+    """Each player's latest RatingChange on a list of a period starting before ``before`` (or at
+    or before ``through``): one query whatever the number of players."""
+    rows = RatingChange.objects.filter(rating_list=rating_list)
     if before is not None:
         rows = rows.filter(period__start__lt=before)
     if through is not None:
@@ -396,17 +410,17 @@ def _pool_to_json(pool: Iterable[engine.PoolGame]) -> list[Any]:
 
 
 _ROW_COLUMNS = (
-    "player", "period", "status", "rating_before", "k", "k_reason", "k_applied", "games",
-    "score_units", "expected_units", "change_exact_units", "change", "rating_after",
+    "player", "period", "rating_list", "status", "rating_before", "k", "k_reason", "k_applied",
+    "games", "score_units", "expected_units", "change_exact_units", "change", "rating_after",
     "performance", "rated_games_after", "peak_after", "last_rated_on", "first_event", "pool",
 )  # fmt: skip
 
 
-def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod) -> Row:
+def _row(pid: int, period: RatingPeriod, result: engine.PlayerPeriod, rating_list: str) -> Row:
     """Return a RatingChange row in ``_ROW_COLUMNS`` order, in database form."""
     state, k = result.state, result.k
     return (
-        pid, period.pk, result.status, result.rating_before, k.value if k else None,
+        pid, period.pk, rating_list, result.status, result.rating_before, k.value if k else None,
         k.reason if k else "", result.k_applied, result.games, result.score, result.expected,
         result.change_exact, result.change, result.rating_after, result.performance,
         state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
@@ -440,14 +454,14 @@ def _json_text(value: str) -> str:
 
 
 def _states_before(
-    start: date | None, player_ids: set[int]
+    start: date | None, player_ids: set[int], rating_list: str
 ) -> dict[int, tuple[engine.PlayerState, int | None]]:
     """The state of players with no game left from ``start`` on: as on the list before it."""
     found: dict[int, tuple[engine.PlayerState, int | None]] = {}
     for chunk in _chunks(player_ids):
-        states = load_states(before=start, players=Q(pk__in=chunk))
+        states = load_states(before=start, players=Q(pk__in=chunk), rating_list=rating_list)
         changes = dict(
-            latest_changes(before=start)
+            latest_changes(before=start, rating_list=rating_list)
             .filter(player_id__in=chunk, status=Status.RATED)
             .values_list("player_id", "change")
         )
@@ -463,9 +477,11 @@ def _chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
 
 
 def _write_players(
-    final: dict[int, tuple[engine.PlayerState, int | None]], before: dict[int, Row]
+    final: dict[int, tuple[engine.PlayerState, int | None]],
+    before: dict[int, Row],
+    rating_list: str,
 ) -> int:
-    """Write the players' derived state; return how many players' ratings changed."""
+    """Write the players' derived state on a list; return how many players' ratings changed."""
     changed = []
     rating_changed = 0
     for pid, (state, last_change) in final.items():
@@ -475,7 +491,7 @@ def _write_players(
             changed.append((pid, *new))
             if old is None or old[0] != state.rating:
                 rating_changed += 1
-    bulk.update_rows(Player, _DERIVED, changed)
+    bulk.update_rows(Player, LIST_FIELDS[rating_list].derived, changed)
     return rating_changed
 
 
@@ -490,7 +506,7 @@ _STATE = [_ROW_COLUMNS.index(c) for c in ("status", "rating_after", "rated_games
 
 
 def _recompute_players(
-    period: RatingPeriod | None, players: set[int], *, dry_run: bool
+    period: RatingPeriod | None, rating_list: str, players: set[int], *, dry_run: bool
 ) -> Recompute:
     """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
 
@@ -502,10 +518,10 @@ def _recompute_players(
     periods, summary = _begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
     for current in periods:
-        rows, rated = _rate_reached(current, players, changed)
+        rows, rated = _rate_reached(current, players, changed, rating_list)
         summary.rows += rows
         reached |= rated
-    summary.players_changed = _write_players(*_final_states(reached))
+    summary.players_changed = _write_players(*_final_states(reached, rating_list), rating_list)
     if dry_run:
         transaction.set_rollback(True)
     return summary
@@ -528,11 +544,14 @@ def _among(ids: Iterable[int], *columns: str) -> RawSQL:
 
 
 def _rate_reached(
-    current: RatingPeriod, players: set[int], changed: set[int]
+    current: RatingPeriod, players: set[int], changed: set[int], rating_list: str
 ) -> tuple[int, set[int]]:
-    """Rate one period for the players reached; return rows written and players rated."""
+    """Rate one period of a list for the players reached; return rows written and players
+    rated."""
     seeds = players | changed
-    pairs = Game.objects.filter(_among(seeds, "white_id", "black_id"), period=current)
+    pairs = Game.objects.filter(
+        _among(seeds, "white_id", "black_id"), period=current, rating_list=rating_list
+    )
     redo: set[int] = set()
     for white, black in bulk.fetch_rows(pairs.order_by().values_list("white_id", "black_id")):
         redo.update(p for p in (white, black) if p in seeds)
@@ -540,8 +559,9 @@ def _rate_reached(
             redo.add(black)
         if black in changed:
             redo.add(white)
-    new = {pid: _comparable(_row(pid, current, r)) for pid, r in _rate_some(current, redo).items()}
-    old = _stored_rows(current, redo | players)
+    rated = _rate_some(current, redo, rating_list)
+    new = {pid: _comparable(_row(pid, current, r, rating_list)) for pid, r in rated.items()}
+    old = _stored_rows(current, redo | players, rating_list)
     for pid, row in new.items():
         before = old.get(pid)
         if before is not None and [before[i] for i in _STATE] == [row[i] for i in _STATE]:
@@ -553,16 +573,23 @@ def _rate_reached(
     differ = [pid for pid, row in new.items() if row != old.get(pid)]
     removed = stale | (old.keys() & set(differ))
     if removed:
-        RatingChange.objects.filter(_among(removed, "player_id"), period=current).delete()
+        RatingChange.objects.filter(
+            _among(removed, "player_id"), period=current, rating_list=rating_list
+        ).delete()
     bulk.insert_rows(RatingChange, _ROW_COLUMNS, (_stored_form(new[pid]) for pid in differ))
     return len(differ) + len(stale), redo | stale
 
 
-def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.PlayerPeriod]:
-    """Rate ``redo`` on all their games of the period, against their opponents' opening states."""
+def _rate_some(
+    current: RatingPeriod, redo: set[int], rating_list: str
+) -> dict[int, engine.PlayerPeriod]:
+    """Rate ``redo`` on all their games of the period on a list, against their opponents'
+    opening states."""
     if not redo:
         return {}
-    games = Game.objects.filter(_among(redo, "white_id", "black_id"), period=current)
+    games = Game.objects.filter(
+        _among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
+    )
     rows = list(
         bulk.fetch_rows(
             games.order_by().values_list("white_id", "black_id", "result", "date", "event")
@@ -570,9 +597,12 @@ def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.Player
     )
     rows = [(w, b, result, bulk.as_date(day), event) for w, b, result, day, event in rows]
     everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
-    entry, _ = _load_players(Q(_among(everyone, "id")))
+    entry, _ = _load_players(rating_list, Q(_among(everyone, "id")))
     opening = _latest_states(
-        before=current.start, players=_among(everyone, "player_id"), entry=entry
+        before=current.start,
+        players=_among(everyone, "player_id"),
+        entry=entry,
+        rating_list=rating_list,
     )
     states = {**entry, **opening}
     span = engine.Period(current.start, current.end, current.label)
@@ -580,10 +610,12 @@ def _rate_some(current: RatingPeriod, redo: set[int]) -> dict[int, engine.Player
     return {pid: result for pid, result in results.items() if pid in redo}
 
 
-def _stored_rows(current: RatingPeriod, players: set[int]) -> dict[int, Row]:
-    """The stored rows of the period for these players, in ``_comparable`` form."""
+def _stored_rows(current: RatingPeriod, players: set[int], rating_list: str) -> dict[int, Row]:
+    """The stored rows of the period on a list for these players, in ``_comparable`` form."""
     columns = [f"{c}_id" if c in ("player", "period") else c for c in _ROW_COLUMNS]
-    rows = RatingChange.objects.filter(_among(players, "player_id"), period=current)
+    rows = RatingChange.objects.filter(
+        _among(players, "player_id"), period=current, rating_list=rating_list
+    )
     return {
         row[0]: _comparable(row) for row in bulk.fetch_rows(rows.order_by().values_list(*columns))
     }
@@ -605,14 +637,15 @@ def _stored_form(row: Row) -> Row:
 
 
 def _final_states(
-    players: set[int],
+    players: set[int], rating_list: str
 ) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, Row]]:
-    """Each player's state after their latest row (else the entry data) and their stored one."""
-    entry, before = _load_players(Q(_among(players, "id")))
+    """Each player's state on a list after their latest row (else the entry data) and their
+    stored one."""
+    entry, before = _load_players(rating_list, Q(_among(players, "id")))
     final: dict[int, tuple[engine.PlayerState, int | None]] = {
         pid: (state, None) for pid, state in entry.items()
     }
-    latest = latest_changes().filter(_among(players, "player_id"))
+    latest = latest_changes(rating_list=rating_list).filter(_among(players, "player_id"))
     for pid, status, rating, games, peak, last, change in latest.values_list(
         "player_id", "status", "rating_after", "rated_games_after", "peak_after",
         "last_rated_on", "change",
@@ -622,8 +655,9 @@ def _final_states(
     return final, before
 
 
-def _write_players_from_rows(start: date) -> int:
-    """Copy each player's latest row from ``start`` on into their derived fields, in SQL.
+def _write_players_from_rows(start: date, rating_list: str) -> int:
+    """Copy each player's latest row on a list from ``start`` on into their derived fields of
+    that list, in SQL.
 
     Only players whose fields differ are written. Returns how many players' ratings changed.
     The rows were just written, so the database joins them to the players faster than a
@@ -638,17 +672,23 @@ def _write_players_from_rows(start: date) -> int:
                rc.peak_after AS peak_rating, rc.last_rated_on,
                CASE WHEN rc.status = %s THEN rc.change END AS last_change
         FROM {changes} rc JOIN {periods} p ON p.id = rc.period_id
-        WHERE p.start >= %s AND NOT EXISTS (
+        WHERE rc.rating_list = %s AND p.start >= %s AND NOT EXISTS (
             SELECT 1 FROM {changes} later JOIN {periods} lp ON lp.id = later.period_id
-            WHERE later.player_id = rc.player_id AND lp.start > p.start
+            WHERE later.player_id = rc.player_id AND later.rating_list = rc.rating_list
+                  AND lp.start > p.start
         )"""
-    params: list[Any] = [Status.RATED, start]
+    params: list[Any] = [Status.RATED, rating_list, start]
+    # The query's own names (rating, ...) become the list's columns (rapid_rating, ...).
+    fields = LIST_FIELDS[rating_list]
+    names = zip(("rating", "rated_games", "peak_rating", "last_rated_on", "last_change"),
+                fields.derived, strict=True)  # fmt: skip
+    pairs = [(quote(column), name) for name, column in names]
     count = (
         f"SELECT COUNT(*) FROM {players} pl JOIN l ON pl.id = l.player_id "
-        f"WHERE pl.rating {differ} l.rating"
+        f"WHERE pl.{quote(fields.rating)} {differ} l.rating"
     )
-    assignments = ", ".join(f"{c} = l.{c}" for c in _DERIVED)
-    different = " OR ".join(f"{players}.{c} {differ} l.{c}" for c in _DERIVED)
+    assignments = ", ".join(f"{column} = l.{name}" for column, name in pairs)
+    different = " OR ".join(f"{players}.{column} {differ} l.{name}" for column, name in pairs)
     update = (
         f"UPDATE {players} SET {assignments} FROM l "
         f"WHERE {players}.id = l.player_id AND ({different})"

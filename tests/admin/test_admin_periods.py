@@ -105,7 +105,11 @@ def test_recompute_says_what_changed(admin_client, two_months):
     # Real commits: the run executes after the action's commit, before the redirect is shown.
     march, _ = two_months
     response = act(admin_client, "recompute_periods", march)
-    assert shown(response) == ["2026-03 to 2026-04 recomputed: 0 players' ratings changed."]
+    assert shown(response) == [  # one run a list
+        "2026-03 to 2026-04 recomputed: 0 players' ratings changed.",
+        "Rapid list: 2026-03 to 2026-04 recomputed: 0 players' ratings changed.",
+        "Blitz list: 2026-03 to 2026-04 recomputed: 0 players' ratings changed.",
+    ]
 
 
 def test_change_page_shows_the_full_rating_report(admin_client, two_months):

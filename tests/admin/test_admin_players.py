@@ -13,6 +13,9 @@ pytestmark = pytest.mark.django_db
 
 URL = "/admin/ladder/player/"
 
+# What the form posts for the rapid and blitz lists when they are left as shown (no rating).
+OTHER_LISTS = {"rapid_entry_rated_games": 0, "blitz_entry_rated_games": 0}
+
 
 def names(response) -> list[str]:
     return [player.name for player in response.context["cl"].result_list]
@@ -104,6 +107,7 @@ def test_changing_entry_data_says_what_the_recompute_changed(
         "birth_year": alice.birth_year,
         "entry_rating": 2000,
         "entry_rated_games": 50,
+        **OTHER_LISTS,
         "rating_changes-TOTAL_FORMS": "1",
         "rating_changes-INITIAL_FORMS": "1",
         "rating_changes-MIN_NUM_FORMS": "0",
@@ -122,6 +126,7 @@ def test_adding_a_player(admin_client):
     data = {
         "name": "Fresh Face",
         "entry_rated_games": 0,
+        **OTHER_LISTS,
         "rating_changes-TOTAL_FORMS": "0",
         "rating_changes-INITIAL_FORMS": "0",
         "rating_changes-MIN_NUM_FORMS": "0",
@@ -140,6 +145,7 @@ def test_entry_peak_below_entry_rating_is_refused(admin_client):
         "entry_rating": 1800,
         "entry_peak_rating": 1700,
         "entry_rated_games": 10,
+        **OTHER_LISTS,
         "rating_changes-TOTAL_FORMS": "0",
         "rating_changes-INITIAL_FORMS": "0",
         "rating_changes-MIN_NUM_FORMS": "0",

@@ -40,14 +40,16 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
         performance=[2100, None, None],
     )
-    written = columns.insert_rated(RatingChange, services._ROW_COLUMNS, period.pk, rated)
+    written = columns.insert_rated(
+        RatingChange, services._ROW_COLUMNS, period.pk, rated, "standard"
+    )
 
     assert written == 3
     expected = {
-        pid: services._comparable(services._row(pid, period, result))
+        pid: services._comparable(services._row(pid, period, result, "standard"))
         for pid, result in zip(rated.ids, engine.rated_results(rated), strict=True)
     }
-    assert services._stored_rows(period, set(rated.ids)) == expected
+    assert services._stored_rows(period, set(rated.ids), "standard") == expected
     assert expected[players[0].pk][services._ROW_COLUMNS.index("first_event")] == AWKWARD
     assert expected[players[1].pk][services._ROW_COLUMNS.index("status")] == "below_floor"
 

@@ -48,9 +48,9 @@ def test_names_sharing_a_hash_are_read_exactly(monkeypatch):
     exact = []
     read = services._game_columns
 
-    def game_columns(period, **kwargs):
+    def game_columns(period, rating_list, **kwargs):
         exact.append(kwargs.get("exact", False))
-        return read(period, **kwargs)
+        return read(period, rating_list, **kwargs)
 
     monkeypatch.setattr(services, "_game_columns", game_columns)
     assert _pool_events(COLLIDING) == {f"event:{name}" for name in COLLIDING}
