@@ -11,6 +11,7 @@ from the models' metadata, never from input.
 from __future__ import annotations
 
 import base64
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -165,7 +166,10 @@ def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Seque
     assert meta.pk is not None
     fields = [meta.pk] + [_field(meta, c) for c in columns]
     names = [quote(_column(f)) for f in fields]
-    scratch = quote(f"{meta.db_table}_update")
+    # One scratch table per set of columns: a connection keeps its temporary tables, and the
+    # lists update different columns.
+    digest = hashlib.sha1(",".join(columns).encode()).hexdigest()[:8]
+    scratch = quote(f"{meta.db_table}_update_{digest}")
     types = [f.rel_db_type(connection) if f.primary_key else f.db_type(connection) for f in fields]
     declarations = ", ".join(f"{n} {t}" for n, t in zip(names, types, strict=True))
     drop = " ON COMMIT DROP" if connection.vendor == "postgresql" else ""

@@ -1,0 +1,188 @@
+"""Three lists (FIDE.md 9): each rated alone, with K counted on that list, through the write
+path and the rating runs."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import override_settings
+
+from ladder import actions
+from ladder.models import Player, RatingList
+from ladder.validation import GameEntry
+from ratings import services
+from ratings.models import RatingChange, RatingRun
+from ratings.selectors import current_k, rating_list
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+LISTS = RatingList.values
+
+# FIDE.md 8, example A: Ro 1850, K 20, nine games -> +14, 1864; the same on every list.
+EXAMPLE_A = [(1420, "1-0"), (2310, "1/2-1/2"), (1790, "1-0"), (1905, "0-1"), (1880, "1/2-1/2"),
+             (1600, "1-0"), (2000, "0-1"), (1845, "1/2-1/2"), (1700, "1-0")]  # fmt: skip
+
+
+def entry(rating_list, rating, games=100, peak=None, **fields):
+    """Player fields with entry data on one list."""
+    prefix = "" if rating_list == RatingList.STANDARD else f"{rating_list}_"
+    return {f"{prefix}entry_rating": rating, f"{prefix}entry_rated_games": games,
+            f"{prefix}entry_peak_rating": peak, **fields}  # fmt: skip
+
+
+def play(games, rating_list="", time_control=""):
+    return actions.enter_games(
+        games=[
+            GameEntry(date=day, white=w, black=b, result=r, rating_list=rating_list,
+                      time_control=time_control)
+            for day, w, b, r in games
+        ]
+    )  # fmt: skip
+
+
+def snapshot():
+    rows = RatingChange.objects.order_by("rating_list", "player_id", "period_id").values_list(
+        "rating_list", "player_id", "period_id", "status", "k_applied", "change", "rating_after"
+    )
+    fields = [name for name in Player._meta.concrete_fields if not name.name.endswith("updated")]
+    players = Player.objects.order_by("pk").values_list(*(f.attname for f in fields))
+    return list(rows), list(players)
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_worked_example_a_on_every_list(name, committed):
+    me = PlayerFactory(**entry(name, 1850))
+    with committed():
+        games = []
+        for day, (rating, result) in enumerate(EXAMPLE_A, start=1):
+            opponent = PlayerFactory(**entry(name, rating))
+            games.append((date(2026, 3, day), me, opponent, result))
+        play(games, rating_list=name)
+    change = RatingChange.objects.get(player=me)
+    assert (change.rating_list, change.k, change.games, change.change) == (name, 20, 9, 14)
+    assert me.__class__.objects.get(pk=me.pk).on_list(name).rating == 1864
+    assert not RatingChange.objects.filter(player=me).exclude(rating_list=name).exists()
+
+
+def test_k_is_counted_on_each_list_alone():
+    player = PlayerFactory(
+        birth_year=1980,
+        **entry("standard", 2350, games=200, peak=2450),  # 2400 reached on standard: K 10
+        **entry("rapid", 2300, games=200, peak=2350),  # never 2400 on rapid: K 20
+        **entry("blitz", 2100, games=12, peak=2100),  # fewer than 30 blitz games: K 40
+    )
+    ks = {name: current_k(player, year=2026, rating_list=name) for name in LISTS}
+    assert {name: k.value for name, k in ks.items()} == {"standard": 10, "rapid": 20, "blitz": 40}
+    assert ks["blitz"].reason == "fewer than 30 rated games (12)"
+
+
+def test_a_junior_has_k_40_on_every_list():
+    player = PlayerFactory(
+        birth_year=2012, **entry("standard", 1700, games=300), **entry("rapid", 1650, games=300),
+        **entry("blitz", 1600, games=300),
+    )  # fmt: skip
+    assert {current_k(player, year=2026, rating_list=n).value for n in LISTS} == {40}
+
+
+def test_a_period_with_games_on_three_lists_rates_each_alone(committed):
+    a = PlayerFactory(**entry("standard", 1800), **entry("rapid", 1700), **entry("blitz", 1600))
+    b = PlayerFactory(**entry("standard", 1800), **entry("rapid", 1700), **entry("blitz", 1600))
+    with committed():
+        play([(date(2026, 3, 2), a, b, "1-0")], time_control="90+30")  # standard
+        play([(date(2026, 3, 3), a, b, "0-1")], time_control="15+10")  # rapid
+        play([(date(2026, 3, 4), a, b, "1/2-1/2")], time_control="3+2")  # blitz
+    a = Player.objects.get(pk=a.pk)
+    assert a.on_list("standard").rating == 1810  # 20 x (1 - 0.5)
+    assert a.on_list("rapid").rating == 1690  # 20 x (0 - 0.5)
+    assert a.on_list("blitz").rating == 1600  # a draw at equal ratings
+    assert RatingChange.objects.filter(player=a).count() == 3
+    assert sorted(RatingRun.objects.values_list("rating_list", flat=True)) == sorted(LISTS)
+    state = snapshot()
+    for name in LISTS:
+        services.recompute_from(None, rating_list=name)
+    assert snapshot() == state
+    lists = {name: [e.rating for e in rating_list(None, name) if e.player == a] for name in LISTS}
+    assert lists == {"standard": [1810], "rapid": [1690], "blitz": [1600]}
+
+
+def test_a_blitz_correction_never_recomputes_the_standard_list(committed):
+    a = PlayerFactory(**entry("blitz", 1600))
+    b = PlayerFactory(**entry("blitz", 1600))
+    with committed():
+        play([(date(2026, 3, 2), a, b, "1-0")])
+        (blitz,) = play([(date(2026, 3, 3), a, b, "1-0")], time_control="3+2")
+    standard_rows = list(RatingChange.objects.filter(rating_list="standard").values())
+    RatingRun.objects.all().delete()
+    with committed():
+        actions.correct_game(game=blitz, changes={"result": "0-1"})
+    (run,) = RatingRun.objects.all()
+    assert (run.rating_list, run.status) == ("blitz", "done")
+    assert list(RatingChange.objects.filter(rating_list="standard").values()) == standard_rows
+    assert Player.objects.get(pk=a.pk).on_list("blitz").rating == 1590
+
+
+def test_a_standard_game_too_fast_for_its_players_is_refused_for_the_standard_list():
+    strong = PlayerFactory(entry_rating=1900)
+    other = PlayerFactory(entry_rating=1750)
+    with pytest.raises(ValidationError) as error:
+        play([(date(2026, 3, 2), strong, other, "1-0")], time_control="60+0")
+    assert error.value.message_dict["time_control"] == [
+        "A 60+0 game is too fast for the standard list when a player is rated 1800 or more: "
+        "FIDE asks for 90 minutes each for 60 moves, so it is rated on no list."
+    ]
+    play([(date(2026, 3, 2), strong, other, "1-0")], time_control="90+0")  # enough
+
+
+def test_a_time_control_of_another_list_names_the_list_it_belongs_to():
+    a, b = PlayerFactory(), PlayerFactory()
+    with pytest.raises(ValidationError) as error:
+        play([(date(2026, 3, 2), a, b, "1-0")], rating_list="standard", time_control="15+10")
+    assert error.value.message_dict["rating_list"] == [
+        "A 15+10 game is a rapid game (FIDE counts 25 minutes for 60 moves): it belongs to the "
+        "rapid list, not the standard list."
+    ]
+
+
+@override_settings(LADDER_LISTS=["standard", "rapid"])
+def test_a_list_the_club_does_not_keep_is_refused():
+    a, b = PlayerFactory(), PlayerFactory()
+    with pytest.raises(ValidationError) as error:
+        play([(date(2026, 3, 2), a, b, "1-0")], time_control="3+2")
+    assert error.value.message_dict["rating_list"] == [
+        "The club keeps no blitz list (it keeps: standard, rapid)."
+    ]
+
+
+@override_settings(LADDER_LISTS=["blitz"])
+def test_a_club_that_keeps_one_list_enters_its_games_there(committed):
+    a = PlayerFactory(**entry("blitz", 1500))
+    b = PlayerFactory(**entry("blitz", 1500))
+    with committed():
+        (game,) = play([(date(2026, 3, 2), a, b, "1-0")])
+        actions.recompute()
+    assert game.rating_list == "blitz"
+    assert set(RatingRun.objects.values_list("rating_list", flat=True)) == {"blitz"}
+
+
+def test_the_same_players_may_meet_on_two_lists_the_same_day():
+    a, b = PlayerFactory(), PlayerFactory()
+    play([(date(2026, 3, 2), a, b, "1-0")], time_control="3+2")
+    play([(date(2026, 3, 2), a, b, "1-0")], time_control="15+10")
+    with pytest.raises(ValidationError, match="already recorded"):
+        play([(date(2026, 3, 2), a, b, "0-1")], time_control="5+0")
+
+
+def test_an_entry_change_on_one_list_requests_a_run_for_that_list_only(committed):
+    a = PlayerFactory(**entry("rapid", 1700))
+    b = PlayerFactory(**entry("rapid", 1700))
+    with committed():
+        play([(date(2026, 3, 2), a, b, "1-0")], time_control="15+10")
+    RatingRun.objects.all().delete()
+    with committed():
+        player = Player.objects.get(pk=a.pk)
+        player.rapid_entry_rating = 1500
+        actions.save_player(player=player)
+    (run,) = RatingRun.objects.all()
+    assert (run.rating_list, run.players) == ("rapid", [a.pk])
+    assert Player.objects.get(pk=a.pk).rapid_rating == 1500 + 15  # K 20: 20 x (1 - 0.24) = 15.2
