@@ -1,0 +1,63 @@
+"""An existing database (one list, before the three lists) migrates with identical ratings."""
+
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from ladder import actions
+from ladder.models import Player
+from ladder.validation import GameEntry
+from ratings import services
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory, UnratedPlayerFactory
+
+BEFORE_LISTS = [("ladder", "0005_player_rating_unindexed"), ("ratings", "0005_run_folded_into")]
+
+
+def standard_state():
+    """Every stored standard number, as plain values (read with SQL the old schema also has)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, rating, rated_games, peak_rating, last_rated_on, last_change "
+            "FROM ladder_player ORDER BY id"
+        )
+        players = cursor.fetchall()
+        cursor.execute(
+            "SELECT player_id, period_id, status, rating_before, k, k_applied, games, "
+            "score_units, expected_units, change, rating_after FROM ratings_ratingchange "
+            "ORDER BY player_id, period_id"
+        )
+        return players, cursor.fetchall()
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_existing_database_migrates_with_identical_standard_ratings():
+    players = [PlayerFactory(entry_rating=1500 + 60 * i) for i in range(6)]
+    players.append(UnratedPlayerFactory())
+    games = [
+        GameEntry(date=date(2026, month, 2 + i), white=players[i], black=players[(i + month) % 7],
+                  result=["1-0", "0-1", "1/2-1/2"][(i + month) % 3])
+        for month in (1, 2, 3) for i in range(6)
+    ]  # fmt: skip
+    actions.enter_games(games=games)
+    rated = standard_state()
+    assert rated[1], "the club has ratings to keep"
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        migrate(BEFORE_LISTS)  # the database as it was before the three lists
+        assert standard_state() == rated
+    finally:
+        migrate(latest)
+    assert standard_state() == rated  # the migration keeps every standard number
+    assert set(RatingChange.objects.values_list("rating_list", flat=True)) == {"standard"}
+    services.recompute_from(None)  # and a full recompute on the new schema agrees
+    assert standard_state() == rated
+    assert Player.objects.filter(rapid_rating__isnull=False).count() == 0
