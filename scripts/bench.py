@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--floor", type=Path, default=FLOOR, help="path of floor.py")
     parser.add_argument("--no-federation", action="store_true", help="skip the 3-period case")
+    parser.add_argument("--no-lists", action="store_true", help="skip the three-lists case")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
@@ -82,6 +83,8 @@ def main() -> None:
     floor = run_floor(args, server_url)
     if not args.no_federation:
         federation(args)
+    if not args.no_lists:
+        lists(first, args.games)
     print()
     print(
         f"full recompute (first): {first:.2f} s; I/O floor: "
@@ -124,6 +127,47 @@ def federation(args) -> None:
     print("-- one result of 2026-01 corrected, recompute_from(2026-01, players={white, black})")
     one = run_measure("correction")
     print(f"-- correction {one:.2f} s against the full recompute's {full:.2f} s")
+
+
+def lists(one_list: float, games: int) -> None:
+    """The first period's games split over the three lists, every player on each, rated anew."""
+    split_over_lists()
+    print(f"\n== the same {games:,} games split over standard, rapid and blitz "
+          "(every player plays on each)")  # fmt: skip
+    three = run_measure("lists")
+    print(f"-- one list {one_list:.2f} s; three lists {three:.2f} s "
+          f"({three / one_list:.2f}x)")  # fmt: skip
+
+
+def split_over_lists() -> None:
+    """Put a third of the first period's games on each list, give every player the same entry
+    data on each list, and forget every rating (so each list is rated first after a load)."""
+    import django
+
+    django.setup()
+    from django.db import connection, transaction
+
+    lists = "CASE id % 3 WHEN 1 THEN 'rapid' WHEN 2 THEN 'blitz' ELSE 'standard' END"
+    entry = ", ".join(
+        f"{prefix}entry_{name} = entry_{name}"
+        for prefix in ("rapid_", "blitz_")
+        for name in ("rating", "rated_games", "peak_rating")
+    )
+    derived = ", ".join(
+        f"{prefix}rating = entry_rating, {prefix}rated_games = entry_rated_games, "
+        f"{prefix}peak_rating = coalesce(entry_peak_rating, entry_rating), "
+        f"{prefix}last_rated_on = NULL, {prefix}last_change = NULL"
+        for prefix in ("", "rapid_", "blitz_")
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"UPDATE ladder_game SET rating_list = {lists}")
+        cursor.execute(f"UPDATE ladder_player SET {entry}")
+        cursor.execute(f"UPDATE ladder_player SET {derived}")
+        cursor.execute("DELETE FROM ratings_ratingchange")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM FULL ANALYZE ladder_player")
+            cursor.execute("VACUUM ANALYZE")
 
 
 def engine_name() -> str:
@@ -207,7 +251,10 @@ def _load_period(spec, rng, ids, games: int) -> None:
     period = RatingPeriod.objects.create(label=label, start=start, end=end)
     rows = _games(rng, ids, games, period)
     if connection.vendor == "postgresql":
-        columns = "period_id, date, white_id, black_id, result, event, round, created, updated"
+        columns = (
+            "period_id, date, white_id, black_id, result, event, round, created, updated, "
+            "rating_list, time_control"
+        )
         with (
             connection.cursor() as cursor,
             cursor.copy(f"COPY ladder_game ({columns}) FROM STDIN") as copy,
@@ -217,8 +264,9 @@ def _load_period(spec, rng, ids, games: int) -> None:
     else:
         with connection.cursor() as cursor:
             cursor.executemany(
-                "INSERT INTO ladder_game (period_id, date, white_id, black_id, result, "
-                "event, round, created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                "INSERT INTO ladder_game (period_id, date, white_id, black_id, result, event, "
+                "round, created, updated, rating_list, time_control) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 rows,
             )
 
@@ -241,7 +289,7 @@ def _games(rng, ids, count, period):
         white, black = rng.sample(ids, 2)
         day = period.start.replace(day=rng.randint(1, period.end.day))
         yield (period.pk, day, white, black, rng.choice(results), rng.choice(events), "", now,
-               now)  # fmt: skip
+               now, "standard", "")  # fmt: skip
 
 
 def measured(label: str, run) -> None:
@@ -301,7 +349,23 @@ def measure_correction() -> None:
     )
 
 
+def measure_lists() -> None:
+    period, services = _setup()
+    from ladder.models import RatingList
+
+    def all_three():
+        done = [services.recompute_from(period, rating_list=name) for name in RatingList.values]
+        return services.Recompute(
+            periods=done[0].periods,
+            rows=sum(r.rows for r in done),
+            players_changed=sum(r.players_changed for r in done),
+        )
+
+    measured(f"full recompute of the 3 lists of {PERIOD[0]}", all_three)
+
+
 MEASURES = {
+    "lists": measure_lists,
     "first": measure_first,
     "federation": measure_federation,
     "correction": measure_correction,
