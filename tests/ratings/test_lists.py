@@ -1,19 +1,23 @@
 """Three lists (FIDE.md 9): each rated alone, with K counted on that list, through the write
 path and the rating runs."""
 
+import contextlib
 from datetime import date
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.test import override_settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ladder import actions
-from ladder.models import Player, RatingList
+from ladder.models import LIST_FIELDS, Game, Player, RatingList
 from ladder.validation import GameEntry
 from ratings import services
 from ratings.models import RatingChange, RatingRun
 from ratings.selectors import current_k, rating_list
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +190,71 @@ def test_an_entry_change_on_one_list_requests_a_run_for_that_list_only(committed
     (run,) = RatingRun.objects.all()
     assert (run.rating_list, run.players) == ("rapid", [a.pk])
     assert Player.objects.get(pk=a.pk).rapid_rating == 1500 + 15  # K 20: 20 x (1 - 0.24) = 15.2
+
+
+# --- any edits on the three lists end where a full replay of each list does ----------------
+
+edits = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5),
+                  st.sampled_from(["1-0", "0-1", "1/2-1/2", "+/-"]), st.integers(0, 2),
+                  st.sampled_from(["90+30", "15+10", "3+2"])),
+        st.tuples(st.just("correct"), st.integers(0, 30), st.integers(0, 5),
+                  st.sampled_from(["1-0", "0-1", "1/2-1/2"]), st.integers(0, 2),
+                  st.sampled_from(["90+30", "15+10", "3+2"])),  # may move it to another list
+        st.tuples(st.just("delete"), st.integers(0, 30), st.just(0), st.just(""), st.just(0),
+                  st.just("")),
+        st.tuples(st.just("entry"), st.integers(0, 5), st.sampled_from(LISTS),
+                  st.sampled_from([None, 1500, 2450]), st.just(0), st.just("")),
+    ),
+    min_size=1,
+    max_size=10,
+)  # fmt: skip
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(ops=edits)
+def test_any_edits_on_three_lists_end_where_a_full_replay_of_each_does(ops, committed):
+    with transaction.atomic():
+        players = [
+            PlayerFactory(**entry("standard", 1500), **entry("rapid", 1600)),
+            PlayerFactory(birth_year=2011, **entry("blitz", 2410, peak=2410)),
+            PlayerFactory(**entry("rapid", 1420, games=3)),
+            UnratedPlayerFactory(), UnratedPlayerFactory(),
+            PlayerFactory(**entry("standard", 2000), **entry("blitz", 1900)),
+        ]  # fmt: skip
+        for op in ops:
+            with committed(), contextlib.suppress(ValidationError):  # refused edits: fine
+                _edit(op, players)
+        state = snapshot()
+        RatingChange.objects.all().delete()
+        for player in Player.objects.all():
+            player.start_from_entry()
+            player.save()  # no entry change: requests no run
+        for name in LISTS:
+            services.recompute_from(None, rating_list=name)
+        assert snapshot() == state
+        transaction.set_rollback(True)
+
+
+def _edit(op, players):
+    kind, a, b, result, month, control = op
+    games = list(Game.objects.order_by("pk"))
+    day = date(2026, 1 + month, 1 + (a * 7 + (b if isinstance(b, int) else 0)) % 27)
+    if kind == "add" and a != b:
+        play([(day, players[a], players[b], result)], time_control=control)
+    elif kind == "correct" and games:
+        changes = {"result": result, "date": day, "time_control": control}
+        actions.correct_game(game=games[a % len(games)], changes=changes)
+    elif kind == "delete" and games:
+        actions.delete_games(games=[games[a % len(games)]])
+    elif kind == "entry":
+        player = Player.objects.get(pk=players[a].pk)
+        fields = LIST_FIELDS[b]
+        setattr(player, fields.entry_rating, result)
+        setattr(player, fields.entry_peak_rating, None)
+        actions.save_player(player=player)
