@@ -6,6 +6,7 @@ They parse and validate input only; every number comes from ``ratings.fide`` or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -13,7 +14,7 @@ from django.core.exceptions import ValidationError
 
 from ratings import fide
 
-from .models import MAX_RATING, MIN_RATING
+from .models import MAX_RATING, MIN_RATING, RatingList
 
 K_PRESETS = (40, 20, 10, 32)
 OTHER = "other"
@@ -168,6 +169,14 @@ class CalculatorForm(forms.Form):
 
 
 class WhatIfForm(forms.Form):
-    """The next-game preview on a player's page."""
+    """The next-game preview on a player's page, on one of the kept lists."""
 
     opponent = rating_field("Opponent's rating")
+    list = forms.ChoiceField(label="List", required=False)
+
+    def __init__(self, *args, lists: Sequence[str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        kept = lists if lists is not None else [RatingList.STANDARD]
+        field = self.fields["list"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(name, RatingList(name).label) for name in kept]

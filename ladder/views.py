@@ -18,36 +18,69 @@ from ratings import fide, selectors
 from ratings.models import RatingChange
 
 from .forms import CalculatorForm, WhatIfForm
-from .models import Player, RatingPeriod
+from .models import LIST_FIELDS, Player, RatingList, RatingPeriod, default_list, kept_lists
 
 PER_PAGE = 50
 LIST_PER_PAGE = 100
 
 
+def chosen_list(request) -> str:
+    """The list a page shows: ``?list=`` when the club keeps it, else the default list."""
+    wanted = request.GET.get("list", "")
+    return wanted if wanted in kept_lists() else default_list()
+
+
+def list_choices(current: str) -> list[dict]:
+    """The lists a page can switch between; empty when the club keeps one (no selector)."""
+    kept = kept_lists()
+    if len(kept) < 2:
+        return []
+    return [
+        {"value": name, "label": RatingList(name).label, "current": name == current}
+        for name in kept
+    ]
+
+
+def _list_context(current: str) -> dict:
+    return {
+        "list": current,
+        "list_label": RatingList(current).label,
+        "list_choices": list_choices(current),
+    }
+
+
 def standings(request):
-    """Show the ladder: rated players by rating, the unrated apart, with search and pages."""
+    """Show the ladder of one list: rated players by rating, the unrated apart, with search
+    and pages."""
+    rating_list = chosen_list(request)
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
-    visible = Player.objects.rated()
+    visible = Player.objects.rated(rating_list)
     if not show_inactive:
-        visible = selectors.active_players(visible, on=today)
-    page = Paginator(visible.search(query).standings(), PER_PAGE).get_page(request.GET.get("page"))
-    ranks = _ranks(visible, page.object_list)
+        visible = selectors.active_players(visible, on=today, rating_list=rating_list)
+    ordered = visible.search(query).standings(rating_list)
+    page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
+    ranks = _ranks(visible, page.object_list, rating_list)
     year = selectors.current_year()
-    rows = [
-        {
-            "player": p,
-            "rank": ranks.get(p.rating) if p.rating is not None else None,
-            "level": fide.level(p.title, p.rating),
-            "is_title": bool(p.title),
-            "k": selectors.current_k(p, year=year),
-            "inactive": selectors.is_inactive(p, on=today),
-        }
-        for p in page.object_list
-    ]
-    unrated = Paginator(Player.objects.unrated().search(query).order_by("name", "pk"), PER_PAGE)
+    rows = []
+    for p in page.object_list:
+        state = p.on_list(rating_list)
+        rows.append(
+            {
+                "player": p,
+                "state": state,
+                "rank": ranks.get(state.rating) if state.rating is not None else None,
+                "level": fide.level(p.title, state.rating),
+                "is_title": bool(p.title),
+                "k": selectors.current_k(p, year=year, rating_list=rating_list),
+                "inactive": selectors.is_inactive(p, on=today, rating_list=rating_list),
+            }
+        )
+    unrated_players = Player.objects.unrated(rating_list).search(query).order_by("name", "pk")
+    unrated = Paginator(unrated_players, PER_PAGE)
     context = {
+        **_list_context(rating_list),
         "query": query,
         "show_inactive": show_inactive,
         "page": page,
@@ -57,46 +90,77 @@ def standings(request):
     return render(request, "ladder/standings.html", context)
 
 
-def _ranks(visible, players) -> dict[int, int]:
+def _ranks(visible, players, rating_list: str) -> dict[int, int]:
     """Rank each rating shown on the page among the visible players (ties share a rank).
 
     One query for the whole page: a conditional count per distinct rating shown, so a search
     keeps each player's place on the ladder.
     """
-    ratings = {p.rating for p in players}
+    field = LIST_FIELDS[rating_list].rating
+    ratings = {getattr(p, field) for p in players}
     if not ratings:
         return {}
     above = visible.aggregate(
-        **{f"above_{r}": Count("pk", filter=Q(rating__gt=r)) for r in ratings}
+        **{f"above_{r}": Count("pk", filter=Q(**{f"{field}__gt": r})) for r in ratings}
     )
     return {r: above[f"above_{r}"] + 1 for r in ratings}
 
 
 def player(request, pk: int):
-    """Show a player: the chart, the periods with their games explained, the next game."""
+    """Show a player: every kept list's rating, then per list the chart and the periods with
+    their games explained, and the next game on a chosen list."""
     player = get_object_or_404(Player, pk=pk)
-    history = list(selectors.player_history(player))
-    lines = selectors.game_lines(player)
-    periods = [
-        {
-            "change": rc,
-            "lines": lines.get(rc.period_id, []),
-            "delta": rc.delta,
-        }
-        for rc in history
-    ]
-    form = WhatIfForm(request.GET if "opponent" in request.GET else None)
-    preview = selectors.what_if(player, form.cleaned_data["opponent"]) if form.is_valid() else None
     today = timezone.localdate()
+    year = selectors.current_year()
+    kept = kept_lists()
+    summary, sections = [], []
+    for rating_list in kept:
+        state = player.on_list(rating_list)
+        summary.append(
+            {
+                "list": rating_list,
+                "state": state,
+                "k": selectors.current_k(player, year=year, rating_list=rating_list),
+                "inactive": selectors.is_inactive(player, on=today, rating_list=rating_list),
+            }
+        )
+        history = list(selectors.player_history(player, rating_list))
+        if not history:
+            continue  # no games on this list: no chart, no table, no query for its games
+        lines = selectors.game_lines(player, rating_list=rating_list)
+        sections.append(
+            {
+                "list": rating_list,
+                "label": RatingList(rating_list).label,
+                "chart": rating_chart(history, today=today),
+                "periods": [
+                    {"change": rc, "lines": lines.get(rc.period_id, []), "delta": rc.delta}
+                    for rc in history
+                ],
+            }
+        )
+    preview_list = chosen_list(request)
+    data = None
+    if "opponent" in request.GET:
+        data = request.GET.copy()
+        data["list"] = preview_list
+    form = WhatIfForm(data, lists=kept, initial={"list": preview_list})
+    preview = None
+    if form.is_valid():
+        preview = selectors.what_if(player, form.cleaned_data["opponent"], preview_list)
+    default = default_list()
     context = {
         "player": player,
-        "level": "" if player.title else fide.rating_level(player.rating),
-        "k": selectors.current_k(player),
-        "inactive": selectors.is_inactive(player, on=today),
-        "periods": periods,
-        "chart": rating_chart(history, today=today),
+        "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
+        "summary": summary,
+        "sections": sections,
+        "many_lists": len(kept) > 1,
+        "sub": 3 if len(kept) > 1 else 2,  # a list's own headings sit under its name
         "form": form,
         "preview": preview,
+        "preview_list": RatingList(preview_list).label,
+        "preview_rated": player.on_list(preview_list).rating is not None,
+        "any_rated": any(player.on_list(name).rating is not None for name in kept),
         "preview_games": len(preview["win"].lines) - 1 if preview else 0,
     }
     return render(request, "ladder/player.html", context)
@@ -114,9 +178,11 @@ def period(request, label: str):
     if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
         raise Http404("No such period.")
     period = get_object_or_404(RatingPeriod, label=label)
-    report = list(selectors.period_report(period))
-    rating_list = Paginator(selectors.rating_list(period), LIST_PER_PAGE)
+    chosen = chosen_list(request)
+    report = list(selectors.period_report(period, chosen))
+    rating_list = Paginator(selectors.rating_list(period, chosen), LIST_PER_PAGE)
     context = {
+        **_list_context(chosen),
         "period": period,
         "report": report,
         "list_page": rating_list.get_page(request.GET.get("page")),

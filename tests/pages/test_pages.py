@@ -270,7 +270,9 @@ def test_chart_puts_periods_on_a_time_axis_so_gaps_show(client, committed):
         hero = PlayerFactory(name="Gap Gabe", entry_rating=1800)
         GameFactory(white=hero, date=date(2026, 1, 10))
         GameFactory(white=hero, date=date(2026, 6, 10))
-    chart = client.get(hero.get_absolute_url()).context["chart"]
+    sections = client.get(hero.get_absolute_url()).context["sections"]
+    assert [section["list"] for section in sections] == ["standard"]
+    chart = sections[0]["chart"]
     xs = [dot["x"] for dot in chart["dots"]]
     # Points: opening 1 Jan, after January (31 Jan), after June (30 Jun): five idle months
     # take about five times the width of January.
