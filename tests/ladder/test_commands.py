@@ -6,9 +6,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Count
 
 from ladder.actions import close_period
-from ladder.models import Game, Player, RatingPeriod
+from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from tests.factories import GameFactory, PlayerFactory
 
@@ -169,6 +170,40 @@ def test_seed_demo_builds_six_months_all_closed_but_the_last():
     assert Player.objects.filter(peak_rating__gte=2400).count() >= 3
     assert RatingChange.objects.filter(status="first_rating").exists()
     assert "already has players" in run("seed_demo", "--if-empty")
+
+
+def list_state():
+    changes = RatingChange.objects.order_by("rating_list", "period__start", "player_id")
+    fields = [f.name for f in RatingChange._meta.fields if f.name not in ("id", "run", "created")]
+    players = Player.objects.order_by("pk")
+    derived = [name for fields_ in LIST_FIELDS.values() for name in fields_.derived]
+    return list(changes.values_list(*fields)), list(players.values_list("pk", *derived))
+
+
+def test_seed_demo_keeps_three_lists_equal_to_a_full_recompute():
+    output = run("seed_demo")
+    assert "Rapid list: " in output
+    assert "Blitz list: " in output
+    by_list = dict(Game.objects.values("rating_list").annotate(n=Count("id")).values_list(
+        "rating_list", "n"))  # fmt: skip
+    assert set(by_list) == set(RatingList.values)
+    assert all(count >= 100 for count in by_list.values())
+    assert set(Game.objects.filter(rating_list="rapid").values_list("time_control", flat=True)) \
+        == {"15+10"}  # fmt: skip
+    assert set(Game.objects.filter(rating_list="blitz").values_list("time_control", flat=True)) \
+        == {"3+2"}  # fmt: skip
+    for rating_list in RatingList.values:
+        # most players are rated on each list; a few newcomers are not (yet)
+        assert Player.objects.rated(rating_list).count() >= 30
+        assert Player.objects.unrated(rating_list).count() >= 2
+        changes = RatingChange.objects.filter(rating_list=rating_list)
+        assert changes.filter(status="first_rating").exists()
+        assert changes.values("period").distinct().count() == 6
+    # a rated standard player who has no rapid rating yet
+    assert Player.objects.filter(rating__isnull=False, rapid_entry_rating__isnull=True).exists()
+    seeded = list_state()
+    run("recompute_ratings")
+    assert list_state() == seeded
 
 
 def test_a_game_outside_1900_to_2999_is_refused(tmp_path):

@@ -1,4 +1,9 @@
-"""manage.py seed_demo [--if-empty]: a demo club with six months of rated history."""
+"""manage.py seed_demo [--if-empty]: a demo club with six months of rated history.
+
+The demo club keeps FIDE's three lists (FIDE.md 9): each month has four standard rounds, a rapid
+evening (15+10) and a blitz night (3+2). Most rated players have rapid and blitz entry data; a
+few are unrated on the faster lists, and the newcomers are unrated on every list.
+"""
 
 import calendar
 import random
@@ -11,7 +16,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ladder.actions import close_period
-from ladder.models import Game, Player, RatingPeriod, Result, kept_lists
+from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Result, kept_lists
 from ratings import runs
 from ratings.fide import add_months
 from ratings.models import RatingRun
@@ -61,15 +66,32 @@ PLAYERS = [
     ("Kofi Mensah", None, 2001, "M", "", None, 0, None),
     ("Lena Vogel", None, 2013, "F", "", None, 0, None),
     ("Mateo Garcia", None, 1993, "M", "", None, 0, None),
+    # newcomers who joined this month: too few games yet for a first rating on any list
+    ("Nora Eriksen", None, 1997, "F", "", None, 0, None),
+    ("Pavel Dvorak", None, 2005, "M", "", None, 0, None),
+    ("Rhea Kapoor", None, 2011, "F", "", None, 0, None),
 ]
+LATE_NEWCOMERS = {"Nora Eriksen", "Pavel Dvorak", "Rhea Kapoor"}
+LATE_ROUNDS = 3  # a late newcomer plays at most this many rounds of an event (fewer than 5)
 MONTHS = 6
+# Rated (standard) players with no rating yet on the rapid / blitz list: their first rapid or
+# blitz rating comes from the demo's games.
+UNRATED_RAPID = {"Quentin Dubois", "Willem de Vries", "Caio Souza", "Emil Berg"}
+UNRATED_BLITZ = {"Paula Schmidt", "Tamara Ivanova", "Willem de Vries", "Bea Muller"}
+# list, time control, event, day of the month, rounds, share of the club that comes
+EVENINGS = (
+    (RatingList.RAPID, "15+10", "Rapid Evening", 17, 4, 0.6),
+    (RatingList.BLITZ, "3+2", "Blitz Night", 26, 5, 0.5),
+)
 
 
 class Command(BaseCommand):
     help = (
         "Load a demo club: about 40 players (juniors, unrated newcomers, 2400+ histories, one "
-        "2650+) and six monthly periods of games, all closed but the last; and a demo admin."
+        "2650+) and six monthly periods of standard, rapid and blitz games (on the lists the "
+        "club keeps), all closed but the last; and a demo admin."
     )
+    last_period: RatingPeriod  # the open month: the only one the late newcomers play in
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -85,10 +107,10 @@ class Command(BaseCommand):
                 return
             raise CommandError("The club already has players; seed_demo loads an empty club only.")
         with transaction.atomic():
-            self._seed(random.Random(options["seed"]))
+            requested = self._seed(random.Random(options["seed"]))
         runs.settle()
-        run = RatingRun.objects.order_by("-pk").first()
-        summary = runs.describe(run) if run else ""
+        done = RatingRun.objects.filter(pk__in=[run.pk for run in requested]).order_by("pk")
+        summary = " ".join(runs.describe(run) for run in done)
         self.stdout.write(self.style.SUCCESS(f"Demo club loaded. {summary}"))
         self._login_hint()
 
@@ -100,25 +122,78 @@ class Command(BaseCommand):
                 entry_rating=rating, entry_rated_games=rated_games, entry_peak_rating=peak,
                 federation=rng.choice(["ENG", "GER", "FRA", "ESP", "NED", "SWE"]),
             )  # fmt: skip
+            if rating is not None:
+                self._faster_lists(rng, player, rating, rated_games)
             player.start_from_entry()
             players.append(player)
         Player.objects.bulk_create(players)
         players = list(Player.objects.order_by("pk"))
+        kept = kept_lists()
         first_month = add_months(timezone.localdate().replace(day=1), -(MONTHS - 1))
         periods = [self._period(add_months(first_month, i)) for i in range(MONTHS)]
+        self.last_period = periods[-1]
         games: list[Game] = []
         for number, period in enumerate(periods, start=1):
-            games += self._month(rng, players, period, number)
+            if RatingList.STANDARD in kept:
+                games += self._month(rng, players, period, number)
+            for rating_list, control, event, day, rounds, share in EVENINGS:
+                if rating_list in kept:
+                    games += self._evening(rng, players, period, rating_list, control, event,
+                                           day=day, rounds=rounds, share=share)  # fmt: skip
         bulk_create_with_history(games, Game)
-        for rating_list in kept_lists():
+        requested = [
             runs.request_recompute(
                 rating_list=rating_list, period=periods[0], players=None, reason="Demo club loaded"
             )
+            for rating_list in kept
+        ]
         user = get_user_model()
         if not user.objects.filter(username=DEMO_USER).exists():
             user.objects.create_superuser(DEMO_USER, "admin@example.org", DEMO_PASSWORD)
         for period in periods[:-1]:
             close_period(period=period)
+        return requested
+
+    def _faster_lists(self, rng, player: Player, rating: int, rated_games: int) -> None:
+        """Rapid and blitz entry data near the standard rating (unless unrated on that list)."""
+        for rating_list, unrated, spread in (
+            (RatingList.RAPID, UNRATED_RAPID, (-120, 60)),
+            (RatingList.BLITZ, UNRATED_BLITZ, (-150, 80)),
+        ):
+            if player.name in unrated:
+                continue
+            fields = LIST_FIELDS[rating_list]
+            own = max(1400, rating + rng.randint(*spread))
+            setattr(player, fields.entry_rating, own)
+            setattr(player, fields.entry_rated_games, max(5, rated_games // rng.randint(2, 4)))
+            setattr(player, fields.entry_peak_rating, own + rng.randint(0, 60))
+
+    def _plays(self, player: Player, period: RatingPeriod, round_no: int) -> bool:
+        """Everyone may play, but the late newcomers: a few rounds of the last month only."""
+        if player.name not in LATE_NEWCOMERS:
+            return True
+        return period.pk == self.last_period.pk and round_no <= LATE_ROUNDS
+
+    def _evening(self, rng, players, period, rating_list, control, event, *, day, rounds, share):
+        """A rapid or blitz evening: several rounds on one day, rated on that list."""
+        day_of = min(period.start.replace(day=day), period.end)
+        rating = LIST_FIELDS[rating_list].entry_rating
+        club = [p for p in players if rng.random() < share]
+        games = []
+        for round_no in range(1, rounds + 1):
+            present = [p for p in club if self._plays(p, period, round_no)]
+            rng.shuffle(present)
+            present.sort(key=lambda p: (getattr(p, rating) or 1500) + rng.randint(-300, 300))
+            for white, black in zip(present[::2], present[1::2], strict=False):
+                if rng.random() < 0.5:
+                    white, black = black, white
+                result = self._result(rng, white, black, rating)
+                games.append(
+                    Game(period=period, date=day_of, white=white, black=black, result=result,
+                         event=f"{event} {period.label}", round=str(round_no),
+                         rating_list=rating_list, time_control=control)
+                )  # fmt: skip
+        return games
 
     def _period(self, start: date) -> RatingPeriod:
         end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
@@ -130,7 +205,9 @@ class Command(BaseCommand):
         games = []
         for round_no in range(1, 5):
             day = min(period.start.replace(day=3 + 7 * (round_no - 1)), period.end)
-            present = [p for p in players if rng.random() < 0.85]
+            present = [
+                p for p in players if rng.random() < 0.85 and self._plays(p, period, round_no)
+            ]
             rng.shuffle(present)
             present.sort(key=lambda p: (p.entry_rating or 1600) + rng.randint(-250, 250))
             for white, black in zip(present[::2], present[1::2], strict=False):
@@ -139,14 +216,15 @@ class Command(BaseCommand):
                 games.append(
                     Game(period=period, date=day, white=white, black=black,
                          result=self._result(rng, white, black), event=event,
-                         round=str(round_no) if event else "")
+                         round=str(round_no) if event else "",
+                         rating_list=RatingList.STANDARD, time_control="90+30")
                 )  # fmt: skip
         return games
 
-    def _result(self, rng, white, black) -> str:
+    def _result(self, rng, white, black, rating: str = "entry_rating") -> str:
         if rng.random() < 0.02:
             return rng.choice([Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN])
-        diff = (white.entry_rating or 1650) - (black.entry_rating or 1650) + 30
+        diff = (getattr(white, rating) or 1650) - (getattr(black, rating) or 1650) + 30
         white_chance = 1 / (1 + 10 ** (-diff / 400))
         roll = rng.random()
         if roll < white_chance - 0.15:

@@ -1,4 +1,4 @@
-"""manage.py rating_list [--period LABEL] [--format table|csv|json]."""
+"""manage.py rating_list [--list LIST] [--period LABEL] [--format table|csv|json]."""
 
 import csv
 import json
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ladder.models import RatingPeriod
+from ladder.models import RatingList, RatingPeriod, kept_lists
 from ratings.selectors import rating_list
 
 from ._periods import period_by_label
@@ -18,20 +18,34 @@ COLUMNS = (
 
 
 class Command(BaseCommand):
-    help = "Print the rating list that closes a period (default: the latest period)."
+    help = (
+        "Print a rating list (standard, rapid or blitz; default standard) that closes a period "
+        "(default: the latest period)."
+    )
+    chosen: str = RatingList.STANDARD  # the list being printed
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--period", dest="label", help="The period, e.g. 2026-03.")
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
+        parser.add_argument(
+            "--list", dest="rating_list", choices=RatingList.values,
+            default=RatingList.STANDARD, help="The list (default: standard).",
+        )  # fmt: skip
 
     def handle(self, *args: str, **options: Any) -> None:
+        chosen = options["rating_list"]
+        if chosen not in kept_lists():
+            raise CommandError(
+                f"The club keeps no {chosen} list (it keeps: {', '.join(kept_lists())})."
+            )
         if options["label"]:
             period: RatingPeriod | None = period_by_label(options["label"])
         else:
             period = RatingPeriod.objects.latest_period()
         if period is None:
             raise CommandError("There are no rating periods yet; enter or import games first.")
-        rows = [entry.as_dict() for entry in rating_list(period)]
+        self.chosen = chosen
+        rows = [entry.as_dict() for entry in rating_list(period, rating_list=chosen)]
         getattr(self, f"_{options['format']}")(rows, period)
 
     def _json(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
@@ -43,7 +57,12 @@ class Command(BaseCommand):
         writer.writerows(rows)
 
     def _table(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
-        self.stdout.write(f"Rating list closing {period.label} ({period.start} to {period.end})")
+        prefix = (
+            "" if self.chosen == RatingList.STANDARD else f"{RatingList(self.chosen).label} list: "
+        )
+        self.stdout.write(
+            f"{prefix}Rating list closing {period.label} ({period.start} to {period.end})"
+        )
         header = ("#", "Name", "FIDE id", "Before", "Rating", "Chg", "K", "Games", "Total",
                   "Status")  # fmt: skip
         lines = [header]

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ladder import actions
 from ladder.models import RatingList, kept_lists
@@ -32,6 +32,11 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["rating_list"] and options["rating_list"] not in kept_lists():
+            raise CommandError(
+                f"The club keeps no {options['rating_list']} list "
+                f"(it keeps: {', '.join(kept_lists())})."
+            )
         period = period_by_label(options["label"]) if options["label"] else None
         lists = [options["rating_list"]] if options["rating_list"] else kept_lists()
         if options["dry_run"]:
