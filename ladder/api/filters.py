@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from django.db.models import Q
+from rest_framework.filters import OrderingFilter
 
-from ladder.models import Game, PeriodStatus, Player, RatingPeriod, Result, Title
+from ladder.models import (
+    LIST_FIELDS,
+    Game,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Result,
+    Title,
+)
 from ratings.models import RatingRun, RunStatus
+
+LIST_LABEL = "standard, rapid or blitz."
+
+
+def list_filter(field_name: str, label: str = LIST_LABEL) -> django_filters.ChoiceFilter:
+    """``?list=``: one of FIDE's lists (a list the club no longer keeps still reads)."""
+    return django_filters.ChoiceFilter(
+        field_name=field_name, choices=RatingList.choices, label=label
+    )
+
+
+def asked_list(query_params: Any) -> str:
+    """The list ``?list=`` names, else standard (the list of the v1 fields). A wrong value is
+    refused by the filter set; here it falls back."""
+    value = query_params.get("list", "")
+    return value if value in RatingList.values else RatingList.STANDARD
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -21,20 +49,43 @@ class PlayerFilter(django_filters.FilterSet):
         method="filter_search", label="Part of the name, or the exact FIDE id."
     )
     rated = django_filters.BooleanFilter(
-        field_name="rating", lookup_expr="isnull", exclude=True, label="Rated (true) or unrated."
+        method="filter_rated", label="Rated (true) or unrated on the list (`list`)."
     )
     title = django_filters.ChoiceFilter(choices=Title.choices)
     federation = django_filters.CharFilter(lookup_expr="iexact", label="FIDE code, e.g. ENG.")
     fide_id = IntegerFilter()
-    rating_min = IntegerFilter(field_name="rating", lookup_expr="gte")
-    rating_max = IntegerFilter(field_name="rating", lookup_expr="lte")
+    rating_min = IntegerFilter(method="filter_rating", label="Rating on the list, at least.")
+    rating_max = IntegerFilter(method="filter_rating", label="Rating on the list, at most.")
 
     class Meta:
         model = Player
         fields: list[str] = []
 
+    def _rating(self) -> str:
+        """The rating column of the list asked for (default: standard, the v1 ``rating``)."""
+        return LIST_FIELDS[self.form.cleaned_data.get("list") or RatingList.STANDARD].rating
+
     def filter_search(self, queryset, name, value):
         return queryset.search(value)
+
+    def filter_list(self, queryset, name, value):
+        return queryset  # read by the other filters and by the ordering
+
+    def filter_rated(self, queryset, name, value):
+        return queryset.filter(**{f"{self._rating()}__isnull": not value})
+
+    def filter_rating(self, queryset, name, value):
+        lookup = "gte" if name == "rating_min" else "lte"
+        return queryset.filter(**{f"{self._rating()}__{lookup}": value})
+
+
+# ``list`` names a builtin: set after the class body, which reads ``list[str]``.
+PlayerFilter.base_filters["list"] = django_filters.ChoiceFilter(
+    method="filter_list",
+    choices=RatingList.choices,
+    label="The list that `rated`, `rating_min`, `rating_max` and `ordering=rating` read "
+    "(default: standard).",
+)
 
 
 class GameFilter(django_filters.FilterSet):
@@ -58,6 +109,9 @@ class GameFilter(django_filters.FilterSet):
         return queryset.filter(Q(white_id=value) | Q(black_id=value))
 
 
+GameFilter.base_filters["list"] = list_filter("rating_list", "The list the game is rated on.")
+
+
 class PeriodFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=PeriodStatus.choices)
     year = IntegerFilter(
@@ -75,3 +129,22 @@ class RatingRunFilter(django_filters.FilterSet):
     class Meta:
         model = RatingRun
         fields: list[str] = []
+
+
+RatingRunFilter.base_filters["list"] = list_filter("rating_list", "The list the run rated.")
+
+
+class ListOrderingFilter(OrderingFilter):
+    """Ordering where ``rating`` means the rating on the list ``?list=`` names (default:
+    standard)."""
+
+    def get_ordering(self, request, queryset, view):
+        ordering = super().get_ordering(request, queryset, view)
+        column = LIST_FIELDS[asked_list(request.query_params)].rating
+        return [_on_list(term, column) for term in ordering or []]
+
+
+def _on_list(term: str, column: str) -> str:
+    descending = term.startswith("-")
+    name = term.lstrip("-")
+    return ("-" if descending else "") + column if name == "rating" else term

@@ -9,10 +9,12 @@ class RatingListPagination(PageNumberPagination):
     """Page numbers, plus the period whose list this is."""
 
     period: dict | None = None
+    rating_list: str | None = None
 
     def get_paginated_response(self, data):
         response = super().get_paginated_response(data)
         response.data["period"] = self.period
+        response.data["rating_list"] = self.rating_list
         return response
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
@@ -28,5 +30,9 @@ class RatingListPagination(PageNumberPagination):
                 "end": {"type": "string", "format": "date"},
                 "status": {"type": "string", "enum": ["open", "closed"]},
             },
+        }
+        paginated["properties"]["rating_list"] = {
+            "type": "string",
+            "description": "The list these lines are on: standard, rapid or blitz.",
         }
         return paginated

@@ -11,13 +11,18 @@ from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
 
 from ladder.models import (
+    LIST_FIELDS,
     MAX_RATING,
     MIN_RATING,
+    PLAYER_ENTRY_FIELDS,
     Game,
     PeriodLog,
     Player,
+    RatingList,
     RatingPeriod,
     Result,
+    default_list,
+    kept_lists,
 )
 from ratings import fide, selectors
 from ratings.models import RatingChange, RatingRun
@@ -31,6 +36,39 @@ class DecimalText(serializers.Field):
 
     def to_representation(self, value: Decimal) -> str:
         return str(value)
+
+
+# --- lists ---------------------------------------------------------------------------------
+
+
+class ListChoiceField(serializers.ChoiceField):
+    """A list the club keeps (FIDE.md 9), as text: the choices are read from ``LADDER_LISTS``
+    each time a serializer is built, so that the schema's enum follows the setting. The
+    write path's validator checks the value and answers its own message."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_blank", True)
+        choices = [(name, RatingList(name).label) for name in kept_lists()]
+        super().__init__(choices=choices, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return data.strip()
+
+
+class ListQuery(serializers.Serializer):
+    """``?list=``: standard, rapid or blitz."""
+
+    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+
+    @classmethod
+    def read(cls, query_params: Any, default: str | None = None) -> str:
+        """The list asked for (400 with a field message when it is not one), else the default
+        (the club's default list)."""
+        query = cls(data={"list": query_params["list"]} if "list" in query_params else {})
+        query.is_valid(raise_exception=True)
+        return str(query.validated_data.get("list") or default or default_list())
 
 
 # --- players -------------------------------------------------------------------------------
@@ -50,20 +88,57 @@ class PlayerRefSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class ListRatingSerializer(serializers.Serializer):
+    """A player on one list: the derived state, the K, and the entry data of that list."""
+
+    rating = serializers.IntegerField(allow_null=True, help_text="Null while unrated.")
+    rated_games = serializers.IntegerField()
+    peak_rating = serializers.IntegerField(allow_null=True)
+    last_rated_on = serializers.DateField(allow_null=True)
+    last_change = serializers.IntegerField(allow_null=True)
+    k = KSerializer(allow_null=True, help_text="Current K and its reason; null while unrated.")
+    inactive = serializers.BooleanField(help_text="No rated game on this list for 12 months.")
+    entry_rating = serializers.IntegerField(allow_null=True)
+    entry_rated_games = serializers.IntegerField()
+    entry_peak_rating = serializers.IntegerField(allow_null=True)
+
+
+class RatingsSerializer(serializers.Serializer):
+    """A player's ratings keyed by list: only the lists the club keeps appear."""
+
+    standard = ListRatingSerializer(required=False)
+    rapid = ListRatingSerializer(required=False)
+    blitz = ListRatingSerializer(required=False)
+
+
+def _k(player: Player, year: int | None, rating_list: str) -> dict | None:
+    k = selectors.current_k(player, year=year, rating_list=rating_list)
+    return None if k is None else {"value": k.value, "reason": k.reason}
+
+
 class PlayerSerializer(serializers.ModelSerializer):
-    """A player: entry data (writable) and the current state derived from every game."""
+    """A player: entry data (writable) and the current state derived from every game.
+
+    The flat v1 fields are the standard list's; ``ratings`` has every list the club keeps.
+    """
 
     k = serializers.SerializerMethodField(help_text="Current K and its reason; null while unrated.")
     level = serializers.SerializerMethodField(help_text="FIDE title, else the rating level.")
     inactive = serializers.SerializerMethodField(help_text="No rated game for 12 months.")
+    ratings = serializers.SerializerMethodField(
+        help_text="The player on each list the club keeps (standard, rapid, blitz): rating, "
+        "games, peak, K, activity and entry data. The flat fields are the standard list's."
+    )
 
     class Meta:
         model = Player
         fields = [
             "id", "name", "fide_id", "birth_year", "sex", "federation", "title",
             "entry_rating", "entry_rated_games", "entry_peak_rating",
+            "rapid_entry_rating", "rapid_entry_rated_games", "rapid_entry_peak_rating",
+            "blitz_entry_rating", "blitz_entry_rated_games", "blitz_entry_peak_rating",
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
-            "k", "level", "inactive", "created", "updated",
+            "k", "level", "inactive", "ratings", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
@@ -72,8 +147,28 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:
-        k = selectors.current_k(player, year=self.context.get("year"))
-        return None if k is None else {"value": k.value, "reason": k.reason}
+        return _k(player, self.context.get("year"), RatingList.STANDARD)
+
+    @extend_schema_field(RatingsSerializer)
+    def get_ratings(self, player: Player) -> dict:
+        year = self.context.get("year")
+        ratings = {}
+        for name in kept_lists():
+            fields = LIST_FIELDS[name]
+            state = player.on_list(name)
+            ratings[name] = {
+                "rating": state.rating,
+                "rated_games": state.rated_games,
+                "peak_rating": state.peak_rating,
+                "last_rated_on": state.last_rated_on,
+                "last_change": state.last_change,
+                "k": _k(player, year, name),
+                "inactive": selectors.is_inactive(player, rating_list=name),
+                "entry_rating": getattr(player, fields.entry_rating),
+                "entry_rated_games": getattr(player, fields.entry_rated_games),
+                "entry_peak_rating": getattr(player, fields.entry_peak_rating),
+            }
+        return RatingsSerializer(ratings).data
 
     def get_level(self, player: Player) -> str:
         return fide.level(player.title, player.rating)
@@ -93,8 +188,7 @@ class PlayerSerializer(serializers.ModelSerializer):
     def _current(self) -> dict:
         if self.instance is None:
             return {}
-        names = ("birth_year", "entry_rating", "entry_rated_games", "entry_peak_rating")
-        return {name: getattr(self.instance, name) for name in names}
+        return {name: getattr(self.instance, name) for name in PLAYER_ENTRY_FIELDS}
 
 
 # --- periods -------------------------------------------------------------------------------
@@ -159,15 +253,21 @@ class PeriodDetailSerializer(PeriodSerializer):
     """A period with its rating report and the record of closes and reopens."""
 
     log = PeriodLogSerializer(many=True, read_only=True)
+    rating_list = serializers.SerializerMethodField(help_text="The list the report is of.")
     report = serializers.SerializerMethodField()
 
     class Meta(PeriodSerializer.Meta):
-        fields = [*PeriodSerializer.Meta.fields, "log", "report"]
+        fields = [*PeriodSerializer.Meta.fields, "log", "rating_list", "report"]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=RatingList.choices))
+    def get_rating_list(self, period: RatingPeriod) -> str:
+        return self.context.get("rating_list") or default_list()
 
     @extend_schema_field(ReportRowSerializer(many=True))
     def get_report(self, period: RatingPeriod) -> ReturnList:
-        rows = ReportRowSerializer(selectors.period_report(period), many=True)
+        report = selectors.period_report(period, self.get_rating_list(period))
+        rows = ReportRowSerializer(report, many=True)
         return cast(ReturnList, rows.data)  # many=True builds a ListSerializer; stubs can't tell
 
 
@@ -276,12 +376,24 @@ class GameSerializer(serializers.ModelSerializer):
     white = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     black = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     result = ResultField()
+    rating_list = ListChoiceField(
+        required=False,
+        help_text="The list the game is rated on. Blank or absent: the time control's list, "
+        "else the club's default (standard). A list the time control contradicts is refused.",
+    )
+    time_control = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=20,
+        help_text="Base minutes + increment seconds, e.g. 90+30 (standard), 15+10 (rapid), "
+        "3+2 (blitz); it chooses the list (FIDE.md 9).",
+    )
 
     class Meta:
         model = Game
         fields = [
             "id", "date", "period", "white", "black", "result", "event", "round",
-            "created", "updated",
+            "rating_list", "time_control", "created", "updated",
         ]  # fmt: skip
         read_only_fields = ["id", "period", "created", "updated"]
 
@@ -410,7 +522,8 @@ class RatingRunSerializer(serializers.ModelSerializer):
     class Meta:
         model = RatingRun
         fields = [
-            "id", "status", "reason", "changes", "from_period", "requested_at", "last_change_at",
+            "id", "status", "rating_list", "reason", "changes", "from_period", "requested_at",
+            "last_change_at",
             "started_at", "finished_at", "attempts", "periods", "players_changed",
             "rows_written", "summary",
         ]  # fmt: skip

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -31,7 +32,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from ladder import actions
-from ladder.models import Game, PeriodLog, Player, RatingPeriod
+from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
 from ladder.validation import GameEntry
 from ratings import fide, runs, selectors
 from ratings import services as rating_services
@@ -66,15 +67,27 @@ class ApiMixin:
         return exception_handler
 
 
+def list_parameter(description: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        "list", OpenApiTypes.STR, enum=RatingList.values, description=description
+    )
+
+
+LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, standard when kept)."
+
+
 # --- players -------------------------------------------------------------------------------
 
 
 @extend_schema_view(
     list=extend_schema(
         summary="List players",
-        description="Every player with the current rating, K, level and activity. Filter by "
+        description="Every player with the current rating, K, level and activity (the flat "
+        "fields are the standard list's; `ratings` has every list the club keeps). Filter by "
         "name or FIDE id (`search`), `rated`, `title`, `federation`, rating range; order by "
-        "`name`, `rating`, `rated_games`, `fide_id`, `last_rated_on` (prefix `-` to reverse).",
+        "`name`, `rating`, `rated_games`, `fide_id`, `last_rated_on` (prefix `-` to reverse). "
+        "`list` (standard, rapid or blitz; default standard) says which list `rated`, "
+        "`rating_min`, `rating_max` and `ordering=rating` read.",
         responses={200: s.PlayerSerializer(many=True), **errors(400)},
     ),
     retrieve=extend_schema(
@@ -119,6 +132,7 @@ class PlayerViewSet(
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
     filterset_class = filters.PlayerFilter
+    filter_backends = [DjangoFilterBackend, filters.ListOrderingFilter]
     ordering_fields = ["name", "rating", "rated_games", "fide_id", "last_rated_on", "id"]
     ordering = ["name", "id"]
 
@@ -139,17 +153,20 @@ class PlayerViewSet(
 
     @extend_schema(
         summary="A player's rating history",
-        description="One entry per period in which the player had a game, newest first, with "
-        "the whole calculation and every game explained: opponent, the rating used (from the "
-        "list that opened the period), D used after the 400-point rule, PD, score and dR.",
-        responses={200: s.HistorySerializer(many=True), **errors(404)},
+        description="One entry per period in which the player had a game on the list (`list`), "
+        "newest first, with the whole calculation and every game explained: opponent, the "
+        "rating used (from the list that opened the period), D used after the 400-point rule, "
+        "PD, score and dR.",
+        parameters=[list_parameter("The list: " + LIST_DEFAULT)],
+        responses={200: s.HistorySerializer(many=True), **errors(400, 404)},
         filters=False,
     )
     @action(detail=True, filter_backends=[], serializer_class=s.HistorySerializer)
     def history(self, request, pk=None):
+        rating_list = s.ListQuery.read(request.query_params)
         player = self.get_object()
-        page = self.paginate_queryset(selectors.player_history(player)) or []
-        lines = selectors.game_lines(player, [change.period for change in page])
+        page = self.paginate_queryset(selectors.player_history(player, rating_list)) or []
+        lines = selectors.game_lines(player, [change.period for change in page], rating_list)
         data = s.HistorySerializer(page, many=True, context={"lines": lines}).data
         return self.get_paginated_response(data)
 
@@ -161,6 +178,11 @@ _GAME_EXAMPLE = OpenApiExample(
     {"date": "2026-03-10", "white": 1, "black": 2, "result": "1/2-1/2", "event": "Club Cup"},
     request_only=True,
 )
+_RAPID_EXAMPLE = OpenApiExample(
+    "A rapid game (the list follows from the time control)",
+    {"date": "2026-03-11", "white": 1, "black": 2, "result": "1-0", "time_control": "15+10"},
+    request_only=True,
+)
 
 
 @extend_schema_view(
@@ -168,7 +190,8 @@ _GAME_EXAMPLE = OpenApiExample(
         summary="List games",
         description="Newest first. Filter by `period` (id) or `period_label`, `player` (either "
         "colour), `white`, `black`, `event` (part of the name), `date_from`/`date_to` "
-        "(inclusive, YYYY-MM-DD) and `result`; order by `date` or `id`.",
+        "(inclusive, YYYY-MM-DD), `result` and `list` (standard, rapid or blitz); order by "
+        "`date` or `id`.",
         responses={200: s.GameReadSerializer(many=True), **errors(400)},
     ),
     retrieve=extend_schema(
@@ -178,15 +201,19 @@ _GAME_EXAMPLE = OpenApiExample(
         summary="Record a game",
         description="Needs `ladder.add_game`. The period follows from the date (a month's "
         "period is created when none holds it); the ratings are recomputed before the answer. "
-        "A date in a closed period is refused with 409.",
+        "A date in a closed period is refused with 409. The list (`rating_list`) follows from "
+        "the `time_control` when one is given, else the club's default; a list the time "
+        "control contradicts, or a standard game too fast for its players, is refused with "
+        "400.",
         request=s.GameSerializer,
         responses={201: s.GameReadSerializer, **errors(*WRITE_ERRORS, 409)},
-        examples=[_GAME_EXAMPLE],
+        examples=[_GAME_EXAMPLE, _RAPID_EXAMPLE],
     ),
     update=extend_schema(
         summary="Correct a game",
         description="Needs `ladder.change_game`. Both the old and the new period must be open "
-        "(409 otherwise).",
+        "(409 otherwise). A new `time_control` without a `rating_list` moves the game to its "
+        "time control's list.",
         request=s.GameSerializer,
         responses={200: s.GameReadSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
         examples=[_GAME_EXAMPLE],
@@ -243,9 +270,11 @@ class GameViewSet(ApiMixin, viewsets.ModelViewSet):
     ),
     retrieve=extend_schema(
         summary="Get a period with its rating report",
-        description="The period, the record of its closes and reopens, and the report: every "
-        "player who had a game in it with the whole calculation.",
-        responses={200: s.PeriodDetailSerializer, **errors(404)},
+        description="The period, the record of its closes and reopens, and the report on one "
+        "list (`list`): every player who had a game in it on that list with the whole "
+        "calculation.",
+        parameters=[list_parameter("The report's list: " + LIST_DEFAULT)],
+        responses={200: s.PeriodDetailSerializer, **errors(400, 404)},
     ),
 )
 class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
@@ -267,6 +296,18 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_serializer_class(self):
         return s.PeriodSerializer if self.action == "list" else s.PeriodDetailSerializer
+
+    def get_serializer_context(self) -> dict:
+        context = dict(super().get_serializer_context())
+        # Only a read takes ?list=: close and reopen answer with the default list's report
+        # (checking it there would refuse the answer after the write).
+        if self.action == "retrieve" and self.request is not None:
+            context["rating_list"] = s.ListQuery.read(self.request.query_params)
+        return context
+
+    def retrieve(self, request, *args, **kwargs):
+        s.ListQuery.read(request.query_params)  # a wrong list is a 400, before any read
+        return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
         summary="Close a period",
@@ -310,17 +351,19 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
 class PeriodQuery(serializers.Serializer):
     period = serializers.IntegerField(required=False, min_value=1)
+    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
 
 
 @extend_schema(
     summary="The rating list as of a period",
-    description="Every player's line on the list that closes the period (default: the latest): "
-    "rated players by rating, then the unrated by name. The rows are those of "
-    "`manage.py rating_list --format json`, plus `level`.",
+    description="Every player's line on the list (`list`: standard, rapid or blitz) that "
+    "closes the period (default: the latest): rated players by rating, then the unrated by "
+    "name. The rows are those of `manage.py rating_list --format json`, plus `level`.",
     parameters=[
         OpenApiParameter(
             "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
-        )
+        ),
+        list_parameter("The list: " + LIST_DEFAULT),
     ],
     responses={200: s.ListEntrySerializer(many=True), **errors(400, 404)},
 )
@@ -338,9 +381,11 @@ class RatingListView(ApiMixin, GenericAPIView):
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
         else:
             period = RatingPeriod.objects.latest_period()
-        page = self.paginate_queryset(selectors.rating_list(period))
+        rating_list = query.validated_data.get("list") or default_list()
+        page = self.paginate_queryset(selectors.rating_list(period, rating_list))
         paginator = cast(RatingListPagination, self.paginator)
         paginator.period = s.PeriodRefSerializer(period).data if period else None
+        paginator.rating_list = rating_list
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
 
 
@@ -352,7 +397,7 @@ class RatingListView(ApiMixin, GenericAPIView):
         summary="List rating runs",
         description="Newest first: every recompute, what asked for it (the change and how "
         "many merged into it), from which period, queued / running / done / failed, and what "
-        "it did. Filter by `status`.",
+        "it did, on which list. Filter by `status` and `list`.",
         responses={200: s.RatingRunSerializer(many=True), **errors(400)},
     ),
     retrieve=extend_schema(

@@ -54,7 +54,14 @@ def test_list_as_of_an_earlier_period(anon, club):
 def test_list_with_no_periods(anon, db):
     body = anon.get(LIST).json()
 
-    assert body == {"count": 0, "next": None, "previous": None, "results": [], "period": None}
+    assert body == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+        "period": None,
+        "rating_list": "standard",
+    }
 
 
 def test_list_is_paginated(anon, club):
