@@ -73,9 +73,9 @@ def test_the_narrow_wide_and_exact_reads_agree():
     _pool_events(("Open", "", "Blitz"))
     period = RatingPeriod.objects.get()
     reads = [
-        services._game_columns(period, narrow=True),
-        services._game_columns(period),
-        services._game_columns(period, exact=True),
+        services._game_columns(period, "standard", narrow=True),
+        services._game_columns(period, "standard"),
+        services._game_columns(period, "standard", exact=True),
     ]
 
     def games(read):  # the reads may order the games differently
