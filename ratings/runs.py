@@ -39,7 +39,7 @@ from .models import RatingRun, RunStatus
 
 logger = logging.getLogger(__name__)
 
-LOCK_KEY = 0x1ADDE7  # the key of a recompute's own transaction lock (ratings.services)
+LOCK_KEY = services.LOCK_KEY  # one run at a time, and no recompute beside it
 MAX_ATTEMPTS = 3  # a run that fails this often stays failed (visible in the admin)
 REASON_LENGTH = RatingRun._meta.get_field("reason").max_length or 300
 

@@ -33,7 +33,9 @@ from . import bulk, columns, engine
 from .models import RatingChange, Status
 
 Row = tuple[Any, ...]
-_LOCK_KEY = 0x1ADDE7  # PostgreSQL advisory lock serializing recomputes
+# The PostgreSQL advisory lock serializing recomputes: a recompute takes it for its transaction,
+# a rating run's executor for its session (ratings.runs); a session's locks are re-entrant.
+LOCK_KEY = 0x1ADDE7
 
 
 @dataclass
@@ -174,7 +176,7 @@ def _prepare() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true)",
-                           [_LOCK_KEY])  # fmt: skip
+                           [LOCK_KEY])  # fmt: skip
 
 
 def _load_players(
