@@ -225,8 +225,8 @@ def execute_pending() -> list[RatingRun]:
             if not owner:
                 return executed
             _recover_abandoned()
-            while (run := _claim()) is not None:
-                executed.append(_execute(run))
+            while batch := _claim():
+                executed.extend(_execute(batch))
         # A run queued after our last claim, by a process that found the lock taken, is ours:
         # the loop condition sees it now that the lock is free.
         if not RatingRun.objects.filter(status=RunStatus.QUEUED).exists():
@@ -303,46 +303,86 @@ def _recover_abandoned() -> None:
         _retry(run, "The process running it stopped before it finished.")
 
 
-def _claim() -> RatingRun | None:
-    """Take the queued run, if any, and mark it running (committed, so everyone sees it)."""
+def _claim() -> list[RatingRun]:
+    """Take the oldest queued run and mark it running (committed, so everyone sees it).
+
+    A full recompute takes along the other lists' queued full recomputes from the same period:
+    they execute in one pass (``services.recompute_lists``), as ``recompute_ratings`` asks.
+    """
     with transaction.atomic():
         run = _locked_queued_run(None)
         if run is None:
-            return None
-        # The work of runs that gave up is not dropped: each later run takes it on again, so
-        # the ratings are never silently left stale (a lasting cause fails the later runs too,
-        # visibly, until it is mended).
-        given_up = RatingRun.objects.select_for_update(of=("self",)).select_related("from_period")
-        failed_runs = given_up.filter(
-            status=RunStatus.FAILED, folded_into__isnull=True, rating_list=run.rating_list
-        )
-        for failed in failed_runs:
-            _widen(run, failed.from_period, failed.players)
-            failed.folded_into = run
-            failed.save(update_fields=["folded_into"])
-        run.status, run.started_at, run.finished_at = RunStatus.RUNNING, timezone.now(), None
-        run.attempts += 1
-        run.save(update_fields=["status", "started_at", "finished_at", "attempts",
-                                "from_period", "players"])  # fmt: skip
-    return run
+            return []
+        _fold_failed(run)
+        batch = [run]
+        if run.players is None:
+            others = (
+                RatingRun.objects.filter(status=RunStatus.QUEUED)
+                .exclude(pk=run.pk)
+                .select_related("from_period")
+                .order_by("pk")
+                .select_for_update(of=("self",))
+            )
+            for other in others:
+                _fold_failed(other)
+                other.save(update_fields=["from_period", "players"])
+                if other.players is None and other.from_period_id == run.from_period_id:
+                    batch.append(other)
+        for claimed in batch:
+            claimed.status, claimed.started_at, claimed.finished_at = (
+                RunStatus.RUNNING, timezone.now(), None
+            )  # fmt: skip
+            claimed.attempts += 1
+            claimed.save(update_fields=["status", "started_at", "finished_at", "attempts",
+                                        "from_period", "players"])  # fmt: skip
+    return batch
 
 
-def _execute(run: RatingRun) -> RatingRun:
-    """Recompute for one run and record the outcome in the same transaction."""
+def _fold_failed(run: RatingRun) -> None:
+    """Take on the work of the runs of ``run``'s list that gave up (locked; not saved).
+
+    It is not dropped: each later run takes it on again, so the ratings are never silently
+    left stale (a lasting cause fails the later runs too, visibly, until it is mended).
+    """
+    given_up = RatingRun.objects.select_for_update(of=("self",)).select_related("from_period")
+    failed_runs = given_up.filter(
+        status=RunStatus.FAILED, folded_into__isnull=True, rating_list=run.rating_list
+    )
+    for failed in failed_runs:
+        _widen(run, failed.from_period, failed.players)
+        failed.folded_into = run
+        failed.save(update_fields=["folded_into"])
+
+
+def _execute(batch: list[RatingRun]) -> list[RatingRun]:
+    """Recompute for the runs (one list, or full recomputes of several) and record the outcome
+    in the same transaction."""
     try:
         with transaction.atomic():
-            summary = services.recompute_from(
-                run.from_period, rating_list=run.rating_list, players=run.players
-            )
-            run.status, run.finished_at, run.error = RunStatus.DONE, timezone.now(), ""
-            run.periods = _span(summary.periods)
-            run.players_changed, run.rows_written = summary.players_changed, summary.rows
-            run.summary = str(summary)[:REASON_LENGTH]
-            run.save()
+            first = batch[0]
+            if len(batch) == 1:
+                summaries = {
+                    first.rating_list: services.recompute_from(
+                        first.from_period, rating_list=first.rating_list, players=first.players
+                    )
+                }
+            else:
+                summaries = services.recompute_lists(
+                    first.from_period, rating_lists=[run.rating_list for run in batch]
+                )
+            for run in batch:
+                summary = summaries[run.rating_list]
+                run.status, run.finished_at, run.error = RunStatus.DONE, timezone.now(), ""
+                run.periods = _span(summary.periods)
+                run.players_changed, run.rows_written = summary.players_changed, summary.rows
+                run.summary = str(summary)[:REASON_LENGTH]
+                run.save()
     except Exception as error:  # recorded, retried, and visible when it keeps failing
-        logger.exception("Rating run #%s failed.", run.pk)
-        _retry(run, f"{type(error).__name__}: {error}")
-    return run
+        logger.exception("Rating run%s %s failed.", "s" if len(batch) > 1 else "",
+                         ", ".join(f"#{run.pk}" for run in batch))  # fmt: skip
+        for run in batch:
+            _retry(run, f"{type(error).__name__}: {error}")
+    return batch
 
 
 def _retry(run: RatingRun, error: str) -> None:

@@ -11,10 +11,11 @@ full replay.
 
 from __future__ import annotations
 
+import base64
 import functools
 import gc
 import json
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -36,6 +37,8 @@ Row = tuple[Any, ...]
 # The PostgreSQL advisory lock serializing recomputes: a recompute takes it for its transaction,
 # a rating run's executor for its session (ratings.runs); a session's locks are re-entrant.
 LOCK_KEY = 0x1ADDE7
+# Memory for a recompute's sorts and hashes on PostgreSQL (its transaction only; see _prepare).
+_WORK_MEM = "64MB"
 
 
 @dataclass
@@ -87,8 +90,28 @@ def recompute_from(
     """
     with _gc_paused(), transaction.atomic():
         if players is None:
-            return _recompute_from(period, rating_list, dry_run=dry_run)
+            return _recompute_from(period, [rating_list], dry_run=dry_run)[rating_list]
         return _recompute_players(period, rating_list, set(players), dry_run=dry_run)
+
+
+def recompute_lists(
+    period: RatingPeriod | None = None,
+    *,
+    rating_lists: Sequence[str],
+    dry_run: bool = False,
+) -> dict[str, Recompute]:
+    """A full replay of several lists from ``period``, in one pass; a summary per list.
+
+    The same as ``recompute_from(period, rating_list=name)`` for each list, in one transaction:
+    the lists are rated apart (FIDE.md 9) but read and written together (see
+    ``_recompute_from``), which is what makes a federation's three lists cost less than three
+    recomputes.
+    """
+    unknown = set(rating_lists) - set(RatingList.values)
+    if unknown:
+        raise ValueError(f"Unknown rating lists: {', '.join(sorted(unknown))}")
+    with _gc_paused(), transaction.atomic():
+        return _recompute_from(period, list(dict.fromkeys(rating_lists)), dry_run=dry_run)
 
 
 @contextmanager
@@ -119,64 +142,78 @@ def _begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPe
     return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run)
 
 
-def _recompute_from(period: RatingPeriod | None, rating_list: str, *, dry_run: bool) -> Recompute:
-    periods, summary = _begin(period, dry_run=dry_run)
+def _recompute_from(
+    period: RatingPeriod | None, rating_lists: Sequence[str], *, dry_run: bool
+) -> dict[str, Recompute]:
+    """A full replay of ``rating_lists`` from ``period``, the lists side by side in one pass.
+
+    Each list is rated alone (FIDE.md 9), but the lists share the reading: the players' entry
+    data come in one query, each period's games in one query split by list in numpy, and the
+    players' fields of every list are written in one statement at the end.
+    """
+    periods, first = _begin(period, dry_run=dry_run)
+    summaries = {name: Recompute(list(first.periods), dry_run=dry_run) for name in rating_lists}
     if not periods:
-        return summary
-    on_list = RatingChange.objects.filter(rating_list=rating_list)
-    stale = set(
-        on_list.filter(period__start__gte=periods[0].start)
-        .order_by()
-        .values_list("player_id", flat=True)
-        .distinct()
-    )
-    entry, before = _load_players(rating_list)
-    # Every player's state on the list that opens the first period, then carried from period
-    # to period in memory: the run rates everyone, so nothing later needs reading back.
-    states = dict(entry)
-    if on_list.filter(period__start__lt=periods[0].start).exists():
-        everyone = Player.objects.values("pk")
-        states.update(
-            _latest_states(before=periods[0].start, players=everyone, entry=entry,
-                           rating_list=rating_list)
+        return summaries
+    entry = _load_entry(rating_lists)
+    # Every player's state on each list that opens the first period, then carried from
+    # period to period in memory: the run rates everyone, so nothing later needs reading back.
+    states = {name: dict(entry[name]) for name in rating_lists}
+    for name in _lists_rated_before(periods[0].start, rating_lists):
+        states[name].update(
+            _latest_states(before=periods[0].start, players=Player.objects.values("pk"),
+                           entry=entry[name], rating_list=name)
         )  # fmt: skip
-    rated: set[int] = set()
+    stale: dict[str, set[int]] = {name: set() for name in rating_lists}
+    rated: dict[str, set[int]] = {name: set() for name in rating_lists}
     for index, current in enumerate(periods):
-        results = _rate(current, states, rating_list)
-        on_list.filter(period=current).delete()
-        if results is None:
-            continue
-        # The rated players' rows go in as columns (ratings.columns); the unrated, fewer and
-        # each with a pool, as rows.
-        unrated = {results.ids[k]: result for k, result in results.unrated.items()}
-        rows = (_row(pid, current, r, rating_list) for pid, r in unrated.items())
-        summary.rows += columns.insert_rated(
-            RatingChange, _ROW_COLUMNS, current.pk, results.rated, rating_list
-        ) + bulk.insert_rows(RatingChange, _ROW_COLUMNS, rows)
-        rated.update(results.ids)
-        if index + 1 < len(periods):  # the closing states open the next period
-            states.update(zip(results.rated.ids, engine.rated_states(results.rated), strict=True))
-            states.update((pid, result.state) for pid, result in unrated.items())
-        del results, unrated  # a federation's period: free it before the next one
-    summary.players_changed = _write_players_from_rows(
-        periods[0].start, rating_list
-    ) + _write_players(_states_before(periods[0].start, stale - rated, rating_list), before,
-                       rating_list)  # fmt: skip
+        for name, deleted in _delete_rows(current, rating_lists).items():
+            stale[name] |= deleted
+        games = _games_by_list(current, rating_lists, narrow=_narrow(entry))
+        for name in rating_lists:
+            results = _rate(current, states[name], name, games.get(name))
+            if results is None:
+                continue
+            # The rated players' rows go in as columns (ratings.columns); the unrated, fewer
+            # and each with a pool, as rows.
+            unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+            rows = (_row(pid, current, r, name) for pid, r in unrated.items())
+            summaries[name].rows += columns.insert_rated(
+                RatingChange, _ROW_COLUMNS, current.pk, results.rated, name
+            ) + bulk.insert_rows(RatingChange, _ROW_COLUMNS, rows)
+            rated[name].update(results.ids)
+            if index + 1 < len(periods):  # the closing states open the next period
+                states[name].update(
+                    zip(results.rated.ids, engine.rated_states(results.rated), strict=True)
+                )
+                states[name].update((pid, result.state) for pid, result in unrated.items())
+            del results, unrated  # a federation's period: free it before the next one
+        del games
+    changed = _write_players_from_rows(periods, rating_lists)
+    for name in rating_lists:
+        summaries[name].players_changed = changed[name] + _write_stale(
+            periods[0].start, stale[name] - rated[name], name
+        )
     if dry_run:
         transaction.set_rollback(True)
-    return summary
+    return summaries
 
 
 def _prepare() -> None:
     """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
 
     On PostgreSQL also turn JIT compilation off for the transaction: the recompute's scans are
-    simple, and compiling them cost more than it saved (measured on the benchmark).
+    simple, and compiling them cost more than it saved (measured on the benchmark). And give its
+    sorts room: a federation's 300,000 latest rows (three lists) spilled to disk in the default
+    4 MB (measured: a third of the players' update).
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true)",
-                           [LOCK_KEY])  # fmt: skip
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true), "
+                "set_config('work_mem', %s, true)",
+                [LOCK_KEY, _WORK_MEM],
+            )
 
 
 def _load_players(
@@ -200,90 +237,186 @@ def _load_players(
     return entry, derived
 
 
+def _load_entry(rating_lists: Sequence[str]) -> dict[str, dict[int, engine.PlayerState]]:
+    """Every player's entry state on each list, in one query.
+
+    Reading all players is cheaper than selecting those of a period: a federation's player
+    table is small next to its games, and the selection would scan the games again.
+    """
+    names = [name for rating_list in rating_lists for name in LIST_FIELDS[rating_list].entry]
+    rows = list(bulk.fetch_rows(Player.objects.order_by().values_list("pk", "birth_year", *names)))
+    entry = {}
+    for index, rating_list in enumerate(rating_lists):
+        at = 2 + 3 * index  # the list's entry rating, rated games and peak follow
+        entry[rating_list] = {
+            row[0]: engine.PlayerState(
+                row[at], row[at + 1], row[at + 2] if row[at + 2] is not None else row[at], row[1]
+            )
+            for row in rows
+        }
+    return entry
+
+
+def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
+    """The lists with rows in a period before ``start`` (one small query each)."""
+    earlier = RatingChange.objects.filter(period__start__lt=start)
+    return [name for name in rating_lists if earlier.filter(rating_list=name).exists()]
+
+
+def _delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:
+    """Delete the period's rows on the lists; return whose rows they were, by list.
+
+    On PostgreSQL the ids come back packed, a value per list (100,000 rows' ids as Python
+    tuples cost as much as the delete).
+    """
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    marks = ", ".join(["%s"] * len(rating_lists))
+    delete = f"DELETE FROM {table} WHERE period_id = %s AND rating_list IN ({marks})"
+    params: list[Any] = [period.pk, *rating_lists]
+    deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH d AS ({delete} RETURNING player_id, rating_list) SELECT rating_list, "
+                "encode(string_agg(int8send(player_id), ''::bytea), 'base64') "
+                "FROM d GROUP BY rating_list",
+                params,
+            )
+            for rating_list, packed in cursor.fetchall():
+                ids = np.frombuffer(base64.b64decode(packed), dtype=">i8")
+                deleted[rating_list] = set(ids.tolist())
+        else:
+            cursor.execute(f"{delete} RETURNING player_id, rating_list", params)
+            for pid, rating_list in cursor.fetchall():
+                deleted[rating_list].add(pid)
+    return deleted
+
+
+def _narrow(entry: dict[str, dict[int, engine.PlayerState]]) -> bool:
+    """Whether every player's id fits int4 (each list's entry holds every player)."""
+    return max(next(iter(entry.values()), {0: None}), default=0) <= _INT4_MAX
+
+
 def _rate(
-    period: RatingPeriod, states: dict[int, engine.PlayerState], rating_list: str
+    period: RatingPeriod,
+    states: dict[int, engine.PlayerState],
+    rating_list: str,
+    games: engine.GameColumns | None,
 ) -> engine.PeriodColumns | None:
-    """Rate one period of a list from the states on its opening list; its games come in one
-    query."""
+    """Rate one period of a list from the states on its opening list; None without games."""
+    if games is None:
+        return None
     span = engine.Period(period.start, period.end, period.label)
-    narrow = max(states, default=0) <= _INT4_MAX  # every player is in ``states``
     try:
-        games = _game_columns(period, rating_list, narrow=narrow)
         return engine.rate_period_columns(span, states, games, rules())
     except _HashCollision:  # rating reads ``states`` only: the period can be rated again
-        games = _game_columns(period, rating_list, exact=True)
+        games = _exact_game_columns(period, rating_list)
         return engine.rate_period_columns(span, states, games, rules())
 
 
-def _game_columns(
-    period: RatingPeriod, rating_list: str, *, exact: bool = False, narrow: bool = False
-) -> engine.GameColumns:
-    """The period's games as integer columns: White's score and the day decoded by the query.
+def _games_by_list(
+    period: RatingPeriod, rating_lists: Sequence[str], *, narrow: bool = False
+) -> dict[str, engine.GameColumns]:
+    """The period's games on the lists, in one query, as integer columns for each list that has
+    any: White's score and the day decoded by the query.
 
-    On PostgreSQL they come by binary COPY straight into numpy (a million Python tuples of
-    strings and dates cost more than the rest of the reading). Event names are needed only for
-    the games that count toward first ratings: each game carries its event's ``hashtext`` and
-    the names of those games' hashes are fetched when asked for. Coding every game's event
-    exactly (a ``DISTINCT`` over the period and a join, the ``exact`` path, kept for hash
+    On PostgreSQL they come packed into one value straight into numpy (a million Python tuples
+    of strings and dates cost more than the rest of the reading). Event names are needed only
+    for the games that count toward first ratings: each game carries its event's ``hashtext``
+    and the names of those games' hashes are fetched when asked for. Coding every game's event
+    exactly (a ``DISTINCT`` over the period and a join, ``_exact_game_columns``, kept for hash
     collisions) cost about 0.2 s more server time on a federation's million games. ``narrow``:
     every player's id fits int4, so the games' ids are sent as int4.
     """
     table = connection.ops.quote_name(Game._meta.db_table)
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
-    columns = f"id, white_id, black_id, CASE result {cases} ELSE -1 END"
+    codes = " ".join(f"WHEN '{name}' THEN {at}" for at, name in enumerate(rating_lists))
+    marks = ", ".join(["%s"] * len(rating_lists))
+    where = f"period_id = %s AND rating_list IN ({marks})"
     if connection.vendor != "postgresql":
         sql = (
-            f"SELECT {columns}, date, event FROM {table} WHERE period_id = %s AND rating_list = %s"
+            f"SELECT white_id, black_id, CASE result {cases} ELSE -1 END, "
+            f"CASE rating_list {codes} END, date, event FROM {table} WHERE {where}"
         )
-        rows = list(bulk.fetch_rows_sql(sql, [period.pk, rating_list]))
-        events = np.array([row[5] for row in rows], dtype=object)
+        rows = list(bulk.fetch_rows_sql(sql, [period.pk, *rating_lists]))
         ints = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
         days = np.fromiter(
             (date.fromisoformat(str(row[4])[:10]).toordinal() for row in rows), np.int64, len(rows)
         )
-        return engine.GameColumns(
-            ints[:, 1], ints[:, 2], ints[:, 3], days, lambda at: events[at].tolist()
-        )
-    if exact:
-        (names,), records = bulk.fetch_packed(
-            f"""WITH events AS (
-                    SELECT event, (row_number() OVER () - 1)::int AS code
-                    FROM (SELECT DISTINCT event FROM {table}
-                          WHERE period_id = %s AND rating_list = %s) AS d
-                )
-                SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
-                       string_agg(int8send(white_id) || int8send(black_id)
-                                  || int4send(CASE result {cases} ELSE -1 END)
-                                  || int4send(date - %s) || int4send(events.code), ''::bytea
-                       ) AS packed
-                FROM {table} JOIN events USING (event)
-                WHERE period_id = %s AND rating_list = %s""",
-            [period.pk, rating_list, period.start, period.pk, rating_list],
-            _PACKED_GAME,
-            others=["names"],
-        )
-        events = np.array(names or [], dtype=object)
-        codes = records["event"]
+        events = np.array([row[5] for row in rows], dtype=object)
+        white, black, score, code = ints.T
 
-        def named(at: np.ndarray) -> list[str]:
-            return events[codes[at]].tolist()  # type: ignore[no-any-return]
+        def names_of(chosen: np.ndarray) -> Callable[[np.ndarray], list[str]]:
+            return lambda at: events[chosen][at].tolist()
 
     else:
         # The narrow form packs 16 bytes a game, not 28: the text sent and decoded (base64) is
-        # 22 MB instead of 38 for a federation's million games. Scores (at most UNIT) and days
-        # within a period fit int2; players' ids fit int4 unless ``narrow`` says otherwise.
+        # 22 MB instead of 38 for a federation's million games. Scores (at most UNIT), days
+        # within a period and the list's code (two more bytes, when several lists are read)
+        # fit int2; players' ids fit int4 unless ``narrow`` says otherwise.
         ids, small = ("int4send", "::int4") if narrow else ("int8send", "")
+        several = len(rating_lists) > 1  # else no list code: one list needs none
+        coded = f" || int2send((CASE rating_list {codes} END)::int2)" if several else ""
+        dtype = _NARROW_GAME if narrow else _HASHED_GAME
         _, records = bulk.fetch_packed(
             f"""SELECT string_agg({ids}(white_id{small}) || {ids}(black_id{small})
                                   || int2send((CASE result {cases} ELSE -1 END)::int2)
-                                  || int2send((date - %s)::int2) || int4send(hashtext(event)),
-                                  ''::bytea
+                                  || int2send((date - %s)::int2) || int4send(hashtext(event))
+                                  {coded}, ''::bytea
                        ) AS packed
-                FROM {table} WHERE period_id = %s AND rating_list = %s""",
-            [period.start, period.pk, rating_list],
-            _NARROW_GAME if narrow else _HASHED_GAME,
+                FROM {table} WHERE {where}""",
+            [period.start, period.pk, *rating_lists],
+            _with_list(dtype) if several else dtype,
         )
-        named = functools.partial(_events_by_hash, table, period.pk, records["event"])
+        white, black = records["white"].astype(np.int64), records["black"].astype(np.int64)
+        score = records["score"].astype(np.int64)
+        code = records["list"] if several else np.zeros(len(white), np.int16)
+        days = records["day"].astype(np.int64) + period.start.toordinal()
+        hashes = records["event"]
+        known: dict[int, str] = {}  # the event names found so far, by hash
+
+        def names_of(chosen: np.ndarray) -> Callable[[np.ndarray], list[str]]:
+            return functools.partial(_events_by_hash, table, period.pk, known, hashes[chosen])
+
+    found = {}
+    for at, rating_list in enumerate(rating_lists):
+        chosen = np.flatnonzero(code == at)
+        if len(chosen) == len(code):  # one list, or every game on it: no copies
+            chosen = np.arange(len(code))
+        if len(chosen):
+            found[rating_list] = engine.GameColumns(
+                white[chosen], black[chosen], score[chosen], days[chosen], names_of(chosen)
+            )
+    return found
+
+
+def _exact_game_columns(period: RatingPeriod, rating_list: str) -> engine.GameColumns:
+    """The period's games on a list with their events coded exactly (PostgreSQL only)."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
+    (names,), records = bulk.fetch_packed(
+        f"""WITH events AS (
+                SELECT event, (row_number() OVER () - 1)::int AS code
+                FROM (SELECT DISTINCT event FROM {table}
+                      WHERE period_id = %s AND rating_list = %s) AS d
+            )
+            SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
+                   string_agg(int8send(white_id) || int8send(black_id)
+                              || int4send(CASE result {cases} ELSE -1 END)
+                              || int4send(date - %s) || int4send(events.code), ''::bytea
+                   ) AS packed
+            FROM {table} JOIN events USING (event)
+            WHERE period_id = %s AND rating_list = %s""",
+        [period.pk, rating_list, period.start, period.pk, rating_list],
+        _PACKED_GAME,
+        others=["names"],
+    )
+    events = np.array(names or [], dtype=object)
+    codes = records["event"]
+
+    def named(at: np.ndarray) -> list[str]:
+        return events[codes[at]].tolist()  # type: ignore[no-any-return]
+
     return engine.GameColumns(
         records["white"].astype(np.int64),
         records["black"].astype(np.int64),
@@ -297,27 +430,32 @@ class _HashCollision(Exception):
     """Two of a period's event names share a ``hashtext``: its games must be read exactly."""
 
 
-def _events_by_hash(table: str, period_pk: int, hashes: np.ndarray, at: np.ndarray) -> list[str]:
+def _events_by_hash(
+    table: str, period_pk: int, known: dict[int, str], hashes: np.ndarray, at: np.ndarray
+) -> list[str]:
     """The event names of the games at ``at``, looked up by the hashes the games carry.
 
     Only the names of those games' hashes are fetched (the pools' games are few next to the
-    period's). If two distinct names among them share a hash, the names cannot be told apart:
-    raise ``_HashCollision`` and let ``_rate`` read the period again the exact way.
+    period's), and only those not already ``known`` from another list's games of the period:
+    the lists of a period share one lookup, each query a scan of the period's games. If two
+    distinct names share a hash, the names cannot be told apart: raise ``_HashCollision`` and
+    let ``_rate`` read the list's games again the exact way.
     """
     wanted = hashes[at]
     distinct = np.unique(wanted)
-    if not len(distinct):
-        return []
-    rows = bulk.fetch_rows_sql(
-        f"SELECT DISTINCT event, hashtext(event) FROM {table} "
-        "WHERE period_id = %s AND hashtext(event) = ANY(%s)",
-        [period_pk, distinct.astype(np.int64).tolist()],
-    )
-    names: dict[int, str] = {}
-    for event, hashed in rows:
-        if names.setdefault(hashed, event) != event:
-            raise _HashCollision(event)
-    found = np.array([names[h] for h in distinct.tolist()], dtype=object)
+    missing = [h for h in distinct.tolist() if h not in known]
+    if missing:
+        rows = bulk.fetch_rows_sql(
+            f"SELECT DISTINCT event, hashtext(event) FROM {table} "
+            "WHERE period_id = %s AND hashtext(event) = ANY(%s)",
+            [period_pk, missing],
+        )
+        names: dict[int, str] = {}
+        for event, hashed in rows:
+            if names.setdefault(hashed, event) != event:
+                raise _HashCollision(event)
+        known.update(names)
+    found = np.array([known[h] for h in distinct.tolist()], dtype=object)
     return found[np.searchsorted(distinct, wanted)].tolist()  # type: ignore[no-any-return]
 
 
@@ -330,6 +468,13 @@ _HASHED_GAME = np.dtype(
 _NARROW_GAME = np.dtype(
     [("white", ">i4"), ("black", ">i4"), ("score", ">i2"), ("day", ">i2"), ("event", ">i4")]
 )
+
+
+def _with_list(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """A packed game's type with the code of its list after it (a read of several lists)."""
+    return np.dtype([*(dtype.descr), ("list", ">i2")])
+
+
 _INT4_MAX = 2**31 - 1
 
 
@@ -657,57 +802,103 @@ def _final_states(
     return final, before
 
 
-def _write_players_from_rows(start: date, rating_list: str) -> int:
-    """Copy each player's latest row on a list from ``start`` on into their derived fields of
-    that list, in SQL.
+def _write_stale(start: date, players: set[int], rating_list: str) -> int:
+    """Write the fields on a list of players left with no row from ``start`` on (their games
+    were deleted or moved): as on the list before it. Returns how many ratings changed."""
+    if not players:
+        return 0
+    before: dict[int, Row] = {}
+    for chunk in _chunks(players):
+        before.update(_load_players(rating_list, Q(pk__in=chunk))[1])
+    return _write_players(_states_before(start, players, rating_list), before, rating_list)
 
-    Only players whose fields differ are written. Returns how many players' ratings changed.
-    The rows were just written, so the database joins them to the players faster than a
-    scratch table filled from Python would (two statements whatever the number of players).
+
+_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
+
+
+def _write_players_from_rows(
+    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
+) -> dict[str, int]:
+    """Copy each player's latest row on each list in ``periods`` (a period and every later one)
+    into their derived fields of that list, in SQL, every list in one statement.
+
+    Only players whose fields differ are written, each once whatever the number of lists.
+    Returns how many players' ratings changed, by list. The rows were just written, so the
+    database joins them to the players faster than a scratch table filled from Python would.
     """
     quote = connection.ops.quote_name
-    changes, periods = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
+    changes, periods_table = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
     players = quote(Player._meta.db_table)
     differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
-    # Each player's latest row by a window over the rows from ``start`` on (rows before it
-    # cannot be later): a sort, where an anti-join ("no later row exists") could turn into a
-    # nested loop when the table's statistics predate the rows just written (measured: a
-    # three-list federation's update ran for minutes).
-    latest = f"""
-        SELECT player_id, rating, rated_games, peak_rating, last_rated_on, last_change
-        FROM (
-            SELECT rc.player_id, rc.rating_after AS rating, rc.rated_games_after AS rated_games,
-                   rc.peak_after AS peak_rating, rc.last_rated_on,
-                   CASE WHEN rc.status = %s THEN rc.change END AS last_change,
-                   ROW_NUMBER() OVER (PARTITION BY rc.player_id ORDER BY p.start DESC) AS recency
-            FROM {changes} rc JOIN {periods} p ON p.id = rc.period_id
-            WHERE rc.rating_list = %s AND p.start >= %s
-        ) AS ranked
-        WHERE recency = 1"""
-    params: list[Any] = [Status.RATED, rating_list, start]
-    # The query's own names (rating, ...) become the list's columns (rapid_rating, ...).
-    fields = LIST_FIELDS[rating_list]
-    names = zip(("rating", "rated_games", "peak_rating", "last_rated_on", "last_change"),
-                fields.derived, strict=True)  # fmt: skip
-    pairs = [(quote(column), name) for name, column in names]
-    count = (
-        f"SELECT COUNT(*) FROM {players} pl JOIN l ON pl.id = l.player_id "
-        f"WHERE pl.{quote(fields.rating)} {differ} l.rating"
+    assert set(rating_lists) <= set(RatingList.values)  # written into the SQL below
+    marks = ", ".join(["%s"] * len(rating_lists))
+    # Each player's latest row on each list by a window over the rows from ``start`` on (rows
+    # before it cannot be later): a sort, where an anti-join ("no later row exists") could turn
+    # into a nested loop when the table's statistics predate the rows just written (measured:
+    # a three-list federation's update ran for minutes). Then one row per player, a column
+    # set per list (``on_<n>``: the player has a row on list n, so its fields are written).
+    several = len(rating_lists) > 1  # else a row per player already: nothing to pivot
+    pivot = ", ".join(
+        (f"COUNT(*) FILTER (WHERE rating_list = '{name}') > 0" if several else "TRUE")
+        + f" AS on_{n}, "
+        + ", ".join(
+            (f"MAX({value}) FILTER (WHERE rating_list = '{name}')" if several else value)
+            + f" AS {value}_{n}"
+            for value in _DERIVED
+        )
+        for n, name in enumerate(rating_lists)
     )
-    assignments = ", ".join(f"{column} = l.{name}" for column, name in pairs)
-    different = " OR ".join(f"{players}.{column} {differ} l.{name}" for column, name in pairs)
+    row = """rc.player_id, rc.rating_list, rc.rating_after AS rating,
+              rc.rated_games_after AS rated_games, rc.peak_after AS peak_rating,
+              rc.last_rated_on, CASE WHEN rc.status = %s THEN rc.change END AS last_change"""
+    where: int | date
+    if len(periods) == 1:  # one row per player and list: each is the latest
+        rows = f"SELECT {row} FROM {changes} rc WHERE rc.rating_list IN ({marks}) AND "
+        rows += "rc.period_id = %s"
+        where = periods[0].pk
+    else:
+        rows = f"""
+            SELECT * FROM (
+                SELECT {row}, ROW_NUMBER() OVER (PARTITION BY rc.player_id, rc.rating_list
+                                                 ORDER BY p.start DESC) AS recency
+                FROM {changes} rc JOIN {periods_table} p ON p.id = rc.period_id
+                WHERE rc.rating_list IN ({marks}) AND p.start >= %s
+            ) AS ranked
+            WHERE recency = 1"""
+        where = periods[0].start
+    latest = f"""SELECT player_id, {pivot} FROM ({rows}) AS latest
+                 {"GROUP BY player_id" if several else ""}"""
+    params: list[Any] = [Status.RATED, *rating_lists, where]
+    assignments, different, counts = [], [], []
+    for n, name in enumerate(rating_lists):
+        # The query's own names (rating_0, ...) become the list's columns (rapid_rating, ...).
+        fields = LIST_FIELDS[name]
+        pairs = [(quote(column), f"{value}_{n}")
+                 for value, column in zip(_DERIVED, fields.derived, strict=True)]  # fmt: skip
+        assignments += [
+            f"{column} = CASE WHEN l.on_{n} THEN l.{value} ELSE {players}.{column} END"
+            if several
+            else f"{column} = l.{value}"
+            for column, value in pairs
+        ]
+        unequal = " OR ".join(f"{players}.{column} {differ} l.{value}" for column, value in pairs)
+        different.append(f"(l.on_{n} AND ({unequal}))")
+        counts.append(
+            f"COUNT(*) FILTER (WHERE l.on_{n} AND pl.{quote(fields.rating)} {differ} l.rating_{n})"
+        )
+    count = f"SELECT {', '.join(counts)} FROM {players} pl JOIN l ON pl.id = l.player_id"
     update = (
-        f"UPDATE {players} SET {assignments} FROM l "
-        f"WHERE {players}.id = l.player_id AND ({different})"
+        f"UPDATE {players} SET {', '.join(assignments)} FROM l "
+        f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})"
     )
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # One statement, the latest rows found once: the count reads the players as they
             # were before the update (a data-modifying WITH shares the statement's snapshot).
             cursor.execute(f"WITH l AS MATERIALIZED ({latest}), u AS ({update}) {count}", params)
-            (changed,) = cursor.fetchone()
+            changed = cursor.fetchone()
         else:
             cursor.execute(f"WITH l AS ({latest}) {count}", params)
-            (changed,) = cursor.fetchone()
+            changed = cursor.fetchone()
             cursor.execute(f"WITH l AS ({latest}) {update}", params)
-    return int(changed)
+    return {name: int(found) for name, found in zip(rating_lists, changed, strict=True)}

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ladder import actions
-from ladder.models import LIST_FIELDS, Game, Player, RatingList
+from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ladder.validation import GameEntry
 from ratings import services
 from ratings.models import RatingChange, RatingRun
@@ -238,7 +238,52 @@ def test_any_edits_on_three_lists_end_where_a_full_replay_of_each_does(ops, comm
         for name in LISTS:
             services.recompute_from(None, rating_list=name)
         assert snapshot() == state
+        # The three lists replayed together, in one pass, over what is stored: the same again.
+        summaries = services.recompute_lists(None, rating_lists=LISTS)
+        assert snapshot() == state
+        assert {name: s.players_changed for name, s in summaries.items()} == dict.fromkeys(LISTS, 0)
+        # ... and from the second month, over rows of the first on some lists only.
+        second = RatingPeriod.objects.filter(start__gte=date(2026, 2, 1)).first()
+        if second is not None:
+            services.recompute_lists(second, rating_lists=LISTS)
+            assert snapshot() == state
         transaction.set_rollback(True)
+
+
+def test_three_lists_replayed_together_equal_each_replayed_alone(committed):
+    """``recompute_lists``: one pass over the three lists, the same rows and fields as three
+    recomputes, a summary per list; a player whose games all left a list falls back to the
+    state before."""
+    a = PlayerFactory(**entry("standard", 1800), **entry("rapid", 1700), **entry("blitz", 1600))
+    b = PlayerFactory(**entry("standard", 1900), **entry("blitz", 2000))
+    c = UnratedPlayerFactory()
+    with committed():
+        play([(date(2026, 1, 5), a, b, "1-0")], "standard")
+        play([(date(2026, 1, 6), b, a, "1/2-1/2"), (date(2026, 2, 6), a, b, "0-1")], "blitz")
+        play([(date(2026, 2, 7), a, c, "1-0")], "rapid")
+    state = snapshot()
+    RatingChange.objects.all().delete()
+    summaries = services.recompute_lists(None, rating_lists=LISTS)
+    assert snapshot() == state
+    assert summaries["blitz"].periods == ["2026-01", "2026-02"]
+    assert (summaries["blitz"].rows, summaries["rapid"].rows) == (4, 2)
+    with pytest.raises(ValueError, match="Unknown rating lists: bullet"):
+        services.recompute_lists(None, rating_lists=["bullet"])
+    # A game leaves the blitz list in February: a full replay from February finds a's and b's
+    # February blitz rows stale, and each player falls back to the January blitz list.
+    Game.objects.filter(date=date(2026, 2, 6)).update(rating_list="rapid", time_control="15+10")
+    together = services.recompute_lists(
+        RatingPeriod.objects.get(label="2026-02"), rating_lists=LISTS
+    )
+    moved = snapshot()
+    RatingChange.objects.all().delete()
+    for name in LISTS:
+        services.recompute_from(None, rating_list=name)
+    assert snapshot() == moved
+    a.refresh_from_db()
+    january = RatingChange.objects.get(player=a, rating_list="blitz", period__label="2026-01")
+    assert a.blitz_rating == january.rating_after
+    assert together["blitz"].players_changed == 2
 
 
 def _edit(op, players):

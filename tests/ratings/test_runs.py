@@ -260,3 +260,31 @@ def test_the_work_of_a_run_that_gave_up_is_taken_on_by_the_next_run(committed, m
     services.recompute_from(None)
     assert snapshot() == state
     assert runs.freshness().failed_run is None
+
+
+@override_settings(**BACKGROUND)
+def test_full_recomputes_of_the_three_lists_execute_in_one_pass(committed, monkeypatch):
+    """``recompute_ratings`` queues a full run per list; the executor takes them together
+    (``services.recompute_lists``), records each, and leaves a partial run of a list alone."""
+    with committed():
+        GameFactory(rating_list="rapid", time_control="15+10")
+        GameFactory(rating_list="blitz", time_control="3+2")
+    runs.execute_pending()
+    passes = []
+    together = services.recompute_lists
+
+    def recompute_lists(*args, **kwargs):
+        passes.append(sorted(kwargs["rating_lists"]))
+        return together(*args, **kwargs)
+
+    monkeypatch.setattr(services, "recompute_lists", recompute_lists)
+    with committed():
+        actions.recompute(period=None, rating_list=None)
+    queued = RatingRun.objects.filter(status="queued")
+    assert sorted(queued.values_list("rating_list", flat=True)) == ["blitz", "rapid", "standard"]
+    done = runs.execute_pending()
+    assert passes == [["blitz", "rapid", "standard"]]
+    assert sorted(run.rating_list for run in done) == ["blitz", "rapid", "standard"]
+    assert all(run.status == "done" and run.periods for run in done)
+    blitz = RatingRun.objects.get(pk=next(run.pk for run in done if run.rating_list == "blitz"))
+    assert (blitz.rows_written, blitz.status) == (2, "done")

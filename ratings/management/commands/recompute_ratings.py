@@ -8,7 +8,7 @@ from ladder import actions
 from ladder.models import RatingList, kept_lists
 from ratings import runs
 from ratings.models import RatingRun
-from ratings.services import recompute_from
+from ratings.services import recompute_lists
 
 from ._periods import period_by_label
 
@@ -40,8 +40,8 @@ class Command(BaseCommand):
         period = period_by_label(options["label"]) if options["label"] else None
         lists = [options["rating_list"]] if options["rating_list"] else kept_lists()
         if options["dry_run"]:
-            for rating_list in lists:
-                summary = recompute_from(period, rating_list=rating_list, dry_run=True)
+            summaries = recompute_lists(period, rating_lists=lists, dry_run=True)
+            for rating_list, summary in summaries.items():
                 self.stdout.write(self.style.SUCCESS(f"{rating_list}: {summary}"))
             return
         requested = actions.recompute(period=period, rating_list=options["rating_list"])
