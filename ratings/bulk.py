@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from itertools import islice, repeat
@@ -22,6 +23,7 @@ import numpy as np
 from django.db import connection
 from django.db.models import Field, Model, QuerySet
 from django.db.models.options import Options
+from psycopg.copy import QueuedLibpqWriter
 
 Row = tuple[Any, ...]
 
@@ -97,24 +99,65 @@ Column: TypeAlias = "np.ndarray | list[Any] | Same"
 def insert_columns(
     model: type[Model], columns: Sequence[str], values: Sequence[Column], count: int
 ) -> int:
-    """``insert_rows`` for rows given as ``count`` values per column.
+    """``insert_rows`` for rows given as ``count`` values per column (see ``RowWriter``)."""
+    with writing(model, columns) as writer:
+        return writer.columns(values, count)
 
-    On PostgreSQL the COPY text is built a column at a time (each distinct value encoded once)
-    and sent in a few large chunks: a row at a time, tuples and ``write_row`` cost more than
-    the server's work for a federation's period. Returns the number of rows.
+
+class RowWriter:
+    """Rows going into one table in one statement: COPY on PostgreSQL, ``executemany`` on
+    SQLite (``writing``).
+
+    On PostgreSQL the data goes to the server from a worker thread (psycopg's
+    ``QueuedLibpqWriter``) while the caller computes the next rows: the server stores the
+    first rows while Python builds the rest (measured: a federation's newcomers are rated in
+    the time the server takes to store the rated players' rows).
     """
+
+    def __init__(self, table: str, names: list[str], copy: Any) -> None:
+        self.table, self.names, self.copy = table, names, copy
+
+    def columns(self, values: Sequence[Column], count: int) -> int:
+        """Write rows given as ``count`` values per column; return ``count``.
+
+        On PostgreSQL the COPY text is built a column at a time (each distinct value encoded
+        once) and sent in a few large chunks: a row at a time, tuples and ``write_row`` cost
+        more than the server's work for a federation's period.
+        """
+        if self.copy is None:
+            rows = zip(*(_values(column, count) for column in values), strict=True)
+            return _fill(self.table, self.names, rows)
+        text = zip(*(_copy_text(column, count) for column in values), strict=True)
+        lines = map("\t".join, text)
+        while chunk := list(islice(lines, 20_000)):
+            self.copy.write(("\n".join(chunk) + "\n").encode())
+        return count
+
+    def rows(self, rows: Iterable[Sequence[Any]]) -> int:
+        """Write rows (values in the columns' order, in database form); return how many."""
+        if self.copy is None:
+            return _fill(self.table, self.names, rows)
+        count = 0
+        for row in rows:
+            self.copy.write_row(row)
+            count += 1
+        return count
+
+
+@contextmanager
+def writing(model: type[Model], columns: Sequence[str]) -> Iterator[RowWriter]:
+    """A ``RowWriter`` for ``columns`` of ``model``'s table; the rows are stored on exit."""
     meta = model._meta
     names = [connection.ops.quote_name(_column(_field(meta, c))) for c in columns]
     table = connection.ops.quote_name(meta.db_table)
     if connection.vendor != "postgresql":
-        return _fill(table, names, zip(*(_values(column, count) for column in values), strict=True))
-    text = zip(*(_copy_text(column, count) for column in values), strict=True)
-    lines = map("\t".join, text)
+        yield RowWriter(table, names, None)
+        return
     sql = f"COPY {table} ({', '.join(names)}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-        while chunk := list(islice(lines, 20_000)):
-            copy.write(("\n".join(chunk) + "\n").encode())
-    return count
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(sql, writer=QueuedLibpqWriter(raw)) as copy:
+            yield RowWriter(table, names, copy)
 
 
 def _values(column: Column, count: int) -> Iterable[Any]:

@@ -24,14 +24,18 @@ def insert_rated(
     period_pk: int,
     rated: engine.RatedColumns,
     rating_list: str,
+    writer: bulk.RowWriter | None = None,
 ) -> int:
     """Insert the rated players' rows of the period on a list; ``columns`` as
-    ``services._ROW_COLUMNS``.
+    ``services._ROW_COLUMNS``; with ``writer`` (``bulk.writing``), as part of its statement.
 
     Returns the number of rows.
     """
     values = rated_columns(period_pk, rated, rating_list)
-    return bulk.insert_columns(model, columns, [values[name] for name in columns], len(rated.ids))
+    ordered = [values[name] for name in columns]
+    if writer is not None:
+        return writer.columns(ordered, len(rated.ids))
+    return bulk.insert_columns(model, columns, ordered, len(rated.ids))
 
 
 def rated_columns(

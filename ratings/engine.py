@@ -8,7 +8,7 @@ result does not depend on the order of the games inside the period.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -179,7 +179,7 @@ class PeriodColumns(NamedTuple):
     ids: list[int]  # every player of the period, sorted
     at: np.ndarray  # the rated players' positions in ``ids``
     rated: RatedColumns
-    unrated: dict[int, PlayerPeriod]  # by position in ``ids``
+    unrated: Mapping[int, PlayerPeriod]  # by position in ``ids``, computed when first read
 
 
 def rate_period_columns(
@@ -195,11 +195,36 @@ def rate_period_columns(
     ids, totals, pools = _tally(period, states, columns, rules)
     rated = np.flatnonzero(totals.rating >= 0)
     rated_columns = _rate_rated(period, states, ids, rated, totals, rules)
-    unrated = {
-        k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
-        for k in np.flatnonzero(totals.rating < 0).tolist()
-    }
+    unrated = _Later(
+        lambda: {
+            k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
+            for k in np.flatnonzero(totals.rating < 0).tolist()
+        }
+    )
     return PeriodColumns(ids, rated, rated_columns, unrated)
+
+
+class _Later(Mapping[int, "PlayerPeriod"]):
+    """The unrated players' results, computed when first read: a caller may store the rated
+    players' rows first and rate the newcomers while the database works (services)."""
+
+    def __init__(self, compute: Callable[[], dict[int, PlayerPeriod]]) -> None:
+        self._compute: Callable[[], dict[int, PlayerPeriod]] | None = compute
+        self._found: dict[int, PlayerPeriod] = {}
+
+    def _results(self) -> dict[int, PlayerPeriod]:
+        if self._compute is not None:
+            self._found, self._compute = self._compute(), None
+        return self._found
+
+    def __getitem__(self, key: int) -> PlayerPeriod:
+        return self._results()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._results())
+
+    def __len__(self) -> int:
+        return len(self._results())
 
 
 def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:

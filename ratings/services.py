@@ -175,12 +175,16 @@ def _recompute_from(
             if results is None:
                 continue
             # The rated players' rows go in as columns (ratings.columns); the unrated, fewer
-            # and each with a pool, as rows.
-            unrated = {results.ids[k]: result for k, result in results.unrated.items()}
-            rows = (_row(pid, current, r, name) for pid, r in unrated.items())
-            summaries[name].rows += columns.insert_rated(
-                RatingChange, _ROW_COLUMNS, current.pk, results.rated, name
-            ) + bulk.insert_rows(RatingChange, _ROW_COLUMNS, rows)
+            # and each with a pool, as rows, in the same statement. They are rated only now
+            # (``results.unrated`` is computed when first read), while the server stores
+            # the rated players' rows (``bulk.RowWriter``).
+            with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
+                summaries[name].rows += columns.insert_rated(
+                    RatingChange, _ROW_COLUMNS, current.pk, results.rated, name, writer
+                )
+                unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+                rows = (_row(pid, current, r, name) for pid, r in unrated.items())
+                summaries[name].rows += writer.rows(rows)
             rated[name].update(results.ids)
             if index + 1 < len(periods):  # the closing states open the next period
                 states[name].update(
