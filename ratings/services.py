@@ -155,7 +155,10 @@ def _recompute_from(
     summaries = {name: Recompute(list(first.periods), dry_run=dry_run) for name in rating_lists}
     if not periods:
         return summaries
-    entry = _load_entry(rating_lists)
+    entry, stored = _load_entry(rating_lists)
+    # Each player's rating after their latest row from ``period`` on, by list: against the
+    # stored ratings, how many players' ratings the recompute changed.
+    final: dict[str, dict[int, int | None]] = {name: {} for name in rating_lists}
     # Every player's state on each list that opens the first period, then carried from
     # period to period in memory: the run rates everyone, so nothing later needs reading back.
     states = {name: dict(entry[name]) for name in rating_lists}
@@ -186,6 +189,8 @@ def _recompute_from(
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
             rated[name].update(results.ids)
+            final[name].update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
+            final[name].update((pid, result.rating_after) for pid, result in unrated.items())
             if index + 1 < len(periods):  # the closing states open the next period
                 states[name].update(
                     zip(results.rated.ids, engine.rated_states(results.rated), strict=True)
@@ -193,9 +198,11 @@ def _recompute_from(
                 states[name].update((pid, result.state) for pid, result in unrated.items())
             del results, unrated  # a federation's period: free it before the next one
         del games
-    changed = _write_players_from_rows(periods, rating_lists)
+    _write_players_from_rows(periods, rating_lists)
     for name in rating_lists:
-        summaries[name].players_changed = changed[name] + _write_stale(
+        was = stored[name]
+        changed = sum(1 for pid, rating in final[name].items() if was.get(pid) != rating)
+        summaries[name].players_changed = changed + _write_stale(
             periods[0].start, stale[name] - rated[name], name
         )
     if dry_run:
@@ -241,24 +248,39 @@ def _load_players(
     return entry, derived
 
 
-def _load_entry(rating_lists: Sequence[str]) -> dict[str, dict[int, engine.PlayerState]]:
-    """Every player's entry state on each list, in one query.
+def _load_entry(
+    rating_lists: Sequence[str],
+) -> tuple[dict[str, dict[int, engine.PlayerState]], dict[str, dict[int, int | None]]]:
+    """Every player's entry state and stored rating on each list, in one query.
 
     Reading all players is cheaper than selecting those of a period: a federation's player
     table is small next to its games, and the selection would scan the games again.
     """
-    names = [name for rating_list in rating_lists for name in LIST_FIELDS[rating_list].entry]
+    names = [
+        name
+        for rating_list in rating_lists
+        for name in (*LIST_FIELDS[rating_list].entry, LIST_FIELDS[rating_list].rating)
+    ]
     rows = list(bulk.fetch_rows(Player.objects.order_by().values_list("pk", "birth_year", *names)))
-    entry = {}
+    entry, stored = {}, {}
     for index, rating_list in enumerate(rating_lists):
-        at = 2 + 3 * index  # the list's entry rating, rated games and peak follow
+        at = 2 + 4 * index  # the list's entry rating, rated games, peak and rating follow
         entry[rating_list] = {
             row[0]: engine.PlayerState(
                 row[at], row[at + 1], row[at + 2] if row[at + 2] is not None else row[at], row[1]
             )
             for row in rows
         }
-    return entry
+        stored[rating_list] = {row[0]: row[at + 3] for row in rows}
+    return entry, stored
+
+
+def _ratings_after(rated: engine.RatedColumns) -> list[int | None]:
+    """The rated players' ``rating_after`` as their rows hold it (None below the floor)."""
+    after: list[int | None] = rated.after.tolist()
+    for k in np.flatnonzero(rated.below_floor()).tolist():
+        after[k] = None
+    return after
 
 
 def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
@@ -820,15 +842,13 @@ def _write_stale(start: date, players: set[int], rating_list: str) -> int:
 _DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
 
 
-def _write_players_from_rows(
-    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
-) -> dict[str, int]:
+def _write_players_from_rows(periods: Sequence[RatingPeriod], rating_lists: Sequence[str]) -> None:
     """Copy each player's latest row on each list in ``periods`` (a period and every later one)
     into their derived fields of that list, in SQL, every list in one statement.
 
-    Only players whose fields differ are written, each once whatever the number of lists.
-    Returns how many players' ratings changed, by list. The rows were just written, so the
-    database joins them to the players faster than a scratch table filled from Python would.
+    Only players whose fields differ are written, each once whatever the number of lists. The
+    rows were just written, so the database joins them to the players faster than a scratch
+    table filled from Python would.
     """
     quote = connection.ops.quote_name
     changes, periods_table = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
@@ -873,7 +893,7 @@ def _write_players_from_rows(
     latest = f"""SELECT player_id, {pivot} FROM ({rows}) AS latest
                  {"GROUP BY player_id" if several else ""}"""
     params: list[Any] = [Status.RATED, *rating_lists, where]
-    assignments, different, counts = [], [], []
+    assignments, different = [], []
     for n, name in enumerate(rating_lists):
         # The query's own names (rating_0, ...) become the list's columns (rapid_rating, ...).
         fields = LIST_FIELDS[name]
@@ -887,22 +907,9 @@ def _write_players_from_rows(
         ]
         unequal = " OR ".join(f"{players}.{column} {differ} l.{value}" for column, value in pairs)
         different.append(f"(l.on_{n} AND ({unequal}))")
-        counts.append(
-            f"COUNT(*) FILTER (WHERE l.on_{n} AND pl.{quote(fields.rating)} {differ} l.rating_{n})"
-        )
-    count = f"SELECT {', '.join(counts)} FROM {players} pl JOIN l ON pl.id = l.player_id"
-    update = (
-        f"UPDATE {players} SET {', '.join(assignments)} FROM l "
-        f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})"
-    )
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # One statement, the latest rows found once: the count reads the players as they
-            # were before the update (a data-modifying WITH shares the statement's snapshot).
-            cursor.execute(f"WITH l AS MATERIALIZED ({latest}), u AS ({update}) {count}", params)
-            changed = cursor.fetchone()
-        else:
-            cursor.execute(f"WITH l AS ({latest}) {count}", params)
-            changed = cursor.fetchone()
-            cursor.execute(f"WITH l AS ({latest}) {update}", params)
-    return {name: int(found) for name, found in zip(rating_lists, changed, strict=True)}
+        cursor.execute(
+            f"UPDATE {players} SET {', '.join(assignments)} FROM ({latest}) AS l "
+            f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})",
+            params,
+        )

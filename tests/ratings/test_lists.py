@@ -267,6 +267,21 @@ def test_three_lists_replayed_together_equal_each_replayed_alone(committed):
     assert snapshot() == state
     assert summaries["blitz"].periods == ["2026-01", "2026-02"]
     assert (summaries["blitz"].rows, summaries["rapid"].rows) == (4, 2)
+    # Every player's fields back to their entry data: the summaries count, per list, the
+    # players whose rating the replay then changes.
+    final = {name: dict(Player.objects.values_list("pk", LIST_FIELDS[name].rating))
+             for name in LISTS}  # fmt: skip
+    for player in Player.objects.all():
+        player.start_from_entry()
+        player.save()  # no entry change: requests no run
+    reset = {name: dict(Player.objects.values_list("pk", LIST_FIELDS[name].rating))
+             for name in LISTS}  # fmt: skip
+    summaries = services.recompute_lists(None, rating_lists=LISTS)
+    assert snapshot() == state
+    assert {name: s.players_changed for name, s in summaries.items()} == {
+        name: sum(final[name][pk] != reset[name][pk] for pk in final[name]) for name in LISTS
+    }
+    assert summaries["standard"].players_changed == 2  # a and b; c has no standard game
     with pytest.raises(ValueError, match="Unknown rating lists: bullet"):
         services.recompute_lists(None, rating_lists=["bullet"])
     # A game leaves the blitz list in February: a full replay from February finds a's and b's
