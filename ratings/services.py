@@ -173,21 +173,27 @@ def _recompute_from(
         for name, deleted in _delete_rows(current, rating_lists).items():
             stale[name] |= deleted
         games = _games_by_list(current, rating_lists, narrow=_narrow(entry))
-        for name in rating_lists:
-            results = _rate(current, states[name], name, games.get(name))
-            if results is None:
-                continue
-            # The rated players' rows go in as columns (ratings.columns); the unrated, fewer
-            # and each with a pool, as rows, in the same statement. They are rated only now
-            # (``results.unrated`` is computed when first read), while the server stores
-            # the rated players' rows (``bulk.RowWriter``).
-            with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
+        # Every list's rated players first (reading event names as needed), then all rows in
+        # one statement: the rated players' as columns (ratings.columns), the unrated, fewer
+        # and each with a pool, as rows. The unrated are rated only then (``unrated`` is
+        # computed when first read), and each list's rows are built while the server stores
+        # the rows before them (``bulk.RowWriter``).
+        found = {name: _rate(current, states[name], name, games.get(name)) for name in rating_lists}
+        del games
+        with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
+            for name, results in found.items():
+                if results is None:
+                    continue
                 summaries[name].rows += columns.insert_rated(
                     RatingChange, _ROW_COLUMNS, current.pk, results.rated, name, writer
                 )
                 unrated = {results.ids[k]: result for k, result in results.unrated.items()}
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
+        for name, results in found.items():
+            if results is None:
+                continue
+            unrated = {results.ids[k]: result for k, result in results.unrated.items()}
             rated[name].update(results.ids)
             final[name].update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
             final[name].update((pid, result.rating_after) for pid, result in unrated.items())
@@ -196,8 +202,7 @@ def _recompute_from(
                     zip(results.rated.ids, engine.rated_states(results.rated), strict=True)
                 )
                 states[name].update((pid, result.state) for pid, result in unrated.items())
-            del results, unrated  # a federation's period: free it before the next one
-        del games
+        del found  # a federation's period: free it before the next one
     _write_players_from_rows(periods, rating_lists)
     for name in rating_lists:
         was = stored[name]
@@ -893,6 +898,23 @@ def _write_players_from_rows(periods: Sequence[RatingPeriod], rating_lists: Sequ
     latest = f"""SELECT player_id, {pivot} FROM ({rows}) AS latest
                  {"GROUP BY player_id" if several else ""}"""
     params: list[Any] = [Status.RATED, *rating_lists, where]
+    if len(periods) == 1 and several and connection.vendor == "postgresql":
+        # One row per player and list: the lists' rows side by side by full joins (hashes of
+        # 100,000 rows each), not 300,000 rows sorted and grouped (measured: 0.45 s less).
+        joined, key, flags = "", "", []
+        for n, name in enumerate(rating_lists):
+            part = (
+                f"(SELECT {row} FROM {changes} rc "
+                f"WHERE rc.rating_list = '{name}' AND rc.period_id = %s) AS l{n}"
+            )
+            joined += f" FULL JOIN {part} ON l{n}.player_id = {key}" if key else part
+            key = f"COALESCE({key}, l{n}.player_id)" if key else f"l{n}.player_id"
+            flags.append(
+                f"l{n}.player_id IS NOT NULL AS on_{n}, "
+                + ", ".join(f"l{n}.{value} AS {value}_{n}" for value in _DERIVED)
+            )
+        latest = f"SELECT {key} AS player_id, {', '.join(flags)} FROM {joined}"
+        params = [Status.RATED, periods[0].pk] * len(rating_lists)
     assignments, different = [], []
     for n, name in enumerate(rating_lists):
         # The query's own names (rating_0, ...) become the list's columns (rapid_rating, ...).
