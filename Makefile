@@ -1,10 +1,10 @@
-# Ladder: make run · make test · make lint · make bench · make worker
+# Ladder: make run · make test · make lint · make bench · make bench-web · make worker
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench worker install browser clean
+.PHONY: run test lint bench bench-web worker install browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ lint: $(STAMP)
 ## (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench; see scripts/bench.py --help).
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
+
+## Benchmark the reads (pages and API) with gunicorn and wrk against a DRF hello served the same
+## way (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench-web; needs Debian's wrk).
+bench-web: $(STAMP)
+	$(PY) scripts/bench_web.py $(BENCH_WEB_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -21,7 +21,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import runs
 from ratings.models import RatingRun
 
-from . import importers
+from . import data_version, importers
 from .models import (
     Game,
     PeriodLog,
@@ -196,7 +196,9 @@ def save_player(*, player: Player, user: Any = None) -> Player:
 
 def import_players(file: TextIO, *, user: Any = None) -> int:
     """Import players from a CSV file, whole or not at all; return how many were added."""
-    return importers.import_players(file)
+    added = importers.import_players(file)
+    data_version.bump_on_commit()  # bulk-written: no signal says the players changed
+    return added
 
 
 @transaction.atomic

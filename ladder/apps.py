@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class LadderConfig(AppConfig):
     name = "ladder"
     verbose_name = "Club records"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from . import data_version
+
+        post_save.connect(data_version.record_changed, dispatch_uid="ladder.data_version.save")
+        post_delete.connect(data_version.record_changed, dispatch_uid="ladder.data_version.del")

@@ -621,3 +621,21 @@ def closed_message(period: RatingPeriod) -> str:
         f"The period {period.label} is closed; its games are frozen. Reopen it first "
         f"(admin action 'Reopen', or: manage.py reopen_period {period.label} --reason '...')."
     )
+
+
+class DataVersion(models.Model):
+    """One row: a number that every committed write and every finished rating run bumps.
+
+    What any read returns depends on the records and the ratings only, so a read's answer can
+    be kept under this number and served again until it moves (``ladder.read_cache``); see
+    ``ladder.data_version``.
+    """
+
+    value = models.BigIntegerField(default=0)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="one_data_version")]
+
+    def __str__(self) -> str:
+        return f"data version {self.value} ({self.changed_at:%Y-%m-%d %H:%M:%S})"

@@ -197,3 +197,18 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# --- caches and the read cache (ladder.read_cache) --------------------------------------------
+# Shared by every worker: the database cache (table ``ladder_cache``, made by the migrations),
+# or Redis when REDIS_URL is set (redis://host:6379/0).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ladder_cache"}
+    )
+}
+# How long an anonymous read's answer is kept under one data version (0: never kept). A
+# version ends with the next write or rating run; this bounds an answer whose bump was lost.
+LADDER_READ_CACHE_SECONDS = int(os.environ.get("LADDER_READ_CACHE_SECONDS", "300"))

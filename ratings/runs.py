@@ -32,6 +32,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from ladder import data_version
 from ladder.models import RatingList, RatingPeriod
 
 from . import services
@@ -70,6 +71,8 @@ def request_recompute(
             run = _create_queued(rating_list, period, players, reason, user)
         if schedule:
             _schedule(run)
+        # What the reads show changed (the games, bulk-written, send no signal of their own).
+        data_version.bump_on_commit()
     return run
 
 

@@ -20,3 +20,14 @@ def committed(django_capture_on_commit_callbacks):
         return django_capture_on_commit_callbacks(execute=True)
 
     return block
+
+
+@pytest.fixture(autouse=True)
+def _local_cache(settings):
+    """Each test gets an empty per-process cache, so that the queries a test counts are those
+    of the code under test, not of the database cache the throttle and the read cache share
+    in production; tests of those caches (tests/ladder/test_read_cache.py) choose their own."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()

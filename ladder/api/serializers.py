@@ -168,7 +168,10 @@ class PlayerSerializer(serializers.ModelSerializer):
                 "entry_rated_games": getattr(player, fields.entry_rated_games),
                 "entry_peak_rating": getattr(player, fields.entry_peak_rating),
             }
-        return RatingsSerializer(ratings).data
+        # Plain values (the JSON encoder writes the dates as ISO text, as DateField does):
+        # a RatingsSerializer per player deep-copied its fields each time (measured: four
+        # fifths of a 50-player page). RatingsSerializer documents the shape in the schema.
+        return ratings
 
     def get_level(self, player: Player) -> str:
         return fide.level(player.title, player.rating)

@@ -31,7 +31,7 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from ladder import actions
+from ladder import actions, read_cache
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
 from ladder.validation import GameEntry
 from ratings import fide, runs, selectors
@@ -65,6 +65,28 @@ class ApiMixin:
 
     def get_exception_handler(self):
         return exception_handler
+
+    def initial(self, request, *args, **kwargs) -> None:
+        """Authenticate, check permissions and throttles, then let a GET be answered from the
+        read cache (``ladder.read_cache``): the checks run for cached answers too."""
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        method = request.method.lower()
+        if method in ("get", "head") and hasattr(self, method):
+            setattr(self, method, cached_read(self, getattr(self, method)))
+
+
+def cached_read(view, handler):
+    """Wrap a DRF GET handler so that its rendered answer is kept under the data version."""
+
+    def answer(request, *args, **kwargs):
+        def produce():
+            response = view.finalize_response(request, handler(request, *args, **kwargs))
+            return response.render() if isinstance(response, Response) else response
+
+        variant = f"{request.accepted_renderer.format}|{request.accepted_media_type}"
+        return read_cache.serve(request._request, produce, variant=variant)
+
+    return answer
 
 
 def list_parameter(description: str) -> OpenApiParameter:

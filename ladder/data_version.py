@@ -1,0 +1,70 @@
+"""The data version: a number that moves whenever what any read returns may have changed.
+
+Reads (pages and API) keep their answers under it (``ladder.read_cache``). It is bumped after
+each commit that changed a record of the ladder or ratings apps (a ``post_save`` or
+``post_delete`` of any of their models, connected in ``LadderConfig.ready``), after each commit
+that requested a rating run (the bulk writes: games entered or imported, players imported) and
+when a rating run finishes (its row is saved). Bumping after the commit, never inside it, is
+what keeps a cached answer from outliving the data it was read from: a read takes the version
+first and the data second, so an answer read before a commit is filed under a version that the
+commit's bump then retires. If a process dies between its commit and the bump, the answers of
+the old version expire after ``LADDER_READ_CACHE_SECONDS`` (``ladder.read_cache``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import DataVersion
+
+# Apps whose records reads show; their historical (audit) models are not read by the doors.
+_APPS = {"ladder", "ratings"}
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    value: int
+    changed_at: datetime
+
+
+def current() -> Version:
+    """The data version now (one query); 0 when its row is gone (nothing may be kept then)."""
+    row = DataVersion.objects.filter(pk=1).values_list("value", "changed_at").first()
+    if row is None:  # a database emptied by hand: the next bump makes the row again
+        return Version(0, timezone.now())
+    return Version(*row)
+
+
+def bump() -> None:
+    """Move the version on (after a commit; in autocommit it is its own transaction)."""
+    now = timezone.now()
+    if not DataVersion.objects.filter(pk=1).update(value=F("value") + 1, changed_at=now):
+        DataVersion.objects.get_or_create(pk=1, defaults={"value": fresh(), "changed_at": now})
+
+
+def fresh() -> int:
+    """A first value beyond any a lost row can have held: the clock in microseconds (answers
+    kept under an earlier number must never be served again)."""
+    return time.time_ns() // 1000
+
+
+def bump_on_commit() -> None:
+    """Bump once the current transaction commits (at once outside a transaction)."""
+    transaction.on_commit(bump, robust=True)
+
+
+def record_changed(sender: type, **kwargs: Any) -> None:
+    """``post_save``/``post_delete`` receiver: a record of a read app changed."""
+    meta = getattr(sender, "_meta", None)
+    if meta is None or meta.app_label not in _APPS or sender is DataVersion:
+        return
+    if meta.model_name.startswith("historical"):
+        return
+    bump_on_commit()

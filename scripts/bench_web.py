@@ -1,0 +1,212 @@
+#!/usr/bin/env python
+"""Benchmark Ladder's reads against a Django REST framework "hello" served the same way.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres make bench-web
+    make bench-web BENCH_WEB_ARGS="--duration 5 --players 500"
+
+Builds a demo federation (1,000 players, 24 monthly periods, rated) in a database of its own
+(``ladder_bench_web`` on the PostgreSQL server of DATABASE_URL, dropped and created afresh),
+serves Ladder with gunicorn (2 sync workers, ``DJANGO_DEBUG=0``) and ``scripts/hello_drf.py``
+beside it the same way, and drives each read with wrk (``-t2 -c16``; Debian's ``wrk`` package)
+for a few seconds. Prints each read's requests per second, p50 and p99 latency and its share of
+the hello's requests per second (the hello measured before and after the reads, averaged): on a
+shared machine only that share means much. The targets of the issue "Reads at the framework's
+speed" are printed beside it. With REDIS_URL set, Ladder's cache is Redis (else the database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DB = "ladder_bench_web"
+# What the issue asks of each read: a share of the hello's requests per second.
+TARGETS = {
+    "GET /api/v1/players/{id}/": 0.40,
+    "GET /api/v1/players/?ordering=-rating": 0.15,
+    "GET /api/v1/players/{id}/history/": 0.15,
+    "GET / (standings)": 0.15,
+    "GET /players/{id}/": None,
+}
+P99_LIMIT_MS = 50.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--periods", type=int, default=24)
+    parser.add_argument("--duration", type=int, default=8, help="seconds of load per read")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    server = os.environ.get("DATABASE_URL", "")
+    if not server.startswith(("postgres://", "postgresql://")):
+        sys.exit("bench-web needs PostgreSQL: set DATABASE_URL=postgres://... (any database).")
+    if shutil.which("wrk") is None:
+        sys.exit("bench-web needs wrk: apt-get install wrk (Debian's package).")
+    url = urlunsplit(urlsplit(server)._replace(path=f"/{DB}"))
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-web-not-secret"),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LADDER_ANON_THROTTLE": "100000000/hour",  # the bench measures reads, not the throttle
+        "DATABASE_CONN_MAX_AGE": "600",  # persistent connections, as a deployment keeps them
+        "DJANGO_SETTINGS_MODULE": "ladder.settings",
+    }
+    os.environ.update(env)
+    started = time.perf_counter()
+    player_id = build(server, args)
+    print(f"built {args.players:,} players and {args.periods} rated periods in "
+          f"{time.perf_counter() - started:.1f} s ({DB}; cache: "
+          f"{'Redis' if os.environ.get('REDIS_URL') else 'database'})")  # fmt: skip
+    reads = {
+        "GET /api/v1/players/{id}/": f"/api/v1/players/{player_id}/",
+        "GET /api/v1/players/?ordering=-rating": "/api/v1/players/?ordering=-rating",
+        "GET /api/v1/players/{id}/history/": f"/api/v1/players/{player_id}/history/",
+        "GET / (standings)": "/",
+        "GET /players/{id}/": f"/players/{player_id}/",
+    }
+    with (
+        serving(["ladder.wsgi:application"], 8801, env, args),
+        serving(["--chdir", str(ROOT / "scripts"), "hello_drf:application"], 8802, env, args),
+    ):
+        hello_before = load("http://127.0.0.1:8802/hello/", args)
+        measured = {name: load(f"http://127.0.0.1:8801{p}", args) for name, p in reads.items()}
+        hello_after = load("http://127.0.0.1:8802/hello/", args)
+    hello = (hello_before[0] + hello_after[0]) / 2
+    print(f"\nwrk -t{args.threads} -c{args.connections} -d{args.duration}s, gunicorn "
+          f"{args.workers} sync workers each, on {os.cpu_count()} CPUs")  # fmt: skip
+    print(f"{'read':40} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'share':>6}  target")
+    print(f"{'GET /hello/ (DRF hello, before/after)':40} {hello:8.0f} "
+          f"{hello_before[1]:7.2f} {hello_before[2]:7.2f} {'100%':>6}")  # fmt: skip
+    met = True
+    for name, (rps, p50, p99) in measured.items():
+        share, target = rps / hello, TARGETS[name]
+        ok = (target is None or share >= target) and p99 <= P99_LIMIT_MS
+        met &= ok
+        wanted = f">= {target:.0%}" if target else "-"
+        print(f"{name:40} {rps:8.0f} {p50:7.2f} {p99:7.2f} {share:6.0%}  {wanted} "
+              f"{'ok' if ok else 'MISSED'}")  # fmt: skip
+    print(f"targets_met={'yes' if met else 'no'}")
+
+
+def build(server: str, args: argparse.Namespace) -> int:
+    """Create the bench database with a rated federation; return a player's id to read."""
+    import psycopg
+
+    admin = urlunsplit(urlsplit(server)._replace(path="/postgres"))
+    with psycopg.connect(admin.replace("postgres://", "postgresql://", 1), autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {DB}")
+        c.execute(f"CREATE DATABASE {DB}")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from ladder.models import Game, Player, RatingPeriod, kept_lists
+    from ratings import services
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    rng = random.Random(args.seed)
+    with transaction.atomic():
+        players = []
+        for n in range(args.players):
+            rated = rng.random() > 0.1
+            rating = rng.randint(1400, 2600) if rated else None
+            player = Player(
+                name=f"Web Player {n:04d}", fide_id=20_000_000 + n,
+                birth_year=rng.randint(1950, 2014), entry_rating=rating,
+                entry_rated_games=rng.choice([0, 10, 40, 200]) if rated else 0,
+            )  # fmt: skip
+            player.start_from_entry()
+            players.append(player)
+        Player.objects.bulk_create(players)
+        ids = list(Player.objects.values_list("pk", flat=True))
+        month = date(2026, 10, 1)
+        starts = []
+        for _ in range(args.periods):
+            starts.append(month)
+            month = date(month.year - (month.month == 1), (month.month - 2) % 12 + 1, 1)
+        for start in sorted(starts):
+            end = date(start.year + (start.month == 12), start.month % 12 + 1, 1).toordinal() - 1
+            period = RatingPeriod.objects.create(
+                label=f"{start:%Y-%m}", start=start, end=date.fromordinal(end)
+            )
+            games = []
+            for _ in range(args.players * 3):
+                white, black = rng.sample(ids, 2)
+                day = date.fromordinal(rng.randint(start.toordinal(), end))
+                games.append(Game(period=period, date=day, white_id=white, black_id=black,
+                                  result=rng.choice(["1-0", "0-1", "1/2-1/2"]),
+                                  event=rng.choice(["League", "Open", ""])))  # fmt: skip
+            Game.objects.bulk_create(games, batch_size=5000)
+        services.recompute_lists(None, rating_lists=kept_lists())
+    return ids[0]
+
+
+@contextmanager
+def serving(app: list[str], port: int, env: dict[str, str], args: argparse.Namespace):
+    """Run gunicorn with ``app`` on ``port`` until the block ends."""
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    process = subprocess.Popen(
+        [gunicorn, "--workers", str(args.workers), "--bind", f"127.0.0.1:{port}",
+         "--log-level", "warning", *app],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)  # noqa: S310
+                break
+            except urllib.error.HTTPError:
+                break  # it answers (a 404 for the hello's root)
+            except OSError:
+                time.sleep(0.1)
+        yield
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def load(url: str, args: argparse.Namespace) -> tuple[float, float, float]:
+    """Drive ``url`` with wrk; return requests per second, p50 and p99 latency in ms."""
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - warm up, check 200
+        assert response.status == 200, (url, response.status)
+    out = subprocess.run(
+        ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency",
+         url],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    if "Non-2xx" in out:
+        sys.exit(f"{url} answered errors under load:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    return rps, _latency(out, "50%"), _latency(out, "99%")
+
+
+def _latency(out: str, percentile: str) -> float:
+    value, unit = re.search(rf"{percentile}\s+([\d.]+)(us|ms|s)", out).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Reads kept under the data version: served again until a write or a rating run moves it.
+
+These tests commit for real (``transaction=True``): the version moves after a commit, and reads
+made inside an open transaction are never kept. The cache is the database cache, as deployed.
+"""
+
+import io
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from ladder import actions, data_version
+from ladder.models import Game, Player, RatingPeriod
+from ladder.validation import GameEntry
+from ratings import runs
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+READS = [
+    "/",
+    "/players/{a}/",
+    "/periods/",
+    "/periods/2026-03/",
+    "/api/v1/players/",
+    "/api/v1/players/{a}/",
+    "/api/v1/players/{a}/history/",
+    "/api/v1/games/",
+    "/api/v1/periods/",
+    "/api/v1/rating-list/",
+    "/api/v1/freshness/",
+]
+
+
+@pytest.fixture
+def shared_cache(settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ladder_cache",
+        }
+    }
+    cache.clear()
+
+
+@pytest.fixture
+def league(shared_cache):
+    a, b, c = (PlayerFactory(name=name, entry_rating=rating) for name, rating in
+               (("Ann Able", 1800), ("Ben Bold", 1700), ("Cy Calm", 1600)))  # fmt: skip
+    actions.enter_games(
+        games=[
+            GameEntry(date=date(2026, 3, 2), white=a, black=b, result="1-0"),
+            GameEntry(date=date(2026, 3, 9), white=c, black=a, result="1/2-1/2"),
+        ]
+    )
+    return {"a": a, "b": b, "c": c}
+
+
+def urls(league):
+    return [url.format(a=league["a"].pk) for url in READS]
+
+
+def test_a_read_is_rendered_once_per_version_and_validated_by_its_etag(client, league):
+    for url in urls(league):
+        first, second = client.get(url), client.get(url)
+        assert first.status_code == 200, url
+        assert (first["X-Read-Cache"], second["X-Read-Cache"]) == ("miss", "hit"), url
+        assert first.content == second.content
+        assert second["Content-Type"] == first["Content-Type"]
+        assert first["ETag"] == second["ETag"]
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, url
+        assert not again.content
+
+
+def test_the_api_answers_each_format_apart(league):
+    api = APIClient()
+    url = f"/api/v1/players/{league['a'].pk}/"
+    as_json = api.get(url, HTTP_ACCEPT="application/json")
+    as_html = api.get(url, HTTP_ACCEPT="text/html")
+    assert as_json["Content-Type"] == "application/json"
+    assert as_html["Content-Type"].startswith("text/html")
+    assert api.get(url, HTTP_ACCEPT="application/json").json() == as_json.json()
+
+
+def correct(league):
+    game = Game.objects.get(white=league["a"], black=league["b"])
+    actions.correct_game(game=game, changes={"result": "0-1"})
+
+
+def delete(league):
+    actions.delete_games(games=Game.objects.filter(white=league["c"]))
+
+
+def enter(league):
+    game = GameEntry(date=date(2026, 3, 16), white=league["b"], black=league["c"], result="1-0")
+    actions.enter_games(games=[game])
+
+
+def entry_rating(league):
+    player = Player.objects.get(pk=league["a"].pk)
+    player.entry_rating = 1850
+    actions.save_player(player=player)
+
+
+def rename(league):
+    player = Player.objects.get(pk=league["a"].pk)
+    player.name = "Ann Able-Baker"
+    actions.save_player(player=player)
+
+
+def close(league):
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
+
+
+def import_players(league):
+    actions.import_players(io.StringIO("name,fide_id,rating\nDee Deft,4100001,1550\n"))
+
+
+WRITES = {
+    "correct a result": correct,
+    "delete games": delete,
+    "enter a game": enter,
+    "change an entry rating": entry_rating,
+    "rename a player": rename,
+    "close the period": close,
+    "import players": import_players,
+}
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+def test_every_write_makes_every_read_answer_afresh(client, league, write):
+    before = {}
+    for url in urls(league):
+        client.get(url)
+        before[url] = client.get(url)
+        assert before[url]["X-Read-Cache"] == "hit"
+    WRITES[write](league)
+    for url in urls(league):
+        after = client.get(url)
+        assert after["X-Read-Cache"] == "miss", (write, url)
+        assert after["ETag"] != before[url]["ETag"]
+        assert client.get(url, HTTP_IF_NONE_MATCH=before[url]["ETag"]).status_code == 200
+
+
+def test_no_stale_rating_after_a_correction(client, league):
+    url = f"/api/v1/players/{league['a'].pk}/"
+    rating = client.get(url).json()["rating"]
+    assert client.get(url)["X-Read-Cache"] == "hit"
+    correct(league)  # Ann's win over Ben becomes a loss
+    assert client.get(url).json()["rating"] < rating
+    page = client.get(f"/players/{league['a'].pk}/")
+    assert str(Player.objects.get(pk=league["a"].pk).rating) in page.content.decode()
+
+
+@override_settings(
+    LADDER_RECOMPUTE="background",
+    TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
+)
+def test_a_finished_run_makes_the_reads_answer_afresh(client, league):
+    url = f"/api/v1/players/{league['a'].pk}/"
+    rating = client.get(url).json()["rating"]
+    correct(league)  # queued: a worker will rate it
+    pending = client.get("/api/v1/freshness/").json()
+    assert pending["pending"]
+    assert client.get(url).json()["rating"] == rating  # not rated yet, and says so
+    assert client.get(url)["X-Read-Cache"] == "hit"
+    version = data_version.current().value
+    (run,) = runs.execute_pending()  # what the worker does
+    assert run.status == "done"
+    assert data_version.current().value > version
+    fresh = client.get(url)
+    assert fresh["X-Read-Cache"] == "miss"
+    assert fresh.json()["rating"] < rating
+    assert not client.get("/api/v1/freshness/").json()["pending"]
+
+
+def test_only_what_is_the_same_for_everyone_is_kept(client, league):
+    url = f"/api/v1/players/{league['a'].pk}/"
+    User.objects.create_user("ann", password="pw-for-tests")
+    client.login(username="ann", password="pw-for-tests")  # a session cookie
+    assert "X-Read-Cache" not in client.get(url)
+    assert "X-Read-Cache" not in APIClient().get(url, HTTP_AUTHORIZATION="Token nope")
+    client.logout()
+    anonymous = client.__class__()
+    calculator = anonymous.get("/calculator/?rating=1500&opponent=2000&result=1")
+    assert calculator.status_code == 200
+    assert "X-Read-Cache" not in calculator  # computed from its query, not from the records
+    assert anonymous.get(url)["X-Read-Cache"] == "miss"
+
+
+def test_reads_inside_a_transaction_are_never_kept(client, league):
+    from django.db import transaction
+
+    url = f"/api/v1/players/{league['a'].pk}/"
+    with transaction.atomic():
+        Player.objects.filter(pk=league["a"].pk).update(name="Uncommitted Name")
+        inside = client.get(url)
+        transaction.set_rollback(True)
+    assert "X-Read-Cache" not in inside
+    assert client.get(url).json()["name"] == "Ann Able"
+
+
+def test_a_version_lost_with_its_row_starts_beyond_every_earlier_one(league):
+    before = data_version.current().value
+    from ladder.models import DataVersion
+
+    DataVersion.objects.all().delete()  # a database emptied by hand: nothing may be served
+    assert data_version.current().value == 0
+    data_version.bump()
+    assert data_version.current().value > before
