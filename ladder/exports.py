@@ -1,0 +1,207 @@
+"""Files out of the ladder: an event as a TRF-16, and CSV files people ask for.
+
+Readers only: a fixed number of queries whatever the size, nothing written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+
+from ratings.selectors import player_history, rating_list
+
+from . import trf
+from .models import Game, Player, RatingList, RatingPeriod
+
+# A game's result as each side's TRF code (White's, Black's).
+_CODES = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "+/-": ("+", "-"),
+          "-/+": ("-", "+"), "0-0": ("-", "-")}  # fmt: skip
+_POINTS = {"1": Decimal(1), "=": Decimal("0.5"), "+": Decimal(1)}
+
+
+def filename(text: str) -> str:
+    """A file name made of the text's letters and digits."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "event"
+
+
+def trf_name(name: str) -> str:
+    """The TRF's ``Lastname, Firstname`` of a club name (``Firstname Lastname``)."""
+    if "," in name:
+        return name
+    first, _, last = name.rpartition(" ")
+    return f"{last}, {first}" if first else last
+
+
+def event_trf(event: str) -> str:
+    """Write an event's games as a TRF-16; raise ``LookupError`` when it cannot be written."""
+    games = list(Game.objects.filter(event=event).with_players().order_by("date", "pk"))
+    if not event or not games:
+        raise LookupError(f"No game has the event '{event}'.")
+    lists = {game.rating_list for game in games}
+    if len(lists) > 1:
+        raise LookupError(f"The event '{event}' has games on several lists; a TRF holds one.")
+    rounds = _rounds(games)
+    opening = {e.player.pk: e.rating_before for e in rating_list(games[0].period, lists.pop())}
+    players = {p.pk: p for game in games for p in (game.white, game.black)}
+    order = sorted(
+        players.values(),
+        key=lambda p: (opening.get(p.pk) is None, -(opening.get(p.pk) or 0), p.name, p.pk),
+    )
+    entrants = {p.pk: _entrant(p, rank, opening.get(p.pk)) for rank, p in enumerate(order, 1)}
+    count = max(rounds.values())
+    for entrant in entrants.values():
+        entrant.cells = [trf.Cell(r, None, "", "", 0) for r in range(1, count + 1)]
+        entrant.points = Decimal(0)
+    for game in games:
+        number = rounds[game.pk]
+        white, black = entrants[game.white_id], entrants[game.black_id]
+        codes = _CODES[game.result]
+        for me, other, colour, code in (
+            (white, black, "w", codes[0]),
+            (black, white, "b", codes[1]),
+        ):
+            if me.cells[number - 1].opponent is not None:
+                raise LookupError(
+                    f"{me.name} has two games in round {number} of '{event}'; a "
+                    "TRF holds one a round."
+                )
+            me.cells[number - 1] = trf.Cell(number, other.rank, colour, code, 0)
+            me.points = (me.points or Decimal(0)) + _POINTS.get(code, Decimal(0))
+    _final_ranks(list(entrants.values()))
+    dates = {rounds[g.pk]: g.date for g in reversed(games)}
+    controls = {g.time_control for g in games}
+    tournament = trf.Tournament(
+        name=event,
+        start=games[0].date,
+        end=games[-1].date,
+        rounds=count,
+        round_dates=dates,
+        entrants=sorted(entrants.values(), key=lambda e: e.rank),
+        time_control=controls.pop() if len(controls) == 1 else "",
+    )
+    return trf.write(tournament)
+
+
+def _rounds(games: list[Game]) -> dict[int, int]:
+    """Each game's round number: its own when every round is a number, else the order of the
+    (date, round) pairs."""
+    if all(game.round.isdigit() and int(game.round) > 0 for game in games):
+        return {game.pk: int(game.round) for game in games}
+    keys = sorted({(game.date, game.round) for game in games})
+    number = {key: n for n, key in enumerate(keys, start=1)}
+    return {game.pk: number[(game.date, game.round)] for game in games}
+
+
+def _entrant(player: Player, rank: int, rating: int | None) -> trf.Entrant:
+    return trf.Entrant(
+        line=0,
+        rank=rank,
+        sex=player.sex,
+        title=player.title,
+        name=trf_name(player.name),
+        rating=rating,
+        federation=player.federation,
+        fide_id=player.fide_id,
+        birth_year=player.birth_year,
+    )
+
+
+def _final_ranks(entrants: list[trf.Entrant]) -> None:
+    """Rank by points; equal points share a rank (the TRF allows ties)."""
+    ordered = sorted(entrants, key=lambda e: (-(e.points or 0), e.rank))
+    for position, entrant in enumerate(ordered, start=1):
+        previous = ordered[position - 2] if position > 1 else None
+        same = previous is not None and previous.points == entrant.points
+        entrant.final_rank = previous.final_rank if same and previous else position
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+
+def csv_text(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if v is None else v for v in row] for row in rows)
+    return out.getvalue()
+
+
+def period_games_csv(period: RatingPeriod, rating_list: str | None = None) -> str:
+    """A period's games in the games import format (``import_games`` reads it back)."""
+    games = Game.objects.in_period(period).with_players().order_by("date", "pk")
+    if rating_list:
+        games = games.on_list(rating_list)
+    return csv_text(
+        ("date", "white", "black", "result", "event", "round", "list", "time_control"),
+        (
+            (
+                g.date.isoformat(),
+                _who(g.white),
+                _who(g.black),
+                g.result,
+                g.event,
+                g.round,
+                g.rating_list,
+                g.time_control,
+            )
+            for g in games
+        ),
+    )
+
+
+def _who(player: Player) -> str:
+    """How an import finds the player again: the FIDE id, else the name."""
+    return str(player.fide_id) if player.fide_id else player.name
+
+
+def rating_list_csv(period: RatingPeriod | None, list_name: str = RatingList.STANDARD) -> str:
+    """The list that closes a period, written as ``rating_list --format csv`` writes it."""
+    rows = [entry.as_dict() for entry in rating_list(period, list_name)]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["id", "name"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def history_csv(player: Player, list_name: str = RatingList.STANDARD) -> str:
+    """A player's rating history on one list, one row a period, oldest first."""
+    changes = sorted(player_history(player, list_name), key=lambda rc: rc.period.start)
+    return csv_text(
+        (
+            "period",
+            "start",
+            "end",
+            "rating_before",
+            "k",
+            "games",
+            "score",
+            "expected",
+            "change_exact",
+            "change",
+            "rating_after",
+            "status",
+            "performance",
+        ),
+        (
+            (
+                rc.period.label,
+                rc.period.start,
+                rc.period.end,
+                rc.rating_before,
+                rc.k_applied,
+                rc.games,
+                rc.score,
+                rc.expected,
+                rc.change_exact,
+                rc.change,
+                rc.rating_after,
+                rc.status,
+                rc.performance,
+            )
+            for rc in changes
+        ),
+    )

@@ -1,0 +1,573 @@
+"""Read FIDE Tournament Report Files (TRF-16 and TRF-2026): pure, no database.
+
+``parse(text)`` returns a ``Tournament``: its header, one ``Entrant`` per player line (001),
+the games the file describes (one ``Pairing`` from the two lines that tell of it) and what is
+no game (byes, games of less than one move, pairings without a result yet). What real files
+do and is unambiguous is tolerated and noted (date styles, year-only birth dates, lowercase
+titles, CRLF, Windows-1252, a trailing empty round); anything else refuses the whole file with
+``TrfRefused``, every problem naming its line, its column and the reason (``../shared/TRF.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+# Records only TRF-2026 has (comments, scoring, encoded tournament type and time control, ...).
+TRF_2026_CODES = {"###", *(f"{n:03d}" for n in range(142, 363, 10)), "801", "802"}
+TRF_2026_CODES |= {f"{n:03d}" for n in range(240, 331, 10)}
+FIRST_ROUND_COLUMN = 92  # 1-based; a round block is 10 columns wide
+POINTS_END = 84  # a player line runs at least to the end of its points
+
+TITLES = {
+    "GM": "GM", "IM": "IM", "FM": "FM", "CM": "CM", "WGM": "WGM", "WIM": "WIM", "WFM": "WFM",
+    "WCM": "WCM", "G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM",
+    "WF": "WFM", "WC": "WCM",
+}  # fmt: skip
+SEXES = {"M": "M", "W": "F", "F": "F"}
+PLAYED = {"1": "0", "0": "1", "=": "="}  # a played game's code -> the opponent's
+FORFEITS = {"+": "-", "-": "+"}
+SHORT = {"W": "L", "L": "W", "D": "D"}  # games that lasted less than one move
+BYES = {
+    "H": "half-point bye",
+    "F": "full-point bye",
+    "U": "pairing-allocated bye",
+    "Z": "zero-point bye",
+    "": "not paired",
+    "+": "forfeit win without an opponent",
+    "-": "forfeit loss without an opponent",
+}
+CODES = {*PLAYED, *FORFEITS, *SHORT, *BYES}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a file is refused, and where (1-based line and column; column 0: the whole line)."""
+
+    line: int
+    column: int
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"Line {self.line}" + (f", column {self.column}" if self.column else "")
+        return f"{where}: {self.reason}"
+
+
+class TrfRefused(Exception):
+    """The file is refused whole; ``problems`` say where and why."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Cell:
+    """One round of a player line: the opponent's starting rank, the colour, the result code."""
+
+    round: int
+    opponent: int | None
+    colour: str  # "w", "b" or ""
+    code: str  # upper case; "" when blank
+    column: int  # where the block starts
+
+    @property
+    def text(self) -> str:
+        return f"{self.opponent or '0000'} {self.colour or '-'} {self.code or ' '}".strip()
+
+
+@dataclass
+class Entrant:
+    """A player line (001) of the file."""
+
+    line: int
+    rank: int
+    sex: str = ""
+    title: str = ""
+    name: str = ""  # as in the file: "Lastname, Firstname"
+    rating: int | None = None
+    federation: str = ""
+    fide_id: int | None = None
+    birth_year: int | None = None
+    points: Decimal | None = None
+    final_rank: int | None = None
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def display_name(self) -> str:
+        """The name as the club writes it: "Firstname Lastname"."""
+        last, comma, first = self.name.partition(",")
+        return " ".join(f"{first} {last}".split()) if comma else " ".join(self.name.split())
+
+    def cell(self, round_number: int) -> Cell | None:
+        return self.cells[round_number - 1] if round_number <= len(self.cells) else None
+
+
+@dataclass
+class Pairing:
+    """A game the file describes, from the two lines that tell of it."""
+
+    round: int
+    white: Entrant
+    black: Entrant
+    white_code: str
+    black_code: str
+    line: int  # White's line and the round's column there
+    column: int
+    date: date | None = None  # the game's own date (PGN); a TRF dates its rounds
+
+    @property
+    def kind(self) -> str:
+        """``rated`` (1, =, 0), ``forfeit`` (+, -), ``short`` (W, D, L) or ``pending``."""
+        if self.white_code in PLAYED:
+            return "rated"
+        if self.white_code in FORFEITS:
+            return "forfeit"
+        return "short" if self.white_code in SHORT else "pending"
+
+    @property
+    def result(self) -> str:
+        """The result as the club stores it ("" for what is not recorded)."""
+        codes = (self.white_code, self.black_code)
+        return {
+            ("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2",
+            ("+", "-"): "+/-", ("-", "+"): "-/+", ("-", "-"): "0-0",
+        }.get(codes, "")  # fmt: skip
+
+    @property
+    def text(self) -> str:
+        return f"{self.white.name} - {self.black.name} {self.white_code}{self.black_code}"
+
+
+@dataclass
+class Bye:
+    """A player's round without a game: a bye of some kind, or not paired."""
+
+    round: int
+    entrant: Entrant
+    code: str
+
+    @property
+    def label(self) -> str:
+        return BYES.get(self.code, f"'{self.code}' without an opponent")
+
+
+@dataclass
+class Tournament:
+    version: str = "TRF-16"
+    name: str = ""
+    city: str = ""
+    federation: str = ""
+    start: date | None = None
+    end: date | None = None
+    time_control: str = ""  # 122, free text
+    encoded_time_control: str = ""  # 222 (TRF-2026), e.g. 5400+30
+    arbiter: str = ""
+    round_dates: dict[int, date] = field(default_factory=dict)
+    entrants: list[Entrant] = field(default_factory=list)
+    pairings: list[Pairing] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    rounds: int = 0
+    other_events: list[tuple[str, int]] = field(default_factory=list)  # PGN: (name, line)
+
+    def round_date(self, round_number: int, default: date | None = None) -> date | None:
+        """The round's date: the 132 line's, else ``default``, else the end date (052)."""
+        return self.round_dates.get(round_number) or default or self.end
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """Return the file's text and a note on its encoding when it is not UTF-8."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), "The file is UTF-16 text."
+    try:
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "The file is not UTF-8; it was read as Windows-1252."
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "The file is not UTF-8; it was read as Latin-1."
+
+
+_DATES = (
+    (re.compile(r"(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})"), "ymd"),
+    (re.compile(r"(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})"), "dmy"),
+    (re.compile(r"(\d{2})/(\d{2})/(\d{2})"), "yy"),  # the 132 line's YY/MM/DD
+)
+
+
+def parse_date(text: str) -> date:
+    """Read a date as pairing programs write it; raise ``ValueError`` when it is not one."""
+    text = text.strip()
+    for pattern, order in _DATES:
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        a, b, c = (int(g) for g in match.groups())
+        year, month, day = {"ymd": (a, b, c), "dmy": (c, b, a), "yy": (2000 + a, b, c)}[order]
+        try:
+            return date(year, month, day)
+        except ValueError:
+            break
+    raise ValueError(f"'{text}' is not a date (write YYYY/MM/DD).")
+
+
+def _birth_year(text: str) -> int | None:
+    text = text.strip()
+    if not text or set(text) <= set("0/.- "):
+        return None
+    if re.fullmatch(r"\d{4}", text):
+        return int(text)
+    return parse_date(text).year
+
+
+# --- the file ----------------------------------------------------------------------------------
+
+
+def parse(text: str, *, encoding_note: str = "") -> Tournament:
+    """Read a TRF; raise ``TrfRefused`` with every problem found."""
+    tournament = Tournament(notes=[encoding_note] if encoding_note else [])
+    problems: list[Problem] = []
+    codes = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if "\x00" in line:
+            raise TrfRefused(
+                [
+                    Problem(
+                        number,
+                        0,
+                        "The line holds a NUL character; this is not "
+                        "a text file (save the TRF as text).",
+                    )
+                ]
+            )
+        if not line.strip():
+            continue
+        code = line[:3]
+        codes.add(code)
+        if code == "001":
+            entrant = _entrant(line, number, problems, tournament.notes)
+            if entrant is not None:
+                tournament.entrants.append(entrant)
+        else:
+            _header(tournament, code, line, number, problems)
+    if codes & TRF_2026_CODES:
+        tournament.version = "TRF-2026"
+    if not tournament.entrants and not problems:
+        problems.append(Problem(1, 0, "The file has no player line (001); is it a TRF?"))
+    if not problems:
+        _games(tournament, problems)
+    if problems:
+        raise TrfRefused(problems)
+    return tournament
+
+
+def _header(tournament: Tournament, code: str, line: str, number: int, problems: list) -> None:
+    value = line[4:].strip()
+    if code in ("042", "052") and value:
+        try:
+            day = parse_date(value)
+        except ValueError as error:
+            problems.append(Problem(number, 5, str(error)))
+            return
+        setattr(tournament, "start" if code == "042" else "end", day)
+    elif code == "132":
+        for start in range(FIRST_ROUND_COLUMN - 1, len(line), 10):
+            text = line[start : start + 10].strip()
+            if not text:
+                continue
+            try:
+                tournament.round_dates[(start - FIRST_ROUND_COLUMN + 1) // 10 + 1] = parse_date(
+                    text
+                )
+            except ValueError as error:
+                problems.append(Problem(number, start + 1, str(error)))
+    else:
+        names = {
+            "012": "name",
+            "022": "city",
+            "032": "federation",
+            "102": "arbiter",
+            "122": "time_control",
+            "222": "encoded_time_control",
+        }
+        if code in names and not getattr(tournament, names[code]):
+            setattr(tournament, names[code], value)
+
+
+def _number(text: str, line: int, column: int, what: str, problems: list) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        problems.append(Problem(line, column, f"'{text}' is not a {what} (a whole number)."))
+        return None
+    return int(text)
+
+
+def _entrant(line: str, number: int, problems: list[Problem], notes: list[str]) -> Entrant | None:
+    if len(line) < POINTS_END:
+        problems.append(
+            Problem(
+                number,
+                len(line),
+                f"The player line is cut short: it ends in "
+                f"column {len(line)}, before the points (columns 81-84).",
+            )
+        )
+        return None
+    found = len(problems)
+    rank = _number(line[4:8], number, 5, "starting rank", problems)
+    if rank is None and len(problems) == found:
+        problems.append(Problem(number, 5, "The starting rank (columns 5-8) is missing."))
+    entrant = Entrant(line=number, rank=rank or 0, name=" ".join(line[14:47].split()))
+    if not entrant.name:
+        problems.append(Problem(number, 15, "The name (columns 15-47) is missing."))
+    entrant.rating = _number(line[48:52], number, 49, "rating", problems) or None
+    entrant.fide_id = _number(line[57:68], number, 58, "FIDE id", problems) or None
+    entrant.final_rank = _number(line[85:89], number, 86, "rank", problems)
+    entrant.federation = line[53:56].strip().upper()
+    points = line[80:84].strip()
+    try:
+        entrant.points = Decimal(points) if points else None
+    except InvalidOperation:
+        problems.append(Problem(number, 81, f"'{points}' is not a number of points (e.g. 4.5)."))
+    try:
+        entrant.birth_year = _birth_year(line[69:79])
+    except ValueError as error:
+        problems.append(Problem(number, 70, f"The birth date {error}"))
+    sex, title = line[9].strip().upper(), line[10:13].strip().upper()
+    entrant.sex = SEXES.get(sex, "")
+    entrant.title = TITLES.get(title, "")
+    if sex and not entrant.sex:
+        notes.append(f"Line {number}: sex '{line[9]}' is not m or w; it is ignored.")
+    if title and not entrant.title:
+        notes.append(f"Line {number}: '{title}' is not a FIDE title; it is ignored.")
+    for start in range(FIRST_ROUND_COLUMN - 1, len(line), 10):
+        entrant.cells.append(_cell(line, start, number, problems))
+    return entrant if len(problems) == found else None
+
+
+def _cell(line: str, start: int, number: int, problems: list[Problem]) -> Cell:
+    round_number = (start - FIRST_ROUND_COLUMN + 1) // 10 + 1
+    block = line[start : start + 10].ljust(8)
+    opponent = _number(block[:4], number, start + 1, "starting rank of an opponent", problems)
+    colour, code = block[5].strip().lower(), block[7].strip().upper()
+    cell = Cell(round_number, opponent or None, colour if colour in "wb" else "", code, start + 1)
+    where = f"Round {round_number}: "
+    if colour not in ("", "w", "b", "-"):
+        problems.append(
+            Problem(number, start + 6, f"{where}'{block[5]}' is not a colour (w, b or -).")
+        )
+    if code not in CODES:
+        problems.append(
+            Problem(
+                number,
+                start + 8,
+                f"{where}'{block[7]}' is not a result code "
+                "(1, =, 0, +, -, W, D, L, H, F, U, Z or blank).",
+            )
+        )
+    elif cell.opponent is not None:
+        if len(line) < start + 6:
+            problems.append(
+                Problem(
+                    number,
+                    len(line),
+                    f"{where}the player line is cut short "
+                    "after the opponent (no colour, no result).",
+                )
+            )
+        elif not cell.colour:
+            problems.append(Problem(number, start + 6, f"{where}a game needs its colour (w or b)."))
+        elif code in BYES and code not in FORFEITS and code != "":
+            problems.append(
+                Problem(
+                    number,
+                    start + 8,
+                    f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
+                )
+            )
+    return cell
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def _games(tournament: Tournament, problems: list[Problem]) -> None:
+    """Pair the lines up: each game once, from the two lines that describe it."""
+    by_rank: dict[int, Entrant] = {}
+    for entrant in tournament.entrants:
+        if entrant.rank in by_rank:
+            first = by_rank[entrant.rank].line
+            problems.append(
+                Problem(
+                    entrant.line, 5, f"The starting rank {entrant.rank} is also on line {first}."
+                )
+            )
+        by_rank.setdefault(entrant.rank, entrant)
+    if problems:
+        return
+    rounds = max((len(e.cells) for e in tournament.entrants), default=0)
+    while rounds and all(_blank(e.cell(rounds)) for e in tournament.entrants):
+        tournament.notes.append(f"Round {rounds} is empty on every line; it is ignored.")
+        rounds -= 1
+    tournament.rounds = rounds
+    for round_number in range(1, rounds + 1):
+        _round(tournament, by_rank, round_number, problems)
+    pending = [p for p in tournament.pairings if p.kind == "pending"]
+    for round_number in sorted({p.round for p in pending}):
+        count = sum(p.round == round_number for p in pending)
+        tournament.notes.append(
+            f"Round {round_number}: {count} pairing"
+            f"{'s have' if count > 1 else ' has'} no result yet; not "
+            "recorded."
+        )
+
+
+def _blank(cell: Cell | None) -> bool:
+    return cell is None or (cell.opponent is None and cell.code in ("", "Z"))
+
+
+def _round(
+    tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: list[Problem]
+) -> None:
+    named: dict[int, Entrant] = {}  # opponent rank -> the line that names them
+    where = f"Round {round_number}: "
+    for entrant in tournament.entrants:
+        cell = entrant.cell(round_number) or Cell(round_number, None, "", "", 0)
+        if cell.opponent is None:
+            tournament.byes.append(Bye(round_number, entrant, cell.code))
+            continue
+        opponent = by_rank.get(cell.opponent)
+        if opponent is None or opponent is entrant:
+            reason = (
+                "a player cannot play themselves"
+                if opponent
+                else (f"no player line has the starting rank {cell.opponent}")
+            )
+            problems.append(
+                Problem(
+                    entrant.line,
+                    cell.column,
+                    f"{where}the opponent {cell.opponent} does not exist ({reason}).",
+                )
+            )
+            continue
+        if cell.opponent in named:
+            other = named[cell.opponent]
+            problems.append(
+                Problem(
+                    entrant.line,
+                    cell.column,
+                    f"{where}{opponent.name} is paired twice (also on line {other.line}).",
+                )
+            )
+            continue
+        named[cell.opponent] = entrant
+    for rank, entrant in named.items():
+        opponent = by_rank[rank]
+        if opponent.rank < entrant.rank and named.get(entrant.rank) is opponent:
+            continue  # told once, from the lower starting rank
+        _pair(tournament, entrant, opponent, round_number, problems)
+
+
+def _pair(
+    tournament: Tournament,
+    entrant: Entrant,
+    opponent: Entrant,
+    round_number: int,
+    problems: list[Problem],
+) -> None:
+    mine = entrant.cell(round_number)
+    theirs = opponent.cell(round_number)
+    assert mine is not None
+    agree = (
+        theirs is not None
+        and theirs.opponent == entrant.rank
+        and {mine.colour, theirs.colour} == {"w", "b"}
+        and _complements(mine.code, theirs.code)
+    )
+    if not agree:
+        told = f"'{theirs.text}'" if theirs is not None and theirs.opponent else "no game"
+        says = {entrant.line: f"'{mine.text}'", opponent.line: told}
+        first, second = sorted(says)
+        column = mine.column if second == entrant.line else theirs.column if theirs else 0
+        problems.append(
+            Problem(
+                second,
+                column,
+                f"Round {round_number}: lines {first} and {second} disagree "
+                f"about the game of {entrant.name} and {opponent.name}: line "
+                f"{first} says {says[first]}, line {second} says "
+                f"{says[second]}.",
+            )
+        )
+        return
+    assert theirs is not None
+    white, black = (entrant, opponent) if mine.colour == "w" else (opponent, entrant)
+    codes = (mine.code, theirs.code) if white is entrant else (theirs.code, mine.code)
+    cell = mine if white is entrant else theirs
+    tournament.pairings.append(
+        Pairing(round_number, white, black, codes[0], codes[1], white.line, cell.column)
+    )
+
+
+def _complements(mine: str, theirs: str) -> bool:
+    if mine in PLAYED:
+        return PLAYED[mine] == theirs
+    if mine in FORFEITS:
+        return theirs in FORFEITS  # + -, - +, and a double forfeit - -
+    if mine in SHORT:
+        return SHORT[mine] == theirs
+    return mine == theirs == ""  # paired, no result yet
+
+
+# --- writing (TRF-16) --------------------------------------------------------------------------
+
+
+def player_line(entrant: Entrant) -> str:
+    """The 001 line of a player, columns as TRF-16 places them."""
+    points = f"{entrant.points:.1f}" if entrant.points is not None else ""
+    head = (
+        f"001 {entrant.rank:>4} {entrant.sex.lower().replace('f', 'w'):1}{entrant.title:>3} "
+        f"{entrant.name[:33]:<33} {entrant.rating or '':>4} {entrant.federation[:3]:<3} "
+        f"{entrant.fide_id or '':>11} {entrant.birth_year or '':<10} {points:>4} "
+        f"{entrant.final_rank or '':>4}"
+    )
+    blocks = "".join(
+        f"  {cell.opponent or '0000':>4} {cell.colour or '-'} {cell.code or ' '}"
+        for cell in entrant.cells
+    )
+    return (head + blocks).rstrip()
+
+
+def dates_line(dates: list[date | None]) -> str:
+    """The 132 line: one YY/MM/DD date per round from column 92."""
+    slots = "".join(f"{d:%y/%m/%d}  " if d else " " * 10 for d in dates)
+    return ("132" + " " * 88 + slots).rstrip()
+
+
+def write(tournament: Tournament) -> str:
+    """The whole file, CRLF-free, UTF-8 text."""
+    header = [("012", tournament.name), ("022", tournament.city),
+              ("032", tournament.federation),
+              ("042", tournament.start and f"{tournament.start:%Y/%m/%d}"),
+              ("052", tournament.end and f"{tournament.end:%Y/%m/%d}"),
+              ("062", str(len(tournament.entrants))),
+              ("072", str(sum(e.rating is not None for e in tournament.entrants))),
+              ("102", tournament.arbiter),
+              ("122", tournament.time_control)]  # fmt: skip
+    lines = [f"{code} {value}" for code, value in header if value]
+    dates = [tournament.round_dates.get(r) for r in range(1, tournament.rounds + 1)]
+    if any(dates):
+        lines.append(dates_line(dates))
+    lines += [player_line(e) for e in tournament.entrants]
+    return "\n".join(lines) + "\n"
