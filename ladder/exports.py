@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 
 from ratings.selectors import player_history, rating_list
@@ -82,7 +83,7 @@ def event_trf(event: str) -> str:
         entrants=sorted(entrants.values(), key=lambda e: e.rank),
         time_control=controls.pop() if len(controls) == 1 else "",
     )
-    return trf.write(tournament)
+    return write_trf(tournament)
 
 
 def _rounds(games: list[Game]) -> dict[int, int]:
@@ -116,6 +117,49 @@ def _final_ranks(entrants: list[trf.Entrant]) -> None:
         previous = ordered[position - 2] if position > 1 else None
         same = previous is not None and previous.points == entrant.points
         entrant.final_rank = previous.final_rank if same and previous else position
+
+
+# --- a TRF-16 ----------------------------------------------------------------------------------
+
+
+def player_line(entrant: trf.Entrant) -> str:
+    """The 001 line of a player, columns as TRF-16 places them."""
+    points = f"{entrant.points:.1f}" if entrant.points is not None else ""
+    head = (
+        f"001 {entrant.rank:>4} {entrant.sex.lower().replace('f', 'w'):1}{entrant.title:>3} "
+        f"{entrant.name[:33]:<33} {entrant.rating or '':>4} {entrant.federation[:3]:<3} "
+        f"{entrant.fide_id or '':>11} {entrant.birth_year or '':<10} {points:>4} "
+        f"{entrant.final_rank or '':>4}"
+    )
+    blocks = "".join(
+        f"  {cell.opponent or '0000':>4} {cell.colour or '-'} {cell.code or ' '}"
+        for cell in entrant.cells
+    )
+    return (head + blocks).rstrip()
+
+
+def dates_line(dates: list[date | None]) -> str:
+    """The 132 line: one YY/MM/DD date per round from column 92."""
+    slots = "".join(f"{d:%y/%m/%d}  " if d else " " * 10 for d in dates)
+    return ("132" + " " * 88 + slots).rstrip()
+
+
+def write_trf(tournament: trf.Tournament) -> str:
+    """The whole file as TRF-16 text (lines end with LF; write it as UTF-8)."""
+    header = [("012", tournament.name), ("022", tournament.city),
+              ("032", tournament.federation),
+              ("042", tournament.start and f"{tournament.start:%Y/%m/%d}"),
+              ("052", tournament.end and f"{tournament.end:%Y/%m/%d}"),
+              ("062", str(len(tournament.entrants))),
+              ("072", str(sum(e.rating is not None for e in tournament.entrants))),
+              ("102", tournament.arbiter),
+              ("122", tournament.time_control)]  # fmt: skip
+    lines = [f"{code} {value}" for code, value in header if value]
+    dates = [tournament.round_dates.get(r) for r in range(1, tournament.rounds + 1)]
+    if any(dates):
+        lines.append(dates_line(dates))
+    lines += [player_line(e) for e in tournament.entrants]
+    return "\n".join(lines) + "\n"
 
 
 # --- CSV ---------------------------------------------------------------------------------------

@@ -186,6 +186,9 @@ def _time_control(tournament: Tournament) -> str:
     match = re.search(r"(\d+)\s*(?:min\w*|'|m)?\s*\+\s*(\d+)", tournament.time_control)
     if match is not None:
         return f"{match.group(1)}+{match.group(2)}"
+    match = re.fullmatch(r"\s*(\d+)\s*(?:min\w*|'|m)?\s*", tournament.time_control)
+    if match is not None:  # "90 min": no increment
+        return f"{match.group(1)}+0"
     if tournament.time_control:
         tournament.notes.append(
             f"The time control '{tournament.time_control}' (line 122) is "

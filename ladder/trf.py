@@ -55,6 +55,13 @@ class Problem:
         return f"{where}: {self.reason}"
 
 
+class Problems(list[Problem]):
+    """The problems found so far."""
+
+    def add(self, line: int, column: int, reason: str) -> None:
+        self.append(Problem(line, column, reason))
+
+
 class TrfRefused(Exception):
     """The file is refused whole; ``problems`` say where and why."""
 
@@ -233,21 +240,13 @@ def _birth_year(text: str) -> int | None:
 def parse(text: str, *, encoding_note: str = "") -> Tournament:
     """Read a TRF; raise ``TrfRefused`` with every problem found."""
     tournament = Tournament(notes=[encoding_note] if encoding_note else [])
-    problems: list[Problem] = []
+    problems = Problems()
     codes = set()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if "\x00" in line:
-            raise TrfRefused(
-                [
-                    Problem(
-                        number,
-                        0,
-                        "The line holds a NUL character; this is not "
-                        "a text file (save the TRF as text).",
-                    )
-                ]
-            )
+            nul = "The line holds a NUL character; this is not a text file (save it as text)."
+            raise TrfRefused([Problem(number, 0, nul)])
         if not line.strip():
             continue
         code = line[:3]
@@ -261,7 +260,7 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     if codes & TRF_2026_CODES:
         tournament.version = "TRF-2026"
     if not tournament.entrants and not problems:
-        problems.append(Problem(1, 0, "The file has no player line (001); is it a TRF?"))
+        problems.add(1, 0, "The file has no player line (001); is it a TRF?")
     if not problems:
         _games(tournament, problems)
     if problems:
@@ -269,13 +268,13 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     return tournament
 
 
-def _header(tournament: Tournament, code: str, line: str, number: int, problems: list) -> None:
+def _header(tournament: Tournament, code: str, line: str, number: int, problems: Problems) -> None:
     value = line[4:].strip()
     if code in ("042", "052") and value:
         try:
             day = parse_date(value)
         except ValueError as error:
-            problems.append(Problem(number, 5, str(error)))
+            problems.add(number, 5, str(error))
             return
         setattr(tournament, "start" if code == "042" else "end", day)
     elif code == "132":
@@ -288,7 +287,7 @@ def _header(tournament: Tournament, code: str, line: str, number: int, problems:
                     text
                 )
             except ValueError as error:
-                problems.append(Problem(number, start + 1, str(error)))
+                problems.add(number, start + 1, str(error))
     else:
         names = {
             "012": "name",
@@ -302,34 +301,32 @@ def _header(tournament: Tournament, code: str, line: str, number: int, problems:
             setattr(tournament, names[code], value)
 
 
-def _number(text: str, line: int, column: int, what: str, problems: list) -> int | None:
+def _number(text: str, line: int, column: int, what: str, problems: Problems) -> int | None:
     text = text.strip()
     if not text:
         return None
     if not (text.isascii() and text.isdigit()):
-        problems.append(Problem(line, column, f"'{text}' is not a {what} (a whole number)."))
+        problems.add(line, column, f"'{text}' is not a {what} (a whole number).")
         return None
     return int(text)
 
 
-def _entrant(line: str, number: int, problems: list[Problem], notes: list[str]) -> Entrant | None:
+def _entrant(line: str, number: int, problems: Problems, notes: list[str]) -> Entrant | None:
     if len(line) < POINTS_END:
-        problems.append(
-            Problem(
-                number,
-                len(line),
-                f"The player line is cut short: it ends in "
-                f"column {len(line)}, before the points (columns 81-84).",
-            )
+        problems.add(
+            number,
+            len(line),
+            f"The player line is cut short: it ends in "
+            f"column {len(line)}, before the points (columns 81-84).",
         )
         return None
     found = len(problems)
     rank = _number(line[4:8], number, 5, "starting rank", problems)
     if rank is None and len(problems) == found:
-        problems.append(Problem(number, 5, "The starting rank (columns 5-8) is missing."))
+        problems.add(number, 5, "The starting rank (columns 5-8) is missing.")
     entrant = Entrant(line=number, rank=rank or 0, name=" ".join(line[14:47].split()))
     if not entrant.name:
-        problems.append(Problem(number, 15, "The name (columns 15-47) is missing."))
+        problems.add(number, 15, "The name (columns 15-47) is missing.")
     entrant.rating = _number(line[48:52], number, 49, "rating", problems) or None
     entrant.fide_id = _number(line[57:68], number, 58, "FIDE id", problems) or None
     entrant.final_rank = _number(line[85:89], number, 86, "rank", problems)
@@ -338,11 +335,11 @@ def _entrant(line: str, number: int, problems: list[Problem], notes: list[str]) 
     try:
         entrant.points = Decimal(points) if points else None
     except InvalidOperation:
-        problems.append(Problem(number, 81, f"'{points}' is not a number of points (e.g. 4.5)."))
+        problems.add(number, 81, f"'{points}' is not a number of points (e.g. 4.5).")
     try:
         entrant.birth_year = _birth_year(line[69:79])
     except ValueError as error:
-        problems.append(Problem(number, 70, f"The birth date {error}"))
+        problems.add(number, 70, f"The birth date {error}")
     sex, title = line[9].strip().upper(), line[10:13].strip().upper()
     entrant.sex = SEXES.get(sex, "")
     entrant.title = TITLES.get(title, "")
@@ -355,7 +352,7 @@ def _entrant(line: str, number: int, problems: list[Problem], notes: list[str]) 
     return entrant if len(problems) == found else None
 
 
-def _cell(line: str, start: int, number: int, problems: list[Problem]) -> Cell:
+def _cell(line: str, start: int, number: int, problems: Problems) -> Cell:
     round_number = (start - FIRST_ROUND_COLUMN + 1) // 10 + 1
     block = line[start : start + 10].ljust(8)
     opponent = _number(block[:4], number, start + 1, "starting rank of an opponent", problems)
@@ -363,37 +360,28 @@ def _cell(line: str, start: int, number: int, problems: list[Problem]) -> Cell:
     cell = Cell(round_number, opponent or None, colour if colour in "wb" else "", code, start + 1)
     where = f"Round {round_number}: "
     if colour not in ("", "w", "b", "-"):
-        problems.append(
-            Problem(number, start + 6, f"{where}'{block[5]}' is not a colour (w, b or -).")
-        )
+        problems.add(number, start + 6, f"{where}'{block[5]}' is not a colour (w, b or -).")
     if code not in CODES:
-        problems.append(
-            Problem(
-                number,
-                start + 8,
-                f"{where}'{block[7]}' is not a result code "
-                "(1, =, 0, +, -, W, D, L, H, F, U, Z or blank).",
-            )
+        problems.add(
+            number,
+            start + 8,
+            f"{where}'{block[7]}' is not a result code "
+            "(1, =, 0, +, -, W, D, L, H, F, U, Z or blank).",
         )
     elif cell.opponent is not None:
         if len(line) < start + 6:
-            problems.append(
-                Problem(
-                    number,
-                    len(line),
-                    f"{where}the player line is cut short "
-                    "after the opponent (no colour, no result).",
-                )
+            problems.add(
+                number,
+                len(line),
+                f"{where}the player line is cut short after the opponent (no colour, no result).",
             )
         elif not cell.colour:
-            problems.append(Problem(number, start + 6, f"{where}a game needs its colour (w or b)."))
-        elif code in BYES and code not in FORFEITS and code != "":
-            problems.append(
-                Problem(
-                    number,
-                    start + 8,
-                    f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
-                )
+            problems.add(number, start + 6, f"{where}a game needs its colour (w or b).")
+        elif code in ("H", "F", "U", "Z"):
+            problems.add(
+                number,
+                start + 8,
+                f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
             )
     return cell
 
@@ -401,16 +389,14 @@ def _cell(line: str, start: int, number: int, problems: list[Problem]) -> Cell:
 # --- games -------------------------------------------------------------------------------------
 
 
-def _games(tournament: Tournament, problems: list[Problem]) -> None:
+def _games(tournament: Tournament, problems: Problems) -> None:
     """Pair the lines up: each game once, from the two lines that describe it."""
     by_rank: dict[int, Entrant] = {}
     for entrant in tournament.entrants:
         if entrant.rank in by_rank:
             first = by_rank[entrant.rank].line
-            problems.append(
-                Problem(
-                    entrant.line, 5, f"The starting rank {entrant.rank} is also on line {first}."
-                )
+            problems.add(
+                entrant.line, 5, f"The starting rank {entrant.rank} is also on line {first}."
             )
         by_rank.setdefault(entrant.rank, entrant)
     if problems:
@@ -437,7 +423,7 @@ def _blank(cell: Cell | None) -> bool:
 
 
 def _round(
-    tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: list[Problem]
+    tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: Problems
 ) -> None:
     named: dict[int, Entrant] = {}  # opponent rank -> the line that names them
     where = f"Round {round_number}: "
@@ -453,22 +439,18 @@ def _round(
                 if opponent
                 else (f"no player line has the starting rank {cell.opponent}")
             )
-            problems.append(
-                Problem(
-                    entrant.line,
-                    cell.column,
-                    f"{where}the opponent {cell.opponent} does not exist ({reason}).",
-                )
+            problems.add(
+                entrant.line,
+                cell.column,
+                f"{where}the opponent {cell.opponent} does not exist ({reason}).",
             )
             continue
         if cell.opponent in named:
             other = named[cell.opponent]
-            problems.append(
-                Problem(
-                    entrant.line,
-                    cell.column,
-                    f"{where}{opponent.name} is paired twice (also on line {other.line}).",
-                )
+            problems.add(
+                entrant.line,
+                cell.column,
+                f"{where}{opponent.name} is paired twice (also on line {other.line}).",
             )
             continue
         named[cell.opponent] = entrant
@@ -484,7 +466,7 @@ def _pair(
     entrant: Entrant,
     opponent: Entrant,
     round_number: int,
-    problems: list[Problem],
+    problems: Problems,
 ) -> None:
     mine = entrant.cell(round_number)
     theirs = opponent.cell(round_number)
@@ -500,15 +482,13 @@ def _pair(
         says = {entrant.line: f"'{mine.text}'", opponent.line: told}
         first, second = sorted(says)
         column = mine.column if second == entrant.line else theirs.column if theirs else 0
-        problems.append(
-            Problem(
-                second,
-                column,
-                f"Round {round_number}: lines {first} and {second} disagree "
-                f"about the game of {entrant.name} and {opponent.name}: line "
-                f"{first} says {says[first]}, line {second} says "
-                f"{says[second]}.",
-            )
+        problems.add(
+            second,
+            column,
+            f"Round {round_number}: lines {first} and {second} disagree "
+            f"about the game of {entrant.name} and {opponent.name}: line "
+            f"{first} says {says[first]}, line {second} says "
+            f"{says[second]}.",
         )
         return
     assert theirs is not None
@@ -528,46 +508,3 @@ def _complements(mine: str, theirs: str) -> bool:
     if mine in SHORT:
         return SHORT[mine] == theirs
     return mine == theirs == ""  # paired, no result yet
-
-
-# --- writing (TRF-16) --------------------------------------------------------------------------
-
-
-def player_line(entrant: Entrant) -> str:
-    """The 001 line of a player, columns as TRF-16 places them."""
-    points = f"{entrant.points:.1f}" if entrant.points is not None else ""
-    head = (
-        f"001 {entrant.rank:>4} {entrant.sex.lower().replace('f', 'w'):1}{entrant.title:>3} "
-        f"{entrant.name[:33]:<33} {entrant.rating or '':>4} {entrant.federation[:3]:<3} "
-        f"{entrant.fide_id or '':>11} {entrant.birth_year or '':<10} {points:>4} "
-        f"{entrant.final_rank or '':>4}"
-    )
-    blocks = "".join(
-        f"  {cell.opponent or '0000':>4} {cell.colour or '-'} {cell.code or ' '}"
-        for cell in entrant.cells
-    )
-    return (head + blocks).rstrip()
-
-
-def dates_line(dates: list[date | None]) -> str:
-    """The 132 line: one YY/MM/DD date per round from column 92."""
-    slots = "".join(f"{d:%y/%m/%d}  " if d else " " * 10 for d in dates)
-    return ("132" + " " * 88 + slots).rstrip()
-
-
-def write(tournament: Tournament) -> str:
-    """The whole file, CRLF-free, UTF-8 text."""
-    header = [("012", tournament.name), ("022", tournament.city),
-              ("032", tournament.federation),
-              ("042", tournament.start and f"{tournament.start:%Y/%m/%d}"),
-              ("052", tournament.end and f"{tournament.end:%Y/%m/%d}"),
-              ("062", str(len(tournament.entrants))),
-              ("072", str(sum(e.rating is not None for e in tournament.entrants))),
-              ("102", tournament.arbiter),
-              ("122", tournament.time_control)]  # fmt: skip
-    lines = [f"{code} {value}" for code, value in header if value]
-    dates = [tournament.round_dates.get(r) for r in range(1, tournament.rounds + 1)]
-    if any(dates):
-        lines.append(dates_line(dates))
-    lines += [player_line(e) for e in tournament.entrants]
-    return "\n".join(lines) + "\n"

@@ -29,7 +29,7 @@ DATABASE = ROOT / "bench_trf.sqlite3"
 
 def swiss(players: int, rounds: int, seed: int) -> str:
     """A TRF-16 of a Swiss where every round pairs everyone (random opponents and results)."""
-    from ladder import trf
+    from ladder import exports, trf
 
     rng = random.Random(seed)
     entrants = [
@@ -53,7 +53,7 @@ def swiss(players: int, rounds: int, seed: int) -> str:
         round_dates={n: start + timedelta(days=n - 1) for n in range(1, rounds + 1)},
         entrants=entrants, time_control="90+30",
     )  # fmt: skip
-    return trf.write(tournament)
+    return exports.write_trf(tournament)
 
 
 def main() -> None:

@@ -1,10 +1,12 @@
 """The admin upload page and the API endpoints for tournament files."""
 
+import html
 from http import HTTPStatus
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from ladder.models import Game, Player
@@ -146,3 +148,36 @@ def test_api_export(api):
     missing = APIClient().get(EXPORT, {"event": "Nothing"})
     assert missing.status_code == HTTPStatus.BAD_REQUEST
     assert missing.json() == {"event": ["No game has the event 'Nothing'."]}
+
+
+# --- one rule, one sentence ----------------------------------------------------------------
+
+
+def _through_command(tmp_path, text):
+    path = tmp_path / "event.trf"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CommandError) as caught:
+        call_command("import_trf", str(path))
+    return str(caught.value).splitlines()[1:]
+
+
+def _through_admin(admin_client, text):
+    page = admin_client.post(PAGE, {"file": upload(text), "_preview": "1"}).content.decode()
+    block = page.split('id="import-problems">')[1].split("</div>")[0]
+    return [html.unescape(p) for p in block.split("<p>")[2:] for p in [p.split("</p>")[0]]]
+
+
+def _through_api(api, text):
+    return api.post(IMPORT, {"file": upload(text)}, format="multipart").json()["file"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [BAD, put(ROUND_ROBIN, "001    4", 99, "1"), put(ROUND_ROBIN, "042", 5, "2026/13/45")],
+    ids=["rating", "disagree", "date"],
+)
+def test_every_door_gives_the_same_sentences(tmp_path, admin_client, api, text):
+    expected = _through_command(tmp_path, text)
+    assert expected
+    assert _through_admin(admin_client, text) == expected
+    assert _through_api(api, text) == expected

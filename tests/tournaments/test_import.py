@@ -196,3 +196,24 @@ def test_a_constant_number_of_queries_whatever_the_size():
     RatingPeriod.objects.all().delete()
     large = _queries(SWISS)  # more players, more games, more rounds
     assert large <= small + 8  # the lock of each round's day (PostgreSQL), not each line
+
+
+def test_the_query_budget_of_an_import(django_assert_max_num_queries):
+    plan = prepare(trf.parse(SWISS))
+    # Players, periods, duplicates, the writes in bulk, the rating request: not one per line.
+    with django_assert_max_num_queries(30):
+        actions.import_tournament(plan=plan)
+    assert Game.objects.count() == 6
+
+
+@pytest.mark.parametrize(
+    ("line", "control", "rating_list"),
+    [("122 90 min + 30 sec", "90+30", RatingList.STANDARD),
+     ("122 15'+10\"", "15+10", RatingList.RAPID),
+     ("122 3 min", "3+0", RatingList.BLITZ),
+     ("222 40/6000+30:900+30", "115+30", RatingList.STANDARD)],
+)  # fmt: skip
+def test_the_time_control_of_the_file(line, control, rating_list):
+    text = ROUND_ROBIN.replace("122 90 min + 30 sec", line)
+    plan = prepare(trf.parse(text))
+    assert (plan.time_control, plan.rating_list) == (control, rating_list)

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from ladder import trf
+from ladder import exports, trf
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put, replace_line
 
 
@@ -165,7 +165,20 @@ def test_a_binary_file_is_refused():
 
 def test_write_reads_back():
     t = trf.parse(ROUND_ROBIN)
-    again = trf.parse(trf.write(t))
+    again = trf.parse(exports.write_trf(t))
     assert [(p.round, p.white.rank, p.black.rank, p.result) for p in again.pairings] == [
         (p.round, p.white.rank, p.black.rank, p.result) for p in t.pairings
     ]
+
+
+def test_a_line_cut_short_after_an_opponent():
+    text = replace_line(ROUND_ROBIN, "001    4", ROUND_ROBIN.splitlines()[13][:95])
+    assert refusal(text) == [
+        "Line 14, column 95: Round 1: the player line is cut short after the opponent (no "
+        "colour, no result)."
+    ]
+
+
+def test_a_bye_with_an_opponent():
+    problems = refusal(put(ROUND_ROBIN, "001    4", 99, "H"))
+    assert "Line 14, column 99: Round 1: 'H' is a bye, but an opponent (1) is given." in problems
