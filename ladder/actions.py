@@ -31,7 +31,7 @@ from .models import (
     RatingPeriod,
     kept_lists,
 )
-from .trf import TrfRefused
+from .tournament_file import TrfRefused
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
@@ -288,7 +288,7 @@ def import_tournament(
     create its new players, then record its games through ``enter_games`` (one transaction,
     one rating run a list). ``dry_run`` does all of it and rolls it back: an exact preview.
 
-    Raise ``trf.TrfRefused`` naming every problem by line and column; an event already in the
+    Raise ``TrfRefused`` naming every problem by line and column; an event already in the
     ladder is refused, never recorded twice.
     """
     try:

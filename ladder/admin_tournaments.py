@@ -22,7 +22,7 @@ from . import actions, exports, tournaments
 from .admin_rounds import list_choice
 from .admin_runs import report_run
 from .models import Game
-from .trf import TrfRefused, decode
+from .tournament_file import TrfRefused, decode
 
 MAX_UPLOAD = 5 * 1024 * 1024  # a 1,000-player TRF is about 200 kB
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from ratings.selectors import player_history, rating_list
 
-from . import trf
+from . import tournament_file as tf
 from .models import Game, Player, RatingList, RatingPeriod
 
 # A game's result as each side's TRF code (White's, Black's).
@@ -38,9 +38,12 @@ def trf_name(name: str) -> str:
 
 def event_trf(event: str) -> str:
     """Write an event's games as a TRF-16; raise ``LookupError`` when it cannot be written."""
+    missing = LookupError(f"No game has the event '{event}'.")
+    if not event or "\x00" in event:  # no event holds a NUL, and PostgreSQL refuses one
+        raise missing
     games = list(Game.objects.filter(event=event).with_players().order_by("date", "pk"))
-    if not event or not games:
-        raise LookupError(f"No game has the event '{event}'.")
+    if not games:
+        raise missing
     lists = {game.rating_list for game in games}
     if len(lists) > 1:
         raise LookupError(f"The event '{event}' has games on several lists; a TRF holds one.")
@@ -54,7 +57,7 @@ def event_trf(event: str) -> str:
     entrants = {p.pk: _entrant(p, rank, opening.get(p.pk)) for rank, p in enumerate(order, 1)}
     count = max(rounds.values())
     for entrant in entrants.values():
-        entrant.cells = [trf.Cell(r, None, "", "", 0) for r in range(1, count + 1)]
+        entrant.cells = [tf.Cell(r, None, "", "", 0) for r in range(1, count + 1)]
         entrant.points = Decimal(0)
     for game in games:
         number = rounds[game.pk]
@@ -69,12 +72,12 @@ def event_trf(event: str) -> str:
                     f"{me.name} has two games in round {number} of '{event}'; a "
                     "TRF holds one a round."
                 )
-            me.cells[number - 1] = trf.Cell(number, other.rank, colour, code, 0)
+            me.cells[number - 1] = tf.Cell(number, other.rank, colour, code, 0)
             me.points = (me.points or Decimal(0)) + _POINTS.get(code, Decimal(0))
     _final_ranks(list(entrants.values()))
     dates = {rounds[g.pk]: g.date for g in reversed(games)}
     controls = {g.time_control for g in games}
-    tournament = trf.Tournament(
+    tournament = tf.Tournament(
         name=event,
         start=games[0].date,
         end=games[-1].date,
@@ -96,8 +99,8 @@ def _rounds(games: list[Game]) -> dict[int, int]:
     return {game.pk: number[(game.date, game.round)] for game in games}
 
 
-def _entrant(player: Player, rank: int, rating: int | None) -> trf.Entrant:
-    return trf.Entrant(
+def _entrant(player: Player, rank: int, rating: int | None) -> tf.Entrant:
+    return tf.Entrant(
         line=0,
         rank=rank,
         sex=player.sex,
@@ -110,7 +113,7 @@ def _entrant(player: Player, rank: int, rating: int | None) -> trf.Entrant:
     )
 
 
-def _final_ranks(entrants: list[trf.Entrant]) -> None:
+def _final_ranks(entrants: list[tf.Entrant]) -> None:
     """Rank by points; equal points share a rank (the TRF allows ties)."""
     ordered = sorted(entrants, key=lambda e: (-(e.points or 0), e.rank))
     for position, entrant in enumerate(ordered, start=1):
@@ -122,7 +125,7 @@ def _final_ranks(entrants: list[trf.Entrant]) -> None:
 # --- a TRF-16 ----------------------------------------------------------------------------------
 
 
-def player_line(entrant: trf.Entrant) -> str:
+def player_line(entrant: tf.Entrant) -> str:
     """The 001 line of a player, columns as TRF-16 places them."""
     points = f"{entrant.points:.1f}" if entrant.points is not None else ""
     head = (
@@ -144,7 +147,7 @@ def dates_line(dates: list[date | None]) -> str:
     return ("132" + " " * 88 + slots).rstrip()
 
 
-def write_trf(tournament: trf.Tournament) -> str:
+def write_trf(tournament: tf.Tournament) -> str:
     """The whole file as TRF-16 text (lines end with LF; write it as UTF-8)."""
     header = [("012", tournament.name), ("022", tournament.city),
               ("032", tournament.federation),

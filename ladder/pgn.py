@@ -6,7 +6,7 @@ records. A tag pair is ``[Name "value"]`` (PGN standard 8.1: a symbol, then a st
 and ``\\\\`` escaped); everything else is movetext and skipped, brace comments included. This
 is a tag grammar, not a chess library: python-chess is GPL-3 and would bind the whole project.
 
-``parse`` returns the same ``trf.Tournament`` a TRF gives, so a PGN goes through the same
+``parse`` returns the same ``Tournament`` a TRF gives, so a PGN goes through the same
 matching, preview, refusals and duplicate rule.
 """
 
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from .trf import Entrant, Pairing, Problem, Tournament, TrfRefused
+from .tournament_file import Entrant, Pairing, Problem, Tournament, TrfRefused
 
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "*": ("", "")}

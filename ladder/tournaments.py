@@ -19,7 +19,7 @@ from ratings import fide
 
 from . import pgn, trf
 from .models import LIST_FIELDS, Game, Player, default_list
-from .trf import Entrant, Problem, Tournament, TrfRefused
+from .tournament_file import Entrant, Problem, Tournament, TrfRefused, decode
 from .validation import GameEntry, GamesInvalid, PlayerLookup
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -360,6 +360,6 @@ def read(data: bytes, **options: object) -> TournamentImport:
     """Read an uploaded tournament file (TRF; PGN when it starts with a tag pair) and prepare
     its import; raise ``TrfRefused`` when the file itself is refused. ``options`` are
     ``prepare``'s."""
-    text, note = trf.decode(data)
+    text, note = decode(data)
     reader = pgn.parse if text.lstrip("\ufeff \r\n\t").startswith("[") else trf.parse
     return prepare(reader(text, encoding_note=note), **options)  # type: ignore[arg-type]

@@ -29,11 +29,12 @@ DATABASE = ROOT / "bench_trf.sqlite3"
 
 def swiss(players: int, rounds: int, seed: int) -> str:
     """A TRF-16 of a Swiss where every round pairs everyone (random opponents and results)."""
-    from ladder import exports, trf
+    from ladder import exports
+    from ladder import tournament_file as tf
 
     rng = random.Random(seed)
     entrants = [
-        trf.Entrant(line=0, rank=n, sex=rng.choice("mw"), name=f"Player{n:04d}, Bench",
+        tf.Entrant(line=0, rank=n, sex=rng.choice("mw"), name=f"Player{n:04d}, Bench",
                     rating=rng.choice([None, *range(1400, 2600)]), federation="ENG",
                     fide_id=900_000 + n, birth_year=rng.randint(1950, 2015),
                     points=Decimal(0), final_rank=n)
@@ -45,10 +46,10 @@ def swiss(players: int, rounds: int, seed: int) -> str:
         for white, black in zip(order[::2], order[1::2], strict=True):
             code = rng.choice("1=0")
             other = {"1": "0", "0": "1", "=": "="}[code]
-            white.cells.append(trf.Cell(number, black.rank, "w", code, 0))
-            black.cells.append(trf.Cell(number, white.rank, "b", other, 0))
+            white.cells.append(tf.Cell(number, black.rank, "w", code, 0))
+            black.cells.append(tf.Cell(number, white.rank, "b", other, 0))
     start = date(2026, 3, 2)
-    tournament = trf.Tournament(
+    tournament = tf.Tournament(
         name="Bench Swiss", start=start, end=start + timedelta(days=rounds - 1), rounds=rounds,
         round_dates={n: start + timedelta(days=n - 1) for n in range(1, rounds + 1)},
         entrants=entrants, time_control="90+30",

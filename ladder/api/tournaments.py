@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from ladder import actions, exports, tournaments
 from ladder.models import Game, RatingList
-from ladder.trf import TrfRefused
+from ladder.tournament_file import TrfRefused
 
 from .schema import errors
 from .views import ApiMixin

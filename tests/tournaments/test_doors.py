@@ -181,3 +181,8 @@ def test_every_door_gives_the_same_sentences(tmp_path, admin_client, api, text):
     assert expected
     assert _through_admin(admin_client, text) == expected
     assert _through_api(api, text) == expected
+
+
+def test_api_export_of_a_name_no_event_can_have(api):
+    response = APIClient().get(EXPORT, {"event": "Open\x00"})
+    assert response.status_code == HTTPStatus.BAD_REQUEST

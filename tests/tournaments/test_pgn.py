@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from ladder import pgn
 from ladder.models import Game, Player, RatingList
-from ladder.trf import TrfRefused
+from ladder.tournament_file import TrfRefused
 from tests.factories import PlayerFactory
 
 PGN = r"""[Event "Club Rapid"]

@@ -5,11 +5,12 @@ from datetime import date
 import pytest
 
 from ladder import exports, trf
+from ladder.tournament_file import TrfRefused, decode
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put, replace_line
 
 
 def refusal(text: str) -> list[str]:
-    with pytest.raises(trf.TrfRefused) as caught:
+    with pytest.raises(TrfRefused) as caught:
         trf.parse(text)
     return [str(p) for p in caught.value.problems]
 
@@ -89,7 +90,7 @@ def test_year_only_birth_dates_and_lowercase_titles():
 
 def test_crlf_windows_1252_and_trailing_spaces():
     text = ROUND_ROBIN.replace("Doe, Jane", "Žák, Jana").replace("\n", "   \r\n")
-    decoded, note = trf.decode(text.encode("cp1252"))
+    decoded, note = decode(text.encode("cp1252"))
     t = trf.parse(decoded, encoding_note=note)
     assert t.entrants[3].name == "Žák, Jana"
     assert "read as Windows-1252" in t.notes[0]

@@ -5,9 +5,9 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder import actions, trf
+from ladder import actions
+from ladder.tournament_file import Tournament, TrfRefused, decode
 from ladder.tournaments import prepare
-from ladder.trf import Tournament
 
 from ._csv import report_run
 
@@ -18,12 +18,12 @@ def read_file(path: str) -> tuple[str, str]:
     """Return the text of the file at ``path`` and a note on its encoding."""
     try:
         with open(path, "rb") as file:
-            return trf.decode(file.read())
+            return decode(file.read())
     except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
 
 
-def refused(error: trf.TrfRefused) -> CommandError:
+def refused(error: TrfRefused) -> CommandError:
     shown = [str(p) for p in error.problems[:MAX_SHOWN]]
     more = len(error.problems) - MAX_SHOWN
     if more > 0:
@@ -69,7 +69,7 @@ class ImportCommand(BaseCommand):
             for line in plan.describe():
                 self.stdout.write(line)
             actions.import_tournament(plan=plan, dry_run=options["dry_run"])
-        except trf.TrfRefused as error:
+        except TrfRefused as error:
             raise refused(error) from error
         if plan.dry_run:
             self.stdout.write(f"Dry run: {len(plan.entries)} games checked; nothing was written.")
