@@ -21,7 +21,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import runs
 from ratings.models import RatingRun
 
-from . import data_version, importers
+from . import data_version, importers, tournaments
 from .models import (
     Game,
     PeriodLog,
@@ -31,6 +31,7 @@ from .models import (
     RatingPeriod,
     kept_lists,
 )
+from .tournament_file import TrfRefused
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
@@ -45,6 +46,7 @@ __all__ = [
     "enter_games",
     "import_games",
     "import_players",
+    "import_tournament",
     "recompute",
     "reopen_period",
     "save_player",
@@ -272,3 +274,51 @@ def recompute(
         )
         for name in ([rating_list] if rating_list else kept_lists())
     ]
+
+
+# --- tournament files ---------------------------------------------------------------------------
+
+
+class _DryRun(Exception):
+    """Roll a dry run back once everything has been written and checked."""
+
+
+def import_tournament(
+    *, plan: tournaments.TournamentImport, user: Any = None, dry_run: bool = False
+) -> tournaments.TournamentImport:
+    """Import a tournament file (TRF or PGN, see ``ladder.tournaments``) whole or not at all:
+    create its new players, then record its games through ``enter_games`` (one transaction,
+    one rating run a list). ``dry_run`` does all of it and rolls it back: an exact preview.
+
+    Raise ``TrfRefused`` naming every problem by line and column; an event already in the
+    ladder is refused, never recorded twice.
+    """
+    try:
+        with transaction.atomic():
+            _import_tournament(plan, user=user)
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        plan.games, plan.dry_run = [], True
+        for player in plan.new_players:  # the rollback took their rows away
+            player.pk, player._state.adding = None, True
+    return plan
+
+
+def _import_tournament(plan: tournaments.TournamentImport, *, user: Any) -> None:
+    again = tournaments.already_imported(plan)
+    if plan.problems or again is not None:
+        raise TrfRefused(plan.problems + ([again] if again is not None else []))
+    if plan.new_players:
+        bulk_create_with_history(plan.new_players, Player, default_user=_user(user))
+        data_version.bump_on_commit()  # bulk-written: no signal says the players changed
+    if not plan.entries:
+        return
+    try:
+        plan.games = enter_games(
+            games=plan.entries,
+            user=user,
+            reason=f"{plan.event}: {len(plan.entries)} games imported from a tournament file",
+        )
+    except ValidationError as error:
+        raise tournaments.refusal(error, plan) from error

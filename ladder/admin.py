@@ -29,6 +29,7 @@ from . import (
 from .actions import GAME_FIELDS
 from .admin_rounds import enter_round_view, list_choice
 from .admin_runs import report_run
+from .admin_tournaments import export_event_trf, import_tournament_view
 from .models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, closed_message, kept_lists
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
 
@@ -229,14 +230,17 @@ class GameAdmin(SimpleHistoryAdmin):
     fields = (*GAME_FIELDS, "period")
     readonly_fields = ("period",)
     form = GameForm
+    actions = (export_event_trf,)
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_players()
 
     def get_urls(self):
         round_view = self.admin_site.admin_view(lambda request: enter_round_view(request, self))
+        file_view = self.admin_site.admin_view(lambda r: import_tournament_view(r, self))
         return [
             path("enter-round/", round_view, name="ladder_game_enter_round"),
+            path("import-file/", file_view, name="ladder_game_import_tournament"),
             *super().get_urls(),
         ]
 

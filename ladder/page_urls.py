@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_csv
 from .read_cache import cached_page
 
 app_name = "ladder"
@@ -10,6 +10,21 @@ urlpatterns = [
     path("", cached_page(views.standings), name="standings"),
     path("players/<int:pk>/", cached_page(views.player), name="player"),
     path("periods/", cached_page(views.periods), name="periods"),
+    path(
+        "players/<int:pk>/history.csv",
+        cached_page(views_csv.player_history_csv),
+        name="player-csv",
+    ),
     path("periods/<str:label>/", cached_page(views.period), name="period"),
+    path(
+        "periods/<str:label>/list.csv",
+        cached_page(views_csv.period_list_csv),
+        name="period-list-csv",
+    ),
+    path(
+        "periods/<str:label>/games.csv",
+        cached_page(views_csv.period_games_csv),
+        name="period-games-csv",
+    ),
     path("calculator/", views.calculator, name="calculator"),
 ]

@@ -31,7 +31,7 @@ from django.utils.http import http_date
 from . import data_version
 
 # Headers a kept answer carries again (the rest are set anew on each answer).
-_KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Allow", "Link")
+_KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Vary", "Allow", "Link")
 
 
 def serve(

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import tournaments, views
 
 app_name = "api"
 
@@ -19,6 +19,16 @@ urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
     path("calculator/", views.CalculatorView.as_view(), name="calculator"),
     path("freshness/", views.FreshnessView.as_view(), name="freshness"),
+    path(
+        "tournaments/import/",
+        tournaments.TournamentImportView.as_view(),
+        name="tournament-import",
+    ),
+    path(
+        "tournaments/export/",
+        tournaments.TournamentExportView.as_view(),
+        name="tournament-export",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

@@ -33,6 +33,9 @@ READS = [
     "/api/v1/periods/",
     "/api/v1/rating-list/",
     "/api/v1/freshness/",
+    "/periods/2026-03/list.csv",
+    "/periods/2026-03/games.csv",
+    "/players/{a}/history.csv",
 ]
 
 
@@ -70,7 +73,8 @@ def test_a_read_is_rendered_once_per_version_and_validated_by_its_etag(client, l
         assert first.status_code == 200, url
         assert (first["X-Read-Cache"], second["X-Read-Cache"]) == ("miss", "hit"), url
         assert first.content == second.content
-        assert second["Content-Type"] == first["Content-Type"]
+        for header in ("Content-Type", "Content-Disposition"):
+            assert second.get(header) == first.get(header), (url, header)
         assert first["ETag"] == second["ETag"]
         again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
         assert again.status_code == 304, url

@@ -1,0 +1,170 @@
+"""Tournament files at the API: import a TRF or a PGN (with a preview), export a TRF.
+
+Thin adapters: ``ladder.tournaments`` reads and matches, ``ladder.actions.import_tournament``
+writes (or, for a preview, does everything and rolls it back), ``ladder.exports`` writes files.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+
+from ladder import actions, exports, tournaments
+from ladder.models import Game, RatingList
+from ladder.tournament_file import TrfRefused
+
+from .schema import errors
+from .views import ApiMixin
+
+
+class CanImport(BasePermission):
+    """Importing adds games and players: both permissions are needed."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        user = request.user
+        return bool(
+            user
+            and user.is_authenticated
+            and user.has_perms(["ladder.add_game", "ladder.add_player"])
+        )
+
+
+class TournamentFileSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A TRF (TRF-16 or TRF-2026) or a PGN file.")
+    event = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=Game._meta.get_field("event").max_length,
+        help_text="Event name (default: the file's: line 012, or the PGN Event tag).",
+    )
+    date = serializers.DateField(
+        required=False, help_text="Date of the games the file does not date (YYYY-MM-DD)."
+    )
+    rating_list = serializers.ChoiceField(
+        choices=RatingList.choices,
+        required=False,
+        help_text="The list (default: from the file's time control, else standard).",
+    )
+    time_control = serializers.CharField(
+        required=False, allow_blank=True, help_text="e.g. 90+30 (default: the file's)."
+    )
+    preview = serializers.BooleanField(
+        default=False, help_text="Check and describe the import; write nothing."
+    )
+
+
+class MatchSerializer(serializers.Serializer):
+    line = serializers.IntegerField(source="entrant.line")
+    name = serializers.CharField(source="entrant.name", help_text="As the file writes it.")
+    player = serializers.IntegerField(
+        source="player.pk",
+        allow_null=True,
+        help_text="The club's player (null: new, in a preview).",
+    )
+    player_name = serializers.CharField(source="player.name")
+    matched_by = serializers.CharField(source="how", help_text="FIDE id, name or new.")
+
+
+class TournamentImportSerializer(serializers.Serializer):
+    imported = serializers.SerializerMethodField()
+    format = serializers.CharField(source="tournament.version")
+    event = serializers.CharField()
+    rounds = serializers.IntegerField(source="tournament.rounds")
+    rating_list = serializers.CharField()
+    time_control = serializers.CharField()
+    counts = serializers.DictField(child=serializers.IntegerField(), source="summary")
+    players = MatchSerializer(many=True, source="matches")
+    games = serializers.SerializerMethodField()
+    not_recorded = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField(), source="tournament.notes")
+
+    def get_imported(self, plan: tournaments.TournamentImport) -> bool:
+        return not plan.dry_run
+
+    def get_games(self, plan: tournaments.TournamentImport) -> list[int]:
+        """The ids of the games recorded (empty for a preview)."""
+        return [game.pk for game in plan.games]
+
+
+class TournamentImportView(ApiMixin, GenericAPIView):
+    permission_classes = [CanImport]
+    parser_classes = [MultiPartParser, FormParser]
+    serializer_class = TournamentFileSerializer
+    filter_backends: list = []
+    pagination_class = None
+
+    @extend_schema(
+        summary="Import a tournament file",
+        description="Needs `ladder.add_game` and `ladder.add_player`. Multipart upload of a TRF "
+        "(TRF-16 or TRF-2026) or a PGN (tags only). Players are matched by FIDE id, then by "
+        "name (new ones are created); played games are rated, forfeits recorded unrated; byes, "
+        "games of less than one move and pairings without a result are listed under "
+        "`not_recorded`. All or nothing, then one rating run. `preview=true` checks everything "
+        "and answers what would be imported (200), writing nothing. A refused file answers 400 "
+        "with every problem under `file`, each naming its line and column; an event already "
+        "imported is refused.",
+        request={"multipart/form-data": TournamentFileSerializer},
+        responses={
+            201: TournamentImportSerializer,
+            200: TournamentImportSerializer,
+            **errors(400, 401, 403),
+        },
+    )
+    def post(self, request: Any) -> Response:
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            plan = tournaments.read(
+                data["file"].read(),
+                event=data.get("event", ""),
+                day=data.get("date"),
+                rating_list=data.get("rating_list", ""),
+                time_control=data.get("time_control", ""),
+            )
+            actions.import_tournament(plan=plan, user=request.user, dry_run=data["preview"])
+        except TrfRefused as error:
+            raise ValidationError({"file": [str(p) for p in error.problems]}) from error
+        status = HTTPStatus.OK if plan.dry_run else HTTPStatus.CREATED
+        return Response(TournamentImportSerializer(plan).data, status=status)
+
+
+class TournamentExportView(ApiMixin, GenericAPIView):
+    permission_classes: list = []
+    filter_backends: list = []
+    pagination_class = None
+
+    @extend_schema(
+        summary="Export an event as a TRF-16",
+        description="The event's games as a FIDE Tournament Report File: the 012-132 header "
+        "from what the ladder knows, player lines with the ratings of the list that opened "
+        "the event's period, points and ranks computed, round blocks from the games.",
+        parameters=[
+            OpenApiParameter(
+                "event", OpenApiTypes.STR, required=True, description="The event's name, exactly."
+            )
+        ],
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, "The TRF file."),
+            **errors(400),
+        },
+    )
+    def get(self, request: Any) -> HttpResponse:
+        event = request.query_params.get("event", "")
+        try:
+            text = exports.event_trf(event)
+        except LookupError as error:
+            raise ValidationError({"event": [str(error)]}) from error
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{exports.filename(event)}.trf"'
+        return response

@@ -1,0 +1,83 @@
+"""What import_trf and import_pgn share: read the file, preview, import or refuse."""
+
+from collections.abc import Callable
+from datetime import date
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ladder import actions
+from ladder.tournament_file import Tournament, TrfRefused, decode
+from ladder.tournaments import prepare
+
+from ._csv import report_run
+
+MAX_SHOWN = 30  # problems printed; the rest are counted
+
+
+def read_file(path: str) -> tuple[str, str]:
+    """Return the text of the file at ``path`` and a note on its encoding."""
+    try:
+        with open(path, "rb") as file:
+            return decode(file.read())
+    except OSError as exc:
+        raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
+
+
+def refused(error: TrfRefused) -> CommandError:
+    shown = [str(p) for p in error.problems[:MAX_SHOWN]]
+    more = len(error.problems) - MAX_SHOWN
+    if more > 0:
+        shown.append(f"... and {more} more problems.")
+    return CommandError("Nothing was imported.\n" + "\n".join(shown))
+
+
+def iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise CommandError(f"--date: '{text}' is not a date in the form YYYY-MM-DD.") from exc
+
+
+class ImportCommand(BaseCommand):
+    """Import a tournament file read by ``reader`` (``trf.parse`` or ``pgn.parse``)."""
+
+    reader: Callable[..., Tournament]
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="Path to the file.")
+        parser.add_argument("--event", default="", help="Event name (default: the file's).")
+        parser.add_argument(
+            "--date", default="", help="Date of rounds the 132 line does not date (YYYY-MM-DD)."
+        )
+        parser.add_argument("--list", default="", help="standard, rapid or blitz.")
+        parser.add_argument("--time-control", default="", help="e.g. 90+30 (default: the file's).")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Check and preview; write nothing."
+        )
+
+    def handle(self, *args, **options):
+        text, note = read_file(options["file"])
+        day = iso_date(options["date"]) if options["date"] else None
+        try:
+            plan = prepare(
+                type(self).reader(text, encoding_note=note),
+                event=options["event"],
+                day=day,
+                rating_list=options["list"],
+                time_control=options["time_control"],
+            )
+            for line in plan.describe():
+                self.stdout.write(line)
+            actions.import_tournament(plan=plan, dry_run=options["dry_run"])
+        except TrfRefused as error:
+            raise refused(error) from error
+        if plan.dry_run:
+            self.stdout.write(f"Dry run: {len(plan.entries)} games checked; nothing was written.")
+            return
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported {len(plan.games)} games of '{plan.event}' and "
+                f"{len(plan.new_players)} new players."
+            )
+        )
+        report_run(self.stdout)

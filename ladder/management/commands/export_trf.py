@@ -1,0 +1,32 @@
+"""manage.py export_trf --event NAME [--output FILE]: write an event as a TRF-16."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ladder import exports
+
+
+class Command(BaseCommand):
+    help = (
+        "Write an event's games as a FIDE Tournament Report File (TRF-16): header from what the "
+        "ladder knows, player lines with the ratings of the list that opened the event's "
+        "period, points and ranks computed, round blocks from the games."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--event", required=True, help="The event's name, exactly.")
+        parser.add_argument("--output", default="", help="Write to this file (default: stdout).")
+
+    def handle(self, *args, **options):
+        try:
+            text = exports.event_trf(options["event"])
+        except LookupError as error:
+            raise CommandError(str(error)) from error
+        if not options["output"]:
+            self.stdout.write(text, ending="")
+            return
+        try:
+            with open(options["output"], "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as error:
+            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from error
+        self.stdout.write(f"Wrote '{options['event']}' to {options['output']}.")

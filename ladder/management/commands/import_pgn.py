@@ -1,0 +1,15 @@
+"""manage.py import_pgn FILE: import the games of a PGN file from their tag pairs."""
+
+from ladder import pgn
+
+from ._tournament import ImportCommand
+
+
+class Command(ImportCommand):
+    help = (
+        "Import the games of a PGN file from their tags (Event, Date, Round, White, Black, "
+        "Result, WhiteFideId/BlackFideId, WhiteElo/BlackElo, TimeControl; the moves are not "
+        "read): players matched by FIDE id, then by name (new ones created). All or nothing, "
+        "then one rating run. Exit code 1 with the line and reason of every problem."
+    )
+    reader = staticmethod(pgn.parse)

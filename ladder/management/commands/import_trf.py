@@ -1,0 +1,15 @@
+"""manage.py import_trf FILE: import a FIDE Tournament Report File (TRF-16 or TRF-2026)."""
+
+from ladder import trf
+
+from ._tournament import ImportCommand
+
+
+class Command(ImportCommand):
+    help = (
+        "Import a FIDE Tournament Report File (TRF-16 or TRF-2026): players matched by FIDE id, "
+        "then by name (new ones created), played games rated, forfeits recorded unrated, byes "
+        "and games of less than one move reported. All or nothing, then one rating run. "
+        "Exit code 1 with the line, column and reason of every problem when refused."
+    )
+    reader = staticmethod(trf.parse)

@@ -1,0 +1,58 @@
+"""CSV downloads from the pages: a period's list and games, a player's history."""
+
+from http import HTTPStatus
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from ladder.models import RatingPeriod
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_period_list_as_the_command_writes_it(client, example_a):
+    response = client.get("/periods/2026-03/list.csv")
+    assert response.status_code == HTTPStatus.OK
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert (
+        response["Content-Disposition"] == 'attachment; filename="rating-list-standard-2026-03.csv"'
+    )
+    out = StringIO()
+    call_command("rating_list", "--period", "2026-03", "--format", "csv", stdout=out)
+    assert response.content.decode().splitlines() == out.getvalue().splitlines()
+
+
+def test_the_period_games_in_the_import_format(client, example_a):
+    lines = client.get("/periods/2026-03/games.csv").content.decode().splitlines()
+    assert lines[0] == "date,white,black,result,event,round,list,time_control"
+    assert lines[1] == "2026-03-02,Ada Example,Opponent 1420,1-0,,,standard,"
+    assert len(lines) == 10
+
+
+def test_a_players_history(client, example_a):
+    response = client.get(f"/players/{example_a.pk}/history.csv")
+    header, row = response.content.decode().splitlines()
+    assert header.startswith("period,start,end,rating_before,k,games,score,expected")
+    assert row == "2026-03,2026-03-01,2026-03-31,1850,20,9,5.50,4.78,14.40,14,1864,rated,1908"
+
+
+def test_the_pages_link_to_the_downloads(client, example_a):
+    assert b"/periods/2026-03/list.csv?list=standard" in client.get("/periods/2026-03/").content
+    page = client.get(f"/players/{example_a.pk}/").content
+    assert f"/players/{example_a.pk}/history.csv?list=standard".encode() in page
+
+
+@pytest.mark.parametrize("url", ["/periods/1999-01/list.csv", "/periods/1999-01/games.csv",
+                                 "/players/999999/history.csv"])  # fmt: skip
+def test_unknown_ones_are_404(client, db, url):
+    assert client.get(url).status_code == HTTPStatus.NOT_FOUND
+
+
+def test_a_constant_number_of_queries(client, build_ladder, django_assert_max_num_queries):
+    build_ladder(30)
+    label = RatingPeriod.objects.order_by("start").first().label
+    with django_assert_max_num_queries(4):
+        client.get(f"/periods/{label}/list.csv")
+    with django_assert_max_num_queries(4):
+        client.get(f"/periods/{label}/games.csv")
