@@ -10,9 +10,10 @@ Only what is the same for everyone is kept: GET and HEAD without a session cooki
 ``Authorization`` header, answered 200 without setting a cookie (a page with a form sets the
 CSRF cookie: never kept), and never a read made inside an open transaction (it may see
 uncommitted data; tests run inside one, so they read afresh unless they commit). The key holds
-the version, the scheme and host (pagination links are absolute), the path with its query and
-the negotiated format. The API's authentication, permissions and throttles run before a cached
-answer is served (``ladder.api.views.cached_read``).
+the version, the scheme and host (pagination links are absolute), the path with its query, the
+negotiated format and the day (activity, a junior's K and the charts follow the calendar).
+The API's authentication, permissions and throttles run before a cached answer is served
+(``ladder.api.views.cached_read``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 
@@ -105,7 +107,12 @@ def _keepable_response(response: HttpResponseBase) -> bool:
 
 
 def _key(request: HttpRequest, version: int, variant: str) -> str:
-    where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{variant}"
+    # The day too: what is inactive (12 months), a junior's K (the year) and the chart's
+    # line to today change at midnight, with no write.
+    where = (
+        f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{variant}|"
+        f"{timezone.localdate().isoformat()}"
+    )
     digest = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
     return f"ladder:read:{version}:{digest}"
 

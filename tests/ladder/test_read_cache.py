@@ -217,3 +217,15 @@ def test_a_version_lost_with_its_row_starts_beyond_every_earlier_one(league):
     assert data_version.current().value == 0
     data_version.bump()
     assert data_version.current().value > before
+
+
+def test_a_new_day_is_read_afresh(client, league, monkeypatch):
+    """Activity, a junior's K and the chart's line to today follow the calendar, not a write."""
+    from django.utils import timezone
+
+    url = f"/players/{league['a'].pk}/"
+    client.get(url)
+    assert client.get(url)["X-Read-Cache"] == "hit"
+    tomorrow = timezone.localdate().toordinal() + 1
+    monkeypatch.setattr(timezone, "localdate", lambda *args: date.fromordinal(tomorrow))
+    assert client.get(url)["X-Read-Cache"] == "miss"
