@@ -82,7 +82,7 @@ def main() -> None:
     run_measure("first")
     floor = run_floor(args, server_url)
     if not args.no_lists:
-        lists(first, args.games)
+        lists(first, args.games, args.seed)
     if not args.no_federation:
         federation(args)
     print()
@@ -129,8 +129,9 @@ def federation(args) -> None:
     print(f"-- correction {one:.2f} s against the full recompute's {full:.2f} s")
 
 
-def lists(one_list: float, games: int) -> None:
-    """The first period's games split over the three lists, every player on each, rated anew."""
+def lists(one_list: float, games: int, seed: int) -> None:
+    """The first period's games split over the three lists, every player on each, rated anew;
+    then as many games in a period of their own where each player keeps to one list."""
     split_over_lists(True)
     print(f"\n== the same {games:,} games split over standard, rapid and blitz "
           "(every player plays on each)")  # fmt: skip
@@ -138,6 +139,68 @@ def lists(one_list: float, games: int) -> None:
     split_over_lists(False)  # back to one list for what follows
     print(f"-- one list {one_list:.2f} s; three lists {three:.2f} s "
           f"({three / one_list:.2f}x)")  # fmt: skip
+    started = time.perf_counter()
+    grouped(seed, games, build=True)
+    print(f"\n== {games:,} games over the three lists, each player keeping to one (half on "
+          f"standard, a quarter each on rapid and blitz), built in "
+          f"{time.perf_counter() - started:.1f} s")  # fmt: skip
+    kept = run_measure("grouped")
+    grouped(seed, games, build=False)  # gone again before the federation case
+    print(f"-- one list {one_list:.2f} s; three lists, each player on one {kept:.2f} s "
+          f"({kept / one_list:.2f}x); every player on each {three:.2f} s "
+          f"({three / one_list:.2f}x)")  # fmt: skip
+
+
+GROUPED = ("2026-06", date(2026, 6, 1), date(2026, 6, 30))
+
+
+def grouped(seed: int, games: int, *, build: bool) -> None:
+    """Add (or take away) a period whose players each play on one list only."""
+    import django
+
+    django.setup()
+    from django.db import connection, transaction
+
+    from ladder.models import Player, RatingPeriod
+    from ratings.models import RatingChange
+
+    if not build:
+        with transaction.atomic(), connection.cursor() as cursor:
+            period = RatingPeriod.objects.get(label=GROUPED[0])
+            RatingChange.objects.filter(period=period).delete()
+            cursor.execute("DELETE FROM ladder_game WHERE period_id = %s", [period.pk])
+            period.delete()
+        _analyze()
+        return
+    rng = random.Random(seed + 7)
+    ids = list(Player.objects.values_list("pk", flat=True))
+    groups: dict[str, list[int]] = {"standard": [], "rapid": [], "blitz": []}
+    for pk in ids:
+        groups[rng.choices(list(groups), weights=(2, 1, 1))[0]].append(pk)
+    entry = ", ".join(
+        f"{prefix}entry_{name} = entry_{name}"
+        for prefix in ("rapid_", "blitz_")
+        for name in ("rating", "rated_games", "peak_rating")
+    )
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"UPDATE ladder_player SET {entry}")
+        period = RatingPeriod.objects.create(label=GROUPED[0], start=GROUPED[1], end=GROUPED[2])
+        now = django.utils.timezone.now()
+        controls = {"standard": "90+30", "rapid": "15+10", "blitz": "3+2"}
+        results = ["1-0"] * 38 + ["0-1"] * 32 + ["1/2-1/2"] * 28 + ["+/-", "0-0"]
+        names = list(groups)
+
+        def rows():
+            for _ in range(games):
+                name = rng.choices(names, weights=(2, 1, 1))[0]
+                white, black = rng.sample(groups[name], 2)
+                day = GROUPED[1].replace(day=rng.randint(1, 30))
+                yield (period.pk, day, white, black, rng.choice(results), "League", "", now,
+                       now, name, controls[name])  # fmt: skip
+
+        _insert_games(rows())
+    _analyze()
 
 
 def split_over_lists(split: bool) -> None:
@@ -249,13 +312,18 @@ def extend(players: int, games: int, seed: int) -> None:
 
 
 def _load_period(spec, rng, ids, games: int) -> None:
-    from django.db import connection
 
     from ladder.models import RatingPeriod
 
     label, start, end = spec
     period = RatingPeriod.objects.create(label=label, start=start, end=end)
-    rows = _games(rng, ids, games, period)
+    _insert_games(_games(rng, ids, games, period))
+
+
+def _insert_games(rows) -> None:
+    """Insert game rows (``_games`` order of columns): COPY on PostgreSQL."""
+    from django.db import connection
+
     if connection.vendor == "postgresql":
         columns = (
             "period_id, date, white_id, black_id, result, event, round, created, updated, "
@@ -370,7 +438,29 @@ def measure_lists() -> None:
     measured(f"full recompute of the 3 lists of {PERIOD[0]}", all_three)
 
 
+def measure_grouped() -> None:
+    """The three lists of a period whose players each keep to one list."""
+    import django
+
+    django.setup()
+    from ladder.models import RatingList, RatingPeriod
+    from ratings import services
+
+    period = RatingPeriod.objects.get(label=GROUPED[0])
+
+    def all_three():
+        done = services.recompute_lists(period, rating_lists=RatingList.values).values()
+        return services.Recompute(
+            periods=next(iter(done)).periods,
+            rows=sum(r.rows for r in done),
+            players_changed=sum(r.players_changed for r in done),
+        )
+
+    measured(f"full recompute of the 3 lists of {GROUPED[0]}", all_three)
+
+
 MEASURES = {
+    "grouped": measure_grouped,
     "lists": measure_lists,
     "first": measure_first,
     "federation": measure_federation,
