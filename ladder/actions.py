@@ -18,8 +18,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from ratings import runs
-from ratings.models import RatingRun
+from ratings import publication, runs
+from ratings.models import RatingRun, RunStatus
 
 from . import data_version, importers, tournaments
 from .models import (
@@ -232,10 +232,25 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
             f"The earlier period {earlier.label} is still open; periods close in order, "
             f"so close {earlier.label} first."
         )
+    # The list is published whole: what waits to be rated is rated first (in this transaction,
+    # in immediate mode; in background mode the closing waits for the workers).
+    runs.settle()
+    pending = RatingRun.objects.filter(
+        status__in=(RunStatus.QUEUED, RunStatus.RUNNING), rating_list__in=kept_lists()
+    ).first()
+    if pending is not None:
+        raise ValidationError(
+            f"The ratings are still being computed (rating run #{pending.pk}); close the "
+            f"period {period.label} once it has finished, so that its list is published whole."
+        )
     period.status = PeriodStatus.CLOSED
     period.closed_at = timezone.now()
     period.save(update_fields=["status", "closed_at"])
     PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=_user(user))
+    # Its list as published (a revision when it closes again after a correction), and a
+    # revision of every later closed list the correction changed.
+    publication.publish(period, user=_user(user))
+    publication.revise_later(period, user=_user(user))
     return period
 
 

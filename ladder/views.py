@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from ratings import fide, selectors
+from ratings import fide, publication, selectors
 from ratings.models import RatingChange
 
 from .forms import CalculatorForm, WhatIfForm
@@ -186,10 +186,18 @@ def period(request, label: str):
         "period": period,
         "report": report,
         "list_page": rating_list.get_page(request.GET.get("page")),
+        "publications": _publications(period, chosen),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
         "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),
     }
     return render(request, "ladder/period.html", context)
+
+
+def _publications(period: RatingPeriod, rating_list: str) -> list[tuple]:
+    """The period's publications on a list, oldest first, each with what it changed."""
+    found = list(period.publications.filter(rating_list=rating_list).select_related("corrected_in"))
+    changed = publication.differences(found)
+    return [(p, changed[p.pk]) for p in found]
 
 
 CALCULATOR_DEFAULTS = {

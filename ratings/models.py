@@ -211,3 +211,67 @@ class RatingRun(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status in (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+class Publication(models.Model):
+    """A period's list on one rating list as published, kept as it was (never updated).
+
+    Revision 1 is published when the period closes; each later one when the list that closes
+    the period changed and was published again: the period closed again after a correction
+    (``reason``: why it was reopened), or a correction made in an earlier period flowed into it
+    (``corrected_in``). ``differences`` holds, per player whose line changed, the line before
+    and after: ``[player id, old rating, new rating, old change, new change]``.
+    """
+
+    period = models.ForeignKey(
+        "ladder.RatingPeriod", on_delete=models.CASCADE, related_name="publications"
+    )
+    rating_list = models.CharField(
+        max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
+    )
+    revision = models.PositiveIntegerField()
+    published_at = models.DateTimeField(default=timezone.now)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    reason = models.TextField(blank=True)
+    corrected_in = models.ForeignKey(
+        "ladder.RatingPeriod", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    players_changed = models.PositiveIntegerField(default=0)
+    differences = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["period__start", "rating_list", "revision"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period", "rating_list", "revision"], name="one_publication_revision"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.period} {self.rating_list} revision {self.revision}"
+
+
+class PublishedRating(models.Model):
+    """One player's line on a published list (``Publication``), as published."""
+
+    publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(
+        "ladder.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    status = models.CharField(max_length=20)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    change = models.IntegerField(default=0)
+    k = models.PositiveSmallIntegerField(null=True, blank=True, help_text="K applied.")
+    games = models.PositiveIntegerField(default=0, help_text="Rated games in the period.")
+    total_games = models.PositiveIntegerField(default=0, help_text="Rated games in all.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["publication", "player"], name="one_published_line")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.publication}: {self.player_id} {self.rating}"

@@ -24,7 +24,7 @@ from ladder.models import (
     default_list,
     kept_lists,
 )
-from ratings import fide, selectors
+from ratings import fide, publication, selectors
 from ratings.models import RatingChange, RatingRun
 
 from .exceptions import field_errors
@@ -252,16 +252,61 @@ class ReportRowSerializer(ChangeSerializer):
         read_only_fields = fields
 
 
+class DifferenceSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name", default=None, allow_null=True)
+    old_rating = serializers.IntegerField(allow_null=True, help_text="As published before.")
+    new_rating = serializers.IntegerField(allow_null=True)
+    old_change = serializers.IntegerField()
+    new_change = serializers.IntegerField()
+
+
+class PublicationSerializer(serializers.Serializer):
+    """One publication of the period's list: revision 1 when it closed, then each revision."""
+
+    revision = serializers.IntegerField()
+    published_at = serializers.DateTimeField()
+    published_by = serializers.CharField(
+        source="published_by.username", default=None, allow_null=True
+    )
+    reason = serializers.CharField(help_text="Why the period was reopened (revisions).")
+    corrected_in = serializers.CharField(
+        source="corrected_in.label", default=None, allow_null=True,
+        help_text="The earlier period whose correction flowed into this list.",
+    )  # fmt: skip
+    players_changed = serializers.IntegerField()
+    differences = DifferenceSerializer(
+        source="changes", many=True, help_text="Each player whose line changed."
+    )
+
+
 class PeriodDetailSerializer(PeriodSerializer):
-    """A period with its rating report and the record of closes and reopens."""
+    """A period with its rating report, the record of closes and reopens, and its list's
+    publications (first and revisions)."""
 
     log = PeriodLogSerializer(many=True, read_only=True)
     rating_list = serializers.SerializerMethodField(help_text="The list the report is of.")
     report = serializers.SerializerMethodField()
+    publications = serializers.SerializerMethodField(
+        help_text="The list as published when the period closed, then each revision: when, "
+        "by whom, why, and each player whose rating or change it changed (old and new)."
+    )
 
     class Meta(PeriodSerializer.Meta):
-        fields = [*PeriodSerializer.Meta.fields, "log", "rating_list", "report"]
+        fields = [*PeriodSerializer.Meta.fields, "log", "rating_list", "report", "publications"]
         read_only_fields = fields
+
+    @extend_schema_field(PublicationSerializer(many=True))
+    def get_publications(self, period: RatingPeriod) -> list:
+        found = list(
+            period.publications.filter(rating_list=self.get_rating_list(period)).select_related(
+                "published_by", "corrected_in"
+            )
+        )
+        changed = publication.differences(found)
+        for p in found:
+            p.changes = changed[p.pk]  # type: ignore[attr-defined]
+        return cast(list, PublicationSerializer(found, many=True).data)
 
     @extend_schema_field(serializers.ChoiceField(choices=RatingList.choices))
     def get_rating_list(self, period: RatingPeriod) -> str:

@@ -54,13 +54,13 @@ ENDPOINTS = {
     "periods": ("/api/v1/periods/", 2),
     "history": ("/api/v1/players/{hero}/history/", 5),  # + player, games, opening ratings
     "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
-    "period report": ("/api/v1/periods/{period}/", 3),  # period, log, report
+    "period report": ("/api/v1/periods/{period}/", 4),  # period, log, report, publications
     # ?list= reads another list's columns and rows, in as many queries.
     "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 3),
     "games (rapid)": ("/api/v1/games/?list=rapid", 2),
     "history (rapid)": ("/api/v1/players/{hero}/history/?list=rapid", 5),
     "rating list (rapid)": ("/api/v1/rating-list/?list=rapid", 3),
-    "period report (rapid)": ("/api/v1/periods/{period}/?list=rapid", 3),
+    "period report (rapid)": ("/api/v1/periods/{period}/?list=rapid", 4),
     "rating runs (rapid)": ("/api/v1/rating-runs/?list=rapid", 2),
 }
 

@@ -1,4 +1,5 @@
-"""manage.py rating_list [--list LIST] [--period LABEL] [--format table|csv|json]."""
+"""manage.py rating_list [--list LIST] [--period LABEL] [--as-published [REVISION]]
+[--format table|csv|json]."""
 
 import csv
 import json
@@ -7,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ladder.models import RatingList, RatingPeriod, kept_lists
+from ratings import publication
 from ratings.selectors import rating_list
 
 from ._periods import period_by_label
@@ -23,6 +25,7 @@ class Command(BaseCommand):
         "(default: the latest period)."
     )
     chosen: str = RatingList.STANDARD  # the list being printed
+    published: str = ""  # "as published ..." when it is a published list
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--period", dest="label", help="The period, e.g. 2026-03.")
@@ -30,6 +33,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--list", dest="rating_list", choices=RatingList.values,
             default=RatingList.STANDARD, help="The list (default: standard).",
+        )  # fmt: skip
+        parser.add_argument(
+            "--as-published", dest="revision", nargs="?", const=0, type=int,
+            help="The list as published when the period closed: its latest revision, or the "
+            "revision given (1 = as first published).",
         )  # fmt: skip
 
     def handle(self, *args: str, **options: Any) -> None:
@@ -45,8 +53,33 @@ class Command(BaseCommand):
         if period is None:
             raise CommandError("There are no rating periods yet; enter or import games first.")
         self.chosen = chosen
-        rows = [entry.as_dict() for entry in rating_list(period, rating_list=chosen)]
+        self.published = ""
+        if options["revision"] is not None:
+            rows = self._published(period, chosen, options["revision"] or None)
+        else:
+            rows = [entry.as_dict() for entry in rating_list(period, rating_list=chosen)]
         getattr(self, f"_{options['format']}")(rows, period)
+
+    def _published(
+        self, period: RatingPeriod, chosen: str, revision: int | None
+    ) -> list[dict[str, Any]]:
+        found = publication.as_published(period, chosen, revision)
+        if found is None:
+            which = f"revision {revision} of " if revision else ""
+            raise CommandError(
+                f"There is no {which}published {chosen} list for {period.label}: a period's "
+                "list is published when the period closes."
+            )
+        published, lines = found
+        self.published = f" as published {published.published_at:%Y-%m-%d}" + (
+            f" (revision {published.revision})" if published.revision > 1 else ""
+        )
+        return [
+            {"name": line.player.name, "fide_id": line.player.fide_id, "rating_before": None,
+             "rating": line.rating, "change": line.change, "k": line.k, "games": line.games,
+             "total_games": line.total_games, "status": line.status}
+            for line in lines
+        ]  # fmt: skip
 
     def _json(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -62,6 +95,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{prefix}Rating list closing {period.label} ({period.start} to {period.end})"
+            f"{self.published}"
         )
         header = ("#", "Name", "FIDE id", "Before", "Rating", "Chg", "K", "Games", "Total",
                   "Status")  # fmt: skip
