@@ -34,7 +34,7 @@ from rest_framework.response import Response
 from ladder import actions
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
 from ladder.validation import GameEntry
-from ratings import fide, runs, selectors
+from ratings import calculator, fide, runs, selectors
 from ratings import services as rating_services
 from ratings.models import RatingRun
 
@@ -467,20 +467,26 @@ class CalculatorView(ApiMixin, GenericAPIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         method = data.get("method") or rating_services.rules().method
+        rules = calculator.rules_by_default(method)
         options = {
             "k": data["k"],
             "method": method,
-            "apply_cap": data["apply_cap"],
-            "apply_700": data["apply_700"],
+            "apply_cap": rules["apply_cap"] if data["apply_cap"] is None else data["apply_cap"],
+            "apply_700": rules["apply_700"] if data["apply_700"] is None else data["apply_700"],
             "exemption": data["exemption"],
         }
         if "opponent" in data:
+            own, opponent = data["rating"], data["opponent"]
             result = {
                 "method": method,
-                "outcomes": fide.outcomes(data["rating"], data["opponent"], **options),
+                "outcomes": fide.outcomes(own, opponent, **options),
+                "opponent_outcomes": {
+                    name: calculator.mirrored(own, opponent, name, **options)
+                    for name in ("win", "draw", "loss")
+                },
             }
         else:
-            games = [(g["opponent"], s.SCORES[g["score"]]) for g in data["games"]]
+            games = [(g["opponent"], g["score"]) for g in data["games"]]
             result = {
                 "method": method,
                 "event": fide.event_calculation(data["rating"], games, **options),
