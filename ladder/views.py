@@ -186,6 +186,7 @@ def period(request, label: str):
         **_list_context(chosen),
         "period": period,
         "report": report,
+        "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
         "list_page": rating_list.get_page(request.GET.get("page")),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
         "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),
@@ -268,7 +269,7 @@ def _k_helper(query) -> dict:
 
 # --- the rating chart: inline SVG on a real time axis ---------------------------------------
 
-CHART = {"width": 640, "height": 240, "left": 56, "right": 16, "top": 12, "bottom": 30}
+CHART = {"width": 640, "height": 256, "left": 56, "right": 16, "top": 12, "bottom": 46}
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 

@@ -144,7 +144,7 @@ def test_player_page_explains_worked_example_a(client, example_a):
 
 def test_player_page_draws_the_chart_on_a_time_axis(client, example_a):
     html = client.get(example_a.get_absolute_url()).content.decode()
-    assert '<svg viewBox="0 0 640 240" role="img"' in html
+    assert '<svg viewBox="0 0 640 256" role="img"' in html
     assert re.search(r'<polyline class="line" points="[\d.]+,[\d.]+ [\d.]+,[\d.]+"', html)
     assert "Rating from 1850 on 01 Mar 2026 to 1864 on 31 Mar 2026" in html
     assert "Mar 2026" in html  # a date tick
@@ -214,7 +214,7 @@ def test_period_page_shows_report_and_list(client, example_a):
     response = client.get(period.get_absolute_url())
     assert response.status_code == HTTPStatus.OK
     text = text_of(response)
-    assert "Ada Example rated 1850 20 20 9 5.50 4.78 +14.40 +14 1864 1908" in text
+    assert "Ada Example rated 1850 20 9 5.50 4.78 +14.40 +14 1864 1908" in text
     report, listed = text.split("The list that closes 2026-03")
     assert "Opponent 2310" in report
     assert "Ada Example" in listed
