@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
@@ -42,8 +43,8 @@ from .models import (
 )
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
 
-admin.site.site_header = "Ladder administration"
-admin.site.site_title = "Ladder admin"
+admin.site.site_header = f"{settings.LADDER_CLUB_NAME} administration"
+admin.site.site_title = f"{settings.LADDER_CLUB_NAME} admin"
 admin.site.index_title = "Club records and ratings"
 
 

@@ -197,3 +197,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# The club's name, shown in every page's header and title and in the admin (issue 13).
+LADDER_CLUB_NAME = os.environ.get("LADDER_CLUB_NAME", "").strip() or "Ladder"

@@ -87,6 +87,9 @@ def standings(request):
         "page": page,
         "rows": rows,
         "unrated": unrated.get_page(request.GET.get("upage")),
+        "as_of": today,
+        "latest_period": RatingPeriod.objects.order_by("-start").first(),
+        "movers": selectors.top_movers(rating_list),
     }
     return render(request, "ladder/standings.html", context)
 

@@ -30,6 +30,7 @@ from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.schemas.inspectors import ViewInspector
 
 from ladder import actions
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
@@ -47,7 +48,7 @@ from .permissions import ModelPermissions
 if TYPE_CHECKING:
     from rest_framework.permissions import _PermissionClass
 
-from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, errors
+from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, PublicReadsSchema, errors
 
 
 class ApiMixin:
@@ -62,6 +63,7 @@ class ApiMixin:
         SessionAuthentication,
     ]
     permission_classes: Sequence[_PermissionClass] = [ModelPermissions]
+    schema: ViewInspector | None = PublicReadsSchema()
 
     def get_exception_handler(self):
         return exception_handler

@@ -28,7 +28,10 @@
     ["calc-result", "k-advice"].forEach(function (id) {
       var fresh = doc.getElementById(id);
       var current = document.getElementById(id);
-      if (fresh && current) current.innerHTML = fresh.innerHTML;
+      // Unchanged parts stay as they are, so a link that has the keyboard focus keeps it.
+      if (fresh && current && current.innerHTML !== fresh.innerHTML) {
+        current.innerHTML = fresh.innerHTML;
+      }
     });
     form.querySelectorAll("[data-errors-for]").forEach(function (slot) {
       var name = slot.getAttribute("data-errors-for");

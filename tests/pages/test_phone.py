@@ -121,6 +121,12 @@ def test_calculator_result_follows_the_first_fields(screen, live_server):
 def test_k_helper_is_labelled_keyboard_reachable_and_live(screen, live_server):
     name, width, page = screen
     page.goto(live_server.url + "/calculator/")
+    unlabelled = page.evaluate(
+        "[...document.querySelectorAll('#calculator input:not([type=hidden]), "
+        "#calculator textarea, #calculator select')].filter(e => !e.labels.length).length"
+    )
+    assert unlabelled == 0  # every field, the K helper's too, has its label
+    assert page.locator("a.skip-link").count() == 1
     page.get_by_text("Not sure of your K? Work it out").click()
     page.get_by_label("Rated games so far").fill("12")
     advice = page.get_by_test_id("k-advice")
@@ -128,6 +134,7 @@ def test_k_helper_is_labelled_keyboard_reachable_and_live(screen, live_server):
     assert advice.inner_text() == "40"
     use = page.get_by_role("link", name="Use K 40")
     page.get_by_label("Highest published rating").focus()
+    page.wait_for_function("document.getElementById('calculator').dataset.state === 'ready'")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Use K 40"
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
