@@ -31,7 +31,7 @@ def test_standings_say_as_of_when_explain_the_signs_and_show_top_movers(client, 
     text = text_of(response)
     assert "; the latest period is March 2026 (open)." in text
     assert "As of " in text
-    assert "+0 means rated games with no net change; — means no rated period yet" in text
+    assert "+0 means rated games with no net change; — means no change to show yet" in text
     movers = text.split("Top movers of March 2026")[1].split("Unrated players")[0]
     # 1905 beat 1850: 20 × (1 − 0.58) = +8.4; 2000 beat 1850: 20 × (1 − 0.70) = +6.
     assert (
