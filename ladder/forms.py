@@ -160,40 +160,29 @@ class CalculatorForm(forms.Form):
         }
 
 
-def count_field(label: str, **kwargs) -> forms.IntegerField:
+def count_field(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
+    between = f"Enter a whole number from {low} to {high}."
     return forms.IntegerField(
         label=label,
         required=False,
+        min_value=low,
+        max_value=high,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
-        error_messages={"invalid": "Enter a whole number."},
+        error_messages={"invalid": "Enter a whole number.", "min_value": between,
+                        "max_value": between},
         **kwargs,
-    )
+    )  # fmt: skip
 
 
 class KHelperForm(forms.Form):
     """The calculator's K helper: what K FIDE gives a player (8.3.3)."""
 
     rated_games = count_field(
-        "Rated games so far",
-        min_value=0,
-        max_value=100_000,
-        help_text="Games on published lists before this one.",
+        "Rated games so far", 0, 100_000, help_text="Games on published lists before this one."
     )
-    birth_year = count_field(
-        "Birth year", min_value=1900, max_value=2100, help_text="Leave blank if not a junior."
-    )
-    peak_rating = forms.IntegerField(
-        label="Highest published rating",
-        required=False,
-        min_value=MIN_RATING,
-        max_value=MAX_RATING,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
-        help_text="Leave blank if never rated.",
-        error_messages={
-            "invalid": "Enter a whole number.",
-            "min_value": f"A rating cannot be below {MIN_RATING}.",
-            "max_value": f"A rating cannot be above {MAX_RATING}.",
-        },
+    birth_year = count_field("Birth year", 1900, 2100, help_text="Leave blank if not a junior.")
+    peak_rating = rating_field(
+        "Highest published rating", required=False, help_text="Leave blank if never rated."
     )
 
     def has_input(self) -> bool:

@@ -209,11 +209,21 @@ def test_k_helper_gives_fides_k_and_the_article(client, helper, k, why):
 
 
 @pytest.mark.django_db
-def test_k_helper_bad_input_is_a_field_error(client):
-    response = client.get(URL, {"rated_games": "many"})
+@pytest.mark.parametrize(
+    ("params", "field", "message"),
+    [
+        ({"rated_games": "many"}, "rated_games", "Enter a whole number."),
+        ({"rated_games": "-1"}, "rated_games", "Enter a whole number from 0 to 100000."),
+        ({"birth_year": "1850"}, "birth_year", "Enter a whole number from 1900 to 2100."),
+        ({"peak_rating": "4000"}, "peak_rating", "A rating cannot be above 3500."),
+    ],
+)
+def test_k_helper_bad_input_is_a_field_error(client, params, field, message):
+    response = client.get(URL, params)
     html = response.content.decode()
-    assert re.search(r'data-errors-for="rated_games"[^>]*>Enter a whole number.<', html)
+    assert re.search(rf'data-errors-for="{field}"[^>]*>{re.escape(message)}<', html)
     assert 'data-outcome="win"' in html  # the calculation still shows
+    assert 'data-testid="k-advice"' not in html
 
 
 def test_the_page_explains_and_answers_questions(client):
