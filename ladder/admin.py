@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from ratings import fide
@@ -30,11 +32,20 @@ from .actions import GAME_FIELDS
 from .admin_rounds import enter_round_view, list_choice
 from .admin_runs import report_run
 from .admin_tournaments import export_event_trf, import_tournament_view
-from .models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, closed_message, kept_lists
+from .models import (
+    LIST_FIELDS,
+    Game,
+    PeriodLog,
+    Player,
+    RatingList,
+    RatingPeriod,
+    closed_message,
+    kept_lists,
+)
 from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
 
-admin.site.site_header = "Ladder administration"
-admin.site.site_title = "Ladder admin"
+admin.site.site_header = f"{settings.LADDER_CLUB_NAME} administration"
+admin.site.site_title = f"{settings.LADDER_CLUB_NAME} admin"
 admin.site.index_title = "Club records and ratings"
 
 
@@ -206,6 +217,23 @@ class GameForm(forms.ModelForm):
         return data
 
 
+def remind_to_close(modeladmin, request, period: RatingPeriod) -> None:
+    """After a correction in a reopened period, offer to close it again."""
+    if period.is_closed or not period.log.filter(action=PeriodLog.Action.REOPENED).exists():
+        return
+    url = reverse("admin:ladder_ratingperiod_changelist") + "?status__exact=open"
+    modeladmin.message_user(
+        request,
+        format_html(
+            "The period {} was reopened for corrections. When they are done, "
+            '<a href="{}">close it again</a> to publish the corrected list.',
+            period.label,
+            url,
+        ),
+        messages.WARNING,
+    )
+
+
 def delete_selected_games(modeladmin, request, queryset):
     """Delete the selected games, unless any belongs to a closed period (asked before the
     confirmation page, with the write path's own rule and sentence)."""
@@ -220,8 +248,10 @@ def delete_selected_games(modeladmin, request, queryset):
 
 @admin.register(Game)
 class GameAdmin(SimpleHistoryAdmin):
-    list_display = ("date", "white", "black", "result", "rating_list", "event", "round", "period")
+    # Result beside the players, so that it shows at 1280 px; the period follows from the date.
+    list_display = ("date", "white", "result", "black", "event", "round", "rating_list")
     list_filter = ("period", "rating_list", "event", "result")
+    ordering = ("-date", "-pk")  # the evening's games first
     list_select_related = ("white", "black", "period")
     date_hierarchy = "date"
     search_fields = ("white__name", "black__name", "event")
@@ -262,18 +292,27 @@ class GameAdmin(SimpleHistoryAdmin):
         return actions
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
+        """A frozen game's page offers no Save or Delete: one message and a button that reopens
+        its period (the period admin's reopen action, which asks the reason)."""
         game = self.get_object(request, unquote(object_id))
         if game is not None and game.period.is_closed:
             if request.method == "POST" and self.has_change_permission(request, game):
-                self.message_user(request, closed_message(game.period), messages.ERROR)
-                return HttpResponseRedirect(request.path)
-            extra_context = {**(extra_context or {}), "frozen_message": closed_message(game.period)}
+                return HttpResponseRedirect(request.path)  # the page says why, once
+            extra_context = {
+                **(extra_context or {}),
+                "frozen_message": closed_message(game.period),
+                "frozen_period": game.period,
+                "can_reopen": request.user.has_perm("ladder.change_ratingperiod"),
+                "show_save": False,
+                "show_save_and_continue": False,
+                "show_save_and_add_another": False,
+                "show_delete": False,
+            }
         return super().change_view(request, object_id, form_url, extra_context)
 
     def delete_view(self, request, object_id, extra_context=None):
         game = self.get_object(request, unquote(object_id))
         if game is not None and game.period.is_closed and self.has_delete_permission(request, game):
-            self.message_user(request, closed_message(game.period), messages.ERROR)
             return HttpResponseRedirect(reverse("admin:ladder_game_change", args=[game.pk]))
         return super().delete_view(request, object_id, extra_context)
 
@@ -281,6 +320,7 @@ class GameAdmin(SimpleHistoryAdmin):
         data = {name: form.cleaned_data.get(name, "") for name in GAME_FIELDS}
         if change:
             actions.correct_game(game=obj, changes=data, user=request.user)
+            remind_to_close(self, request, obj.period)
         else:
             (game,) = actions.enter_games(
                 games=[GameEntry(**data)], user=request.user, reason="Game entered in the admin"

@@ -22,6 +22,7 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
 from . import actions
 from .admin_runs import report_run
@@ -42,6 +43,8 @@ ROWS = 10
 ROUND_FIELDS = ("date", "rating_list", "time_control")
 # "White Name - Black Name 1-0": the first spaced dash splits the players, the last word is
 # the result (names may hold hyphens, as in Jean-Paul, but not a spaced dash).
+# The lookup's "No player is named 'X'. Did you mean 'Y' or 'Z'?", offered as one-click fixes.
+UNKNOWN_NAME = re.compile(r"^No player is named '(?P<typed>.+)'\. Did you mean (?P<names>.+)\?$")
 PASTED_GAME = re.compile(r"^(?P<white>.+?)\s+[-–—]\s+(?P<black>.+?)\s+(?P<result>\S+)$")
 
 
@@ -54,7 +57,12 @@ def list_choice(**kwargs: Any) -> forms.ChoiceField:
 
 class RoundForm(forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    event = forms.CharField(max_length=200, required=False)
+    event = forms.CharField(
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"list": "ladder-events", "size": 40}),
+        help_text="Pick an existing event to keep its games together.",
+    )
     round = forms.CharField(max_length=20, required=False)
     rating_list = list_choice(help_text="Standard, rapid or blitz: once for the whole round.")
     time_control = forms.CharField(
@@ -111,6 +119,17 @@ class Line:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def fixes(self) -> list[tuple[str, str]]:
+        """Return (typed, suggested name) pairs from the line's "Did you mean" problems."""
+        found = []
+        for problem in self.problems:
+            match = UNKNOWN_NAME.match(problem)
+            if match is not None:
+                names = re.findall(r"'([^']+)'", match.group("names"))
+                found += [(match.group("typed"), name) for name in names]
+        return found
 
     @property
     def result_label(self) -> str:
@@ -195,8 +214,9 @@ def enter_round_view(request, model_admin):
     problems: list[str] = []
     checked = False
     if request.method == "POST":
-        form = RoundForm(request.POST)
-        formset = RowFormSet(request.POST, prefix="rows")
+        data = _apply_fix(request.POST)
+        form = RoundForm(data)
+        formset = RowFormSet(data, prefix="rows")
         if form.is_valid() and formset.is_valid():
             day = form.cleaned_data["date"]
             lines = collect_lines(formset.cleaned_data, form.cleaned_data["paste"])
@@ -207,7 +227,7 @@ def enter_round_view(request, model_admin):
             if not lines:
                 problems.append("Enter at least one game, in the rows or in the paste box.")
             checked = not problems and all(line.ok for line in lines)
-            if checked and "_save" in request.POST:
+            if checked and "_save" in data:
                 try:
                     return _save(request, model_admin, form.cleaned_data, lines)
                 except ValidationError as error:
@@ -227,8 +247,42 @@ def enter_round_view(request, model_admin):
         "invalid": _invalid_sentence(lines),
         "checked": checked,
         "players": player_choices(lookup.players),
+        "events": Game.objects.exclude(event="")
+        .order_by("event")
+        .values_list("event", flat=True)
+        .distinct()[:500],
     }
     return TemplateResponse(request, "admin/ladder/game/enter_round.html", context)
+
+
+def _apply_fix(post):
+    """Put a suggested name in place of the typed one ("Did you mean", one click), then preview.
+
+    The fix button sends ``typed`` and ``name`` joined by a newline: the rows holding exactly the
+    typed text, and each pasted line's player part, take the name.
+    """
+    if "_fix" not in post:
+        return post
+    typed, _, name = post["_fix"].partition("\n")
+    typed, name = typed.strip(), name.strip()  # browsers send the newline as CR LF
+    data = post.copy()
+    data.pop("_save", None)
+    if not typed or not name:
+        return data
+    wanted = " ".join(typed.split()).casefold()
+    for key in data:
+        is_player = key.startswith("rows-") and key.endswith(("-white", "-black"))
+        if is_player and " ".join(data[key].split()).casefold() == wanted:
+            data[key] = name
+    pasted = []
+    for text in data.get("paste", "").splitlines():
+        match = PASTED_GAME.match(text.strip())
+        if match is not None and typed in match.group("white", "black"):
+            white, black, result = (name if part == typed else part for part in match.groups())
+            text = f"{white} - {black} {result}"
+        pasted.append(text)
+    data["paste"] = "\n".join(pasted)
+    return data
 
 
 def _invalid_sentence(lines: list[Line]) -> str:
@@ -259,4 +313,6 @@ def _save(request, model_admin, data: dict, lines: list[Line]):
         count = f"{len(games)} game" if len(games) == 1 else f"{len(games)} games"
         saved = f"Saved {count} of {data['date'].isoformat()}{f' ({where})' if where else ''}."
         report_run(model_admin, request, saved=saved, level=messages.SUCCESS)
-    return HttpResponseRedirect(reverse("admin:ladder_game_changelist"))
+    day = data["date"]
+    query = urlencode({"date__year": day.year, "date__month": day.month, "date__day": day.day})
+    return HttpResponseRedirect(reverse("admin:ladder_game_changelist") + "?" + query)

@@ -12,29 +12,13 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ratings import fide
+from ratings import calculator, fide
 
 from .models import MAX_RATING, MIN_RATING, RatingList
 
 K_PRESETS = (40, 20, 10, 32)
 OTHER = "other"
-SCORES = {
-    "1": fide.UNIT,
-    "1.0": fide.UNIT,
-    "w": fide.UNIT,
-    "win": fide.UNIT,
-    "½": fide.UNIT // 2,
-    "1/2": fide.UNIT // 2,
-    "0.5": fide.UNIT // 2,
-    ".5": fide.UNIT // 2,
-    "=": fide.UNIT // 2,
-    "d": fide.UNIT // 2,
-    "draw": fide.UNIT // 2,
-    "0": 0,
-    "0.0": 0,
-    "l": 0,
-    "loss": 0,
-}
+SCORES = calculator.SCORE_WORDS
 MAX_EVENT_GAMES = 100
 
 
@@ -80,7 +64,13 @@ class CalculatorForm(forms.Form):
         help_text="One game a line: the opponent's rating, then your score (1, ½ or 0).",
     )
     k_preset = forms.ChoiceField(
-        label="K-factor", choices=K_CHOICES, initial="20", widget=forms.RadioSelect
+        label="K-factor",
+        choices=K_CHOICES,
+        initial="20",
+        widget=forms.RadioSelect,
+        help_text="How fast a rating moves. FIDE: 40 for newcomers (under 30 rated games) and "
+        "juniors below 2300, 20 for most players, 10 once a player has reached 2400. Many club "
+        "and online calculators use 32.",
     )
     k_other = forms.IntegerField(
         label="Other K",
@@ -102,13 +92,13 @@ class CalculatorForm(forms.Form):
         widget=forms.RadioSelect,
     )
     apply_cap = forms.BooleanField(
-        label="400-point rule (8.3.1)",
+        label="400-point rule (8.3.1, FIDE table only)",
         required=False,
         initial=True,
         help_text="Count a difference beyond ±400 as ±400 (not for players rated 2650+).",
     )
     apply_700 = forms.BooleanField(
-        label="700 rule (8.3.3)",
+        label="700 rule (8.3.3, FIDE table only)",
         required=False,
         initial=True,
         help_text="If K × games > 700, K becomes 700 ÷ games, rounded down.",
@@ -160,12 +150,43 @@ class CalculatorForm(forms.Form):
     def options(self) -> dict:
         """Return the keyword options ``fide.event_calculation`` takes."""
         data = self.cleaned_data
+        if data["method"] != fide.METHOD_FIDE:  # classic mode: the plain formula, no rules
+            return {"k": self.k, "method": data["method"], **calculator.rules_by_default("elo")}
         return {
             "k": self.k,
             "method": data["method"],
             "apply_cap": data["apply_cap"],
             "apply_700": data["apply_700"],
         }
+
+
+def count_field(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
+    between = f"Enter a whole number from {low} to {high}."
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=low,
+        max_value=high,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+        error_messages={"invalid": "Enter a whole number.", "min_value": between,
+                        "max_value": between},
+        **kwargs,
+    )  # fmt: skip
+
+
+class KHelperForm(forms.Form):
+    """The calculator's K helper: what K FIDE gives a player (8.3.3)."""
+
+    rated_games = count_field(
+        "Rated games so far", 0, 100_000, help_text="Games on published lists before this one."
+    )
+    birth_year = count_field("Birth year", 1900, 2100, help_text="Leave blank if not a junior.")
+    peak_rating = rating_field(
+        "Highest published rating", required=False, help_text="Leave blank if never rated."
+    )
+
+    def has_input(self) -> bool:
+        return any(self.data.get(name, "").strip() for name in self.fields)
 
 
 class WhatIfForm(forms.Form):

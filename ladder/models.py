@@ -140,14 +140,16 @@ class Sex(models.TextChoices):
 
 
 class Title(models.TextChoices):
-    GM = "GM"
-    IM = "IM"
-    FM = "FM"
-    CM = "CM"
-    WGM = "WGM"
-    WIM = "WIM"
-    WFM = "WFM"
-    WCM = "WCM"
+    """Real FIDE titles, labelled as FIDE writes them (not "Gm", "Wgm")."""
+
+    GM = "GM", "GM"
+    IM = "IM", "IM"
+    FM = "FM", "FM"
+    CM = "CM", "CM"
+    WGM = "WGM", "WGM"
+    WIM = "WIM", "WIM"
+    WFM = "WFM", "WFM"
+    WCM = "WCM", "WCM"
 
 
 def _entry_rating(name: str) -> models.PositiveSmallIntegerField:

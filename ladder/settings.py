@@ -212,3 +212,6 @@ CACHES = {
 # How long an anonymous read's answer is kept under one data version (0: never kept). A
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
 LADDER_READ_CACHE_SECONDS = int(os.environ.get("LADDER_READ_CACHE_SECONDS", "300"))
+
+# The club's name, shown in every page's header and title and in the admin (issue 13).
+LADDER_CLUB_NAME = os.environ.get("LADDER_CLUB_NAME", "").strip() or "Ladder"

@@ -14,10 +14,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from ratings import calculator as calc
 from ratings import fide, publication, selectors
 from ratings.models import RatingChange
 
-from .forms import CalculatorForm, WhatIfForm
+from .forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from .models import LIST_FIELDS, Player, RatingList, RatingPeriod, default_list, kept_lists
 
 PER_PAGE = 50
@@ -86,6 +87,9 @@ def standings(request):
         "page": page,
         "rows": rows,
         "unrated": unrated.get_page(request.GET.get("upage")),
+        "as_of": today,
+        "latest_period": RatingPeriod.objects.order_by("-start").first(),
+        "movers": selectors.top_movers(rating_list),
     }
     return render(request, "ladder/standings.html", context)
 
@@ -185,6 +189,7 @@ def period(request, label: str):
         **_list_context(chosen),
         "period": period,
         "report": report,
+        "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
         "list_page": rating_list.get_page(request.GET.get("page")),
         "publications": _publications(period, chosen),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
@@ -217,24 +222,65 @@ def calculator(request):
     else:
         data = {**CALCULATOR_DEFAULTS, "apply_cap": "on", "apply_700": "on"}
     form = CalculatorForm(data)
-    context = {"form": form, "table": fide.expectation_bands()}
+    context = {
+        "form": form,
+        "table": fide.expectation_bands(),
+        "k_helper": _k_helper(request.GET),
+        "gaps": calc.gap_table(None),
+    }
     if form.is_valid():
         own, options = form.cleaned_data["own"], form.options()
+        context["classic"] = options["method"] != fide.METHOD_FIDE
         if form.cleaned_data["mode"] == "event":
             context["event"] = fide.event_calculation(own, form.cleaned_data["games"], **options)
         else:
-            opponent = form.cleaned_data["opponent"]
-            results = fide.outcomes(own, opponent, **options)
-            context["outcomes"] = [(name, results[name]) for name in ("win", "draw", "loss")]
-            context["chosen"] = form.cleaned_data["result"]
-            context["line"] = results["win"].lines[0]
-            context["expected_percent"] = results["win"].expected * 100
+            context.update(_one_game(own, form.cleaned_data, options))
     return render(request, "ladder/calculator.html", context)
+
+
+def _one_game(own: int, data: dict, options: dict) -> dict:
+    opponent, chosen = data["opponent"], data["result"]
+    results = fide.outcomes(own, opponent, **options)
+    mine = results[chosen]
+    return {
+        "outcomes": [(name, results[name]) for name in ("win", "draw", "loss")],
+        "chosen": chosen,
+        "mine": mine,
+        "theirs": calc.mirrored(own, opponent, chosen, **options),
+        "levels": calc.levels(own, mine.rating_after),
+        "line": results["win"].lines[0],
+        "score": {"win": "1", "draw": "½", "loss": "0"}[chosen],
+        "exact_after": own + mine.change_exact,
+        "expected_percent": results["win"].expected * 100,
+        "gaps": calc.gap_table(own - opponent),
+    }
+
+
+def _k_helper(query) -> dict:
+    """The K helper's form and, when filled in and valid, the K it gives with a link to use it."""
+    form = KHelperForm(query if KHelperForm(query).has_input() else None)
+    advice = None
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        advice = calc.k_advice(
+            rated_games=data["rated_games"] or 0,
+            birth_year=data["birth_year"],
+            peak_rating=data["peak_rating"],
+            year=selectors.current_year(),
+        )
+    use = None
+    if advice is not None:
+        params = query.copy()
+        params["k_preset"], params["k_other"] = OTHER, str(advice.value)
+        if str(advice.value) in dict(CalculatorForm.K_CHOICES):
+            params["k_preset"], params["k_other"] = str(advice.value), ""
+        use = params.urlencode()
+    return {"form": form, "advice": advice, "use": use}
 
 
 # --- the rating chart: inline SVG on a real time axis ---------------------------------------
 
-CHART = {"width": 640, "height": 240, "left": 56, "right": 16, "top": 12, "bottom": 30}
+CHART = {"width": 640, "height": 256, "left": 56, "right": 16, "top": 12, "bottom": 46}
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 

@@ -173,6 +173,16 @@ def period_report(
     )
 
 
+def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
+    """The biggest gains of the latest period with rated games on a list, with their players
+    and period (one query; empty before any rated period)."""
+    rated = RatingChange.objects.filter(rating_list=rating_list, status=Status.RATED)
+    latest = rated.order_by("-period__start").values("period_id")[:1]
+    movers = rated.filter(period_id=Subquery(latest), change__gt=0)
+    ordered = movers.select_related("player", "period").order_by("-change", "player__name")
+    return list(ordered[:limit])
+
+
 def player_history(
     player: Player | int, rating_list: str = RatingList.STANDARD
 ) -> QuerySet[RatingChange]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework.permissions import SAFE_METHODS, AllowAny, DjangoModelPermissionsOrAnonReadOnly
 
 from .serializers import ErrorSerializer, FieldErrorsSerializer
 
@@ -52,3 +54,19 @@ def errors(*statuses: int) -> dict:
 
 WRITE_ERRORS = (400, 401, 403)
 OBJECT_WRITE_ERRORS = (400, 401, 403, 404)
+
+
+class PublicReadsSchema(AutoSchema):
+    """Mark reads as open to everyone (an empty security requirement), as the permission class
+    answers them; drf-spectacular only knows AllowAny and IsAuthenticatedOrReadOnly."""
+
+    def get_auth(self):
+        auths = super().get_auth()
+        permissions = self.view.get_permissions()
+        public = not permissions or any(
+            isinstance(permission, (DjangoModelPermissionsOrAnonReadOnly, AllowAny))
+            for permission in permissions
+        )
+        if public and self.method in SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths

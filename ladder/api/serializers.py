@@ -24,7 +24,7 @@ from ladder.models import (
     default_list,
     kept_lists,
 )
-from ratings import fide, publication, selectors
+from ratings import calculator, fide, publication, selectors
 from ratings.models import RatingChange, RatingRun
 
 from .exceptions import field_errors
@@ -461,7 +461,19 @@ class GameReadSerializer(GameSerializer):
 
 # --- calculator ----------------------------------------------------------------------------
 
-SCORES = {"1": fide.UNIT, "0.5": fide.UNIT // 2, "0": 0}
+
+@extend_schema_field({"type": "string", "example": "½"})
+class ScoreField(serializers.CharField):
+    """A score as the calculator page takes it: 1, ½ or 0, or a word (win, draw, loss...)."""
+
+    def to_internal_value(self, data) -> int:  # type: ignore[override]
+        word = super().to_internal_value(data)
+        units = calculator.score_units(word)
+        if units is None:
+            raise serializers.ValidationError(
+                f'"{word}" is not a score; use {calculator.SCORE_HELP}.'
+            )
+        return units
 
 
 class RatingField(serializers.IntegerField):
@@ -471,7 +483,7 @@ class RatingField(serializers.IntegerField):
 
 class CalculatorGameSerializer(serializers.Serializer):
     opponent = RatingField(help_text="The opponent's rating.")
-    score = serializers.ChoiceField(choices=list(SCORES), help_text="1, 0.5 or 0.")
+    score = ScoreField(help_text=f"Your score: {calculator.SCORE_HELP}.")
 
 
 class CalculatorSerializer(serializers.Serializer):
@@ -485,10 +497,17 @@ class CalculatorSerializer(serializers.Serializer):
         help_text="fide: table 8.1.2; elo: the logistic formula. Default: the club's method.",
     )
     apply_cap = serializers.BooleanField(
-        default=True, help_text="Apply the 400-point rule (8.3.1)."
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Apply the 400-point rule (8.3.1). Default: on with fide, off with elo.",
     )
     apply_700 = serializers.BooleanField(
-        default=True, help_text="Apply the 700 rule: K × n at most 700 (8.3.3)."
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Apply the 700 rule: K × n at most 700 (8.3.3). Default: on with fide, off "
+        "with elo.",
     )
     exemption = serializers.BooleanField(
         default=True,
@@ -540,6 +559,11 @@ class OutcomesSerializer(serializers.Serializer):
 class CalculatorResultSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=fide.METHODS)
     outcomes = OutcomesSerializer(required=False, help_text="One game: win, draw and loss.")
+    opponent_outcomes = OutcomesSerializer(
+        required=False,
+        help_text="One game, the opponent's side with the same K: under `win` what your win "
+        "does to the opponent, and so on.",
+    )
     event = CalculationSerializer(required=False, help_text="A whole event.")
 
 

@@ -30,11 +30,12 @@ from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.schemas.inspectors import ViewInspector
 
 from ladder import actions, read_cache
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
 from ladder.validation import GameEntry
-from ratings import fide, runs, selectors
+from ratings import calculator, fide, runs, selectors
 from ratings import services as rating_services
 from ratings.models import RatingRun
 
@@ -47,7 +48,7 @@ from .permissions import ModelPermissions
 if TYPE_CHECKING:
     from rest_framework.permissions import _PermissionClass
 
-from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, errors
+from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, PublicReadsSchema, errors
 
 
 class ApiMixin:
@@ -62,6 +63,7 @@ class ApiMixin:
         SessionAuthentication,
     ]
     permission_classes: Sequence[_PermissionClass] = [ModelPermissions]
+    schema: ViewInspector | None = PublicReadsSchema()
 
     def get_exception_handler(self):
         return exception_handler
@@ -489,20 +491,26 @@ class CalculatorView(ApiMixin, GenericAPIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         method = data.get("method") or rating_services.rules().method
+        rules = calculator.rules_by_default(method)
         options = {
             "k": data["k"],
             "method": method,
-            "apply_cap": data["apply_cap"],
-            "apply_700": data["apply_700"],
+            "apply_cap": rules["apply_cap"] if data["apply_cap"] is None else data["apply_cap"],
+            "apply_700": rules["apply_700"] if data["apply_700"] is None else data["apply_700"],
             "exemption": data["exemption"],
         }
         if "opponent" in data:
+            own, opponent = data["rating"], data["opponent"]
             result = {
                 "method": method,
-                "outcomes": fide.outcomes(data["rating"], data["opponent"], **options),
+                "outcomes": fide.outcomes(own, opponent, **options),
+                "opponent_outcomes": {
+                    name: calculator.mirrored(own, opponent, name, **options)
+                    for name in ("win", "draw", "loss")
+                },
             }
         else:
-            games = [(g["opponent"], s.SCORES[g["score"]]) for g in data["games"]]
+            games = [(g["opponent"], g["score"]) for g in data["games"]]
             result = {
                 "method": method,
                 "event": fide.event_calculation(data["rating"], games, **options),

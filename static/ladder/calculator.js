@@ -13,6 +13,8 @@
     var checked = form.querySelector("input[name=mode]:checked");
     var mode = checked ? checked.value : "single";
     form.setAttribute("data-mode", mode);
+    var method = form.querySelector("input[name=method]:checked");
+    if (method) form.setAttribute("data-method", method.value);
   }
 
   function query() {
@@ -23,9 +25,14 @@
 
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
-    var fresh = doc.getElementById("calc-result");
-    var current = document.getElementById("calc-result");
-    if (fresh && current) current.innerHTML = fresh.innerHTML;
+    ["calc-result", "k-advice"].forEach(function (id) {
+      var fresh = doc.getElementById(id);
+      var current = document.getElementById(id);
+      // Unchanged parts stay as they are, so a link that has the keyboard focus keeps it.
+      if (fresh && current && current.innerHTML !== fresh.innerHTML) {
+        current.innerHTML = fresh.innerHTML;
+      }
+    });
     form.querySelectorAll("[data-errors-for]").forEach(function (slot) {
       var name = slot.getAttribute("data-errors-for");
       var other = doc.querySelector('[data-errors-for="' + name + '"]');

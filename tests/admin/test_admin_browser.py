@@ -56,9 +56,9 @@ def test_enter_a_round_with_a_mistake(live_server, page, screenshot):  # noqa: F
     screenshot("admin-round-preview-error")
     assert Game.objects.count() == 0
 
-    page.fill("#id_rows-2-black", "Fiona Fox")
-    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Use “Fiona Fox”").click()  # one click fixes and previews
     expect(page.locator("#round-preview td.ok")).to_have_count(6)
+    expect(page.locator("#id_rows-2-black")).to_have_value("Fiona Fox")
     page.get_by_role("button", name="Save 6 games").click()
 
     expect(page.locator(".messagelist")).to_contain_text(
@@ -68,6 +68,16 @@ def test_enter_a_round_with_a_mistake(live_server, page, screenshot):  # noqa: F
         re.compile(r"2026-03 recomputed: \d+ players' ratings changed\.")
     )
     assert Game.objects.count() == 6
+    # The list of that date's games, newest first, with every result inside 1280 px.
+    expect(page).to_have_url(re.compile(r"date__year=2026&date__month=3&date__day=14"))
+    results = page.locator("#result_list td.field-result")
+    expect(results).to_have_count(6)
+    for index in range(6):
+        box = results.nth(index).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 1280
+    screenshot("admin-round-saved-list")
 
     page.goto(f"{live_server.url}/admin/ladder/player/?q=Anna")
     anna = Player.objects.get(name="Anna Ames")

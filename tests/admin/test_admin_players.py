@@ -6,7 +6,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.messages import get_messages
 
-from ladder.models import Player
+from ladder.models import Player, Title
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +154,12 @@ def test_entry_peak_below_entry_rating_is_refused(admin_client):
     response = admin_client.post(f"{URL}add/", data)
     assert "The peak rating cannot be lower than the entry rating." in response.content.decode()
     assert not Player.objects.filter(name="Odd Peak").exists()
+
+
+def test_titles_read_as_fide_writes_them(admin_client):
+    assert [label for _, label in Title.choices] == [
+        "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM",
+    ]  # fmt: skip
+    form = admin_client.get("/admin/ladder/player/add/").content.decode()
+    assert '<option value="WGM">WGM</option>' in form
+    assert "Wgm" not in form

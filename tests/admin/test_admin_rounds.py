@@ -231,3 +231,45 @@ def test_a_date_outside_1900_to_2999_is_a_form_error_before_the_preview(admin_cl
     assert "A game must be dated between 1900-01-01 and 2999-12-31." in html
     assert ">OK<" not in html
     assert Game.objects.count() == 0
+
+
+def test_did_you_mean_is_fixed_in_one_click(admin_client, club):
+    preview = post_round(
+        admin_client,
+        paste="Alise Brown - Bob Green 1-0\nCarol White - Dan Black 0-1",
+        rows=[("alise brown", "Dan Black", "1-0")],
+    ).content.decode()
+    assert 'name="_fix" value="Alise Brown&#10;Alice Brown"' in preview
+    data = {
+        "date": "2026-03-14", "event": "", "round": "",
+        "paste": "Alise Brown - Bob Green 1-0\r\nCarol White - Dan Black 0-1",
+        "rows-TOTAL_FORMS": str(ROWS), "rows-INITIAL_FORMS": "0",
+        "rows-MIN_NUM_FORMS": "0", "rows-MAX_NUM_FORMS": "1000",
+        "rows-0-white": "alise brown", "rows-0-black": "Dan Black", "rows-0-result": "1-0",
+        "_fix": "Alise Brown\r\nAlice Brown",  # a browser sends the newline as CR LF
+    }  # fmt: skip
+    fixed = admin_client.post(URL, data)
+    content = fixed.content.decode()
+    assert content.count(">OK<") == 3  # the paste and the row now name Alice Brown
+    assert "Alice Brown - Bob Green 1-0" in content
+    assert 'value="Save 3 games"' in content
+    assert Game.objects.count() == 0  # a fix previews; it never saves
+
+
+def test_existing_events_are_suggested_and_the_paste_box_comes_first(admin_client, club):
+    GameFactory(white=club["Alice Brown"], black=club["Bob Green"], event="Club Championship")
+    page = admin_client.get(URL).content.decode()
+    assert 'list="ladder-events"' in page
+    assert '<option value="Club Championship"></option>' in page
+    assert page.index('name="paste"') < page.index('name="rows-0-white"')
+
+
+def test_after_saving_a_round_the_list_shows_that_dates_games(admin_client, club, committed):
+    with committed():
+        response = post_round(
+            admin_client, paste="Alice Brown - Bob Green 1-0", day="2026-03-14", save=True
+        )
+    assert response.status_code == HTTPStatus.FOUND
+    assert response.url == "/admin/ladder/game/?date__year=2026&date__month=3&date__day=14"
+    listing = admin_client.get(response.url)
+    assert [g.date for g in listing.context["cl"].result_list] == [date(2026, 3, 14)]

@@ -70,3 +70,16 @@ def test_schema_validates_without_warnings(tmp_path):
     )
 
     assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3.")
+
+
+def test_public_reads_are_shown_as_public_and_writes_need_authentication(anon):
+    paths = schema(anon)["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            public = {} in operation.get("security", [])
+            if method == "get" or path == "/api/v1/calculator/":
+                assert public, f"{method.upper()} {path} is a public read"
+            else:
+                assert not public, f"{method.upper()} {path} needs authentication"

@@ -34,7 +34,7 @@ def test_ladder_to_player_with_chart(page, live_server, screenshot, example_a, l
     page.wait_for_url(re.compile(r"inactive=1"))
     assert page.get_by_label("Show inactive players").is_checked()
 
-    page.get_by_role("link", name="Ada Example").click()
+    page.get_by_role("table").get_by_role("link", name="Ada Example").click()
     page.get_by_role("heading", name="Ada Example").wait_for()
     chart = page.locator("svg[data-chart=rating]")
     box = chart.bounding_box()
@@ -50,8 +50,8 @@ def test_ladder_to_player_with_chart(page, live_server, screenshot, example_a, l
     page.get_by_role("cell", name="+24.40").wait_for()
     screenshot("player")
 
-    page.get_by_role("link", name="2026-03").first.click()
-    page.get_by_role("heading", name="Period 2026-03").wait_for()
+    page.get_by_role("link", name="March 2026").first.click()
+    page.get_by_role("heading", name="March 2026", exact=True).wait_for()
     screenshot("period")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Periods").click()
     page.get_by_role("heading", name="Rating periods").wait_for()

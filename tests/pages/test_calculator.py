@@ -1,6 +1,7 @@
 """Client tests of the calculator: the seeds' examples, FIDE's, options and validation."""
 
 import re
+from html import unescape
 from http import HTTPStatus
 
 import pytest
@@ -135,3 +136,98 @@ def test_expectation_table_compares_fide_and_elo(client):
 def test_calculator_query_budget(client, django_assert_num_queries):
     with django_assert_num_queries(0):
         client.get(URL, {"mode": "event", "own": "1600", "games": EXAMPLE_B})
+
+
+def by_testid(response, name: str) -> str:
+    html = response.content.decode()
+    match = re.search(rf'<(\w+)[^>]*data-testid="{name}"[^>]*>(.*?)</\1>', html, re.S)
+    assert match, f"no {name}"
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(2)))).strip()
+
+
+def test_classic_mode_reproduces_the_elo_pages(client):
+    # E = 1 / (1 + 10^((2000 - 1500) / 400)) = 0.0532 (5.32%); K 20 win: 20 x 0.9468 = +18.94.
+    # The 400-point and 700 rules stay off in classic mode, even when their boxes are ticked.
+    params = {"own": "1500", "opponent": "2000", "method": "elo", "k_preset": "20"}
+    response = client.get(URL, {**params, "apply_cap": "on", "apply_700": "on"})
+    text = text_of(response)
+    assert "Expected score: 5.32%" in text
+    assert row(response, 'data-outcome="win"') == "Win your result +0.9468 +18.94 +19 1519"
+    assert by_testid(response, "headline") == (
+        "Win: +19 (+18.94 exact) , new rating 1519 (1518.94 before rounding)"
+    )
+    assert by_testid(response, "opponent").startswith(
+        "Your opponent (2000, same K 20): -19 (-18.94 exact), new rating 1981."
+    )
+    assert "E = 1 / (1 + 10 (2000 − 1500) / 400 ) = 0.0532, that is 5.32%." in text
+    assert "Change = K × (score − expected) = 20 × (1 − 0.0532) = +18.94, rounded to +19." in text
+
+
+def test_fide_mode_keeps_the_400_point_rule(client):
+    params = {"own": "1500", "opponent": "2000", "method": "fide", "k_preset": "20"}
+    response = client.get(URL, {**params, "apply_cap": "on", "apply_700": "on"})
+    assert row(response, 'data-outcome="win"') == "Win your result +0.92 +18.40 +18 1518"
+    assert "D = -500, used as -400 (400-point rule)" in text_of(response)
+    assert by_testid(response, "opponent").startswith("Your opponent (2000, same K 20): -18 ")
+
+
+def test_levels_before_and_after_are_levels_not_titles(client):
+    response = client.get(URL, {"own": "2290", "opponent": "2300", "method": "elo"})
+    assert by_testid(response, "levels").startswith("Level: CM level → FM level.")
+    low = client.get(URL, {"own": "1500", "opponent": "1600"})
+    assert by_testid(low, "levels").startswith("Level: below the CM level (2200) before and after.")
+
+
+def test_expected_score_table_highlights_the_current_difference(client):
+    response = client.get(URL, {"own": "1500", "opponent": "2000", "method": "elo"})
+    assert row(response, 'class="current"') == "500 yours 94.7% 96%"
+    other = client.get(URL, {"own": "1500", "opponent": "1623"})
+    assert row(other, 'class="current"') == "123 yours 67.0% 67%"
+    text = text_of(other)
+    for gap, elo in (("0", "50.0%"), ("100", "64.0%"), ("200", "76.0%"), ("400", "90.9%")):
+        assert re.search(rf"{gap} {elo} \d+%", text), gap
+
+
+@pytest.mark.parametrize(
+    ("helper", "k", "why"),
+    [
+        ({"rated_games": "12"}, 40, "fewer than 30 rated games (12)"),
+        ({"rated_games": "80"}, 20, "80 rated games, never 2400+"),
+        ({"rated_games": "80", "peak_rating": "2410"}, 10, "published 2400+ (peak 2410), for good"),
+        ({"rated_games": "80", "birth_year": "2015"}, 40, "junior, born 2015, never 2300+"),
+    ],
+)
+@pytest.mark.django_db
+def test_k_helper_gives_fides_k_and_the_article(client, helper, k, why):
+    response = client.get(URL, {"own": "1500", "opponent": "1600", **helper})
+    assert by_testid(response, "k-advice") == str(k)
+    text = text_of(response)
+    assert f"K-factor for you is {k} : {why} (FIDE Rating Regulations, article 8.3.3)." in text
+    link = re.search(r'<a href="\?([^"]+)">Use K', response.content.decode())
+    assert link
+    assert f"k_preset={k}" in unescape(link.group(1))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("params", "field", "message"),
+    [
+        ({"rated_games": "many"}, "rated_games", "Enter a whole number."),
+        ({"rated_games": "-1"}, "rated_games", "Enter a whole number from 0 to 100000."),
+        ({"birth_year": "1850"}, "birth_year", "Enter a whole number from 1900 to 2100."),
+        ({"peak_rating": "4000"}, "peak_rating", "A rating cannot be above 3500."),
+    ],
+)
+def test_k_helper_bad_input_is_a_field_error(client, params, field, message):
+    response = client.get(URL, params)
+    html = response.content.decode()
+    assert re.search(rf'data-errors-for="{field}"[^>]*>{re.escape(message)}<', html)
+    assert 'data-outcome="win"' in html  # the calculation still shows
+    assert 'data-testid="k-advice"' not in html
+
+
+def test_the_page_explains_and_answers_questions(client):
+    text = text_of(client.get(URL))
+    assert "Why can a draw gain points?" in text
+    assert "Why does FIDE rate per period, not per game?" in text
+    assert "40 for newcomers (under 30 rated games)" in text

@@ -1,0 +1,58 @@
+"""Identity and signposts: the club's name, the standings' date, legend and top movers, periods
+named by their month, and the links to the admin and the API docs."""
+
+from http import HTTPStatus
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from ladder.templatetags.ladder_pages import month_name
+
+from .test_pages import text_of
+
+pytestmark = pytest.mark.django_db
+
+
+@override_settings(LADDER_CLUB_NAME="Riverside Chess Club")
+def test_the_club_name_is_in_the_header_and_the_title(client):
+    html = client.get(reverse("ladder:calculator")).content.decode()
+    assert "<title>Rating calculator · Riverside Chess Club</title>" in html
+    assert '<span aria-hidden="true">♞</span> Riverside Chess Club</a>' in html
+
+
+def test_without_a_club_name_the_site_is_ladder(client):
+    assert "<title>Standings · Ladder</title>" in client.get("/").content.decode()
+
+
+def test_standings_say_as_of_when_explain_the_signs_and_show_top_movers(client, example_a):
+    response = client.get(reverse("ladder:standings"))
+    assert response.status_code == HTTPStatus.OK
+    text = text_of(response)
+    assert "; the latest period is March 2026 (open)." in text
+    assert "As of " in text
+    assert "+0 means rated games with no net change; — means no change to show yet" in text
+    movers = text.split("Top movers of March 2026")[1].split("Unrated players")[0]
+    # 1905 beat 1850: 20 × (1 − 0.58) = +8.4; 2000 beat 1850: 20 × (1 − 0.70) = +6.
+    assert (
+        movers.strip() == "Ada Example +14 → 1864 Opponent 1905 +8 → 1913 Opponent 2000 +6 → 2006"
+    )
+
+
+def test_no_top_movers_before_any_rated_period(client):
+    assert "Top movers" not in text_of(client.get(reverse("ladder:standings")))
+
+
+def test_every_page_links_to_the_admin_and_the_api_docs(client):
+    html = client.get(reverse("ladder:periods")).content.decode()
+    assert '<a href="/admin/">Administration</a>' in html
+    assert '<a href="/api/v1/docs/">API documentation</a>' in html
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [("2026-10", "October 2026"), ("2026-01", "January 2026"), ("2026-13", "2026-13"),
+     ("Spring 2026", "Spring 2026")],
+)  # fmt: skip
+def test_periods_are_named_by_their_month(label, name):
+    assert month_name(label) == name
