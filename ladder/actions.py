@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -31,7 +31,14 @@ from .models import (
     RatingPeriod,
     kept_lists,
 )
-from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
+from .validation import (
+    GameEntry,
+    PeriodClosedError,
+    check_entry_change,
+    check_games,
+    ensure_open,
+    raise_for,
+)
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
@@ -184,7 +191,13 @@ def save_player(*, player: Player, user: Any = None) -> Player:
     if player.pk is not None and not stored.exists():
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     player.full_clean()
-    player.save()
+    check_entry_change(player)
+    try:
+        with transaction.atomic():  # a savepoint: the transaction survives a refused insert
+            player.save()
+    except IntegrityError as error:  # a concurrent writer took the FIDE id since full_clean
+        player.validate_unique()
+        raise ValidationError("The player could not be saved; try again.") from error
     runs.attribute_change(
         reason=f"Entry data of {player.name} changed", user=user, rating_lists=RatingList.values
     )

@@ -21,6 +21,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from ratings import fide
 
 from .models import (
+    PLAYER_ENTRY_FIELDS,
     Game,
     PeriodStatus,
     Player,
@@ -29,6 +30,7 @@ from .models import (
     Result,
     closed_message,
     default_list,
+    entry_fields,
     kept_lists,
     parse_fide_id,
 )
@@ -330,6 +332,48 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             item.game = None
         else:
             seen[key] = item
+
+
+# --- players' entry data ------------------------------------------------------------------------
+
+
+def check_entry_change(player: Player) -> None:
+    """Refuse a change to a stored player's entry data (or birth year) on a list where they have
+    games in a closed period: those data shape every published list from their first game on,
+    and published means published until the period is reopened (``PeriodClosedError``)."""
+    if player.pk is None:
+        return
+    stored = Player.objects.filter(pk=player.pk).values(*PLAYER_ENTRY_FIELDS).first()
+    if stored is None:
+        return
+    changed = {
+        rating_list: [name for name in entry_fields(rating_list)
+                      if getattr(player, name) != stored[name]]
+        for rating_list in RatingList.values
+    }  # fmt: skip
+    changed = {name: fields for name, fields in changed.items() if fields}
+    if not changed:
+        return
+    closed = (
+        Game.objects.for_player(player)
+        .filter(rating_list__in=list(changed), period__status=PeriodStatus.CLOSED)
+        .values_list("rating_list", "period__label")
+        .order_by("rating_list", "period__start")
+    )
+    first: dict[str, str] = {}
+    for rating_list, label in closed:
+        first.setdefault(rating_list, label)
+    problems: dict[str, list[str]] = {}
+    for rating_list, label in first.items():
+        message = (
+            f"{player.name} has {rating_list} games in the published list of {label}, which "
+            "their entry data shape; reopen it first (admin action 'Reopen', or: manage.py "
+            f"reopen_period {label} --reason '...') to change them."
+        )
+        for name in changed[rating_list]:
+            problems.setdefault(name, [message])
+    if problems:
+        raise PeriodClosedError(problems)
 
 
 def ensure_open(periods: Iterable[RatingPeriod]) -> None:
