@@ -24,12 +24,14 @@ from ratings.models import RatingRun
 from . import importers
 from .models import (
     Game,
+    ImportedFile,
     PeriodLog,
     PeriodStatus,
     Player,
     RatingList,
     RatingPeriod,
     kept_lists,
+    refuse_control_characters_but_lines,
 )
 from .validation import (
     GameEntry,
@@ -207,19 +209,28 @@ def save_player(*, player: Player, user: Any = None) -> Player:
 # --- files --------------------------------------------------------------------------------------
 
 
+@transaction.atomic
 def import_players(file: TextIO, *, user: Any = None) -> int:
-    """Import players from a CSV file, whole or not at all; return how many were added."""
-    return importers.import_players(file)
+    """Import players from a CSV file, whole or not at all; return how many were added.
+    The same file twice is refused (``importers.AlreadyImported``)."""
+    file, digest = importers.fingerprinted(file, ImportedFile.Kind.PLAYERS)
+    count = importers.import_players(file)
+    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=count, user=user)
+    return count
 
 
 @transaction.atomic
 def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
-    """Import games from a CSV file, whole or not at all, through ``enter_games``."""
+    """Import games from a CSV file, whole or not at all, through ``enter_games``.
+    The same file twice is refused (``importers.AlreadyImported``)."""
+    file, digest = importers.fingerprinted(file, ImportedFile.Kind.GAMES)
     entries = importers.read_games(file)
     try:
-        return enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
+        games = enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
     except ValidationError as error:
         raise importers.failure(error, entries) from error
+    importers.remember(digest, kind=ImportedFile.Kind.GAMES, rows=len(games), user=user)
+    return games
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -254,6 +265,10 @@ def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> Rat
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
+    try:
+        refuse_control_characters_but_lines(reason)
+    except ValidationError as error:
+        raise ValidationError({"reason": error.messages}) from error
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
         raise ValidationError(f"The period {period.label} is already open.")

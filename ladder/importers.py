@@ -7,21 +7,25 @@ line, the column and the reason, and the database is left as it was.
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import TextIO
+from typing import Any, TextIO
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from .models import (
+    ENTRY_RATING_FLOOR,
+    ENTRY_RATING_MESSAGE,
     LIST_FIELDS,
     MAX_ENTRY_RATED_GAMES,
     MAX_FIDE_ID,
     MAX_RATING,
     MIN_BIRTH_YEAR,
-    MIN_RATING,
+    ImportedFile,
     Player,
     RatingList,
     Sex,
@@ -38,6 +42,7 @@ PLAYER_COLUMNS = (
 )  # fmt: skip
 GAME_COLUMNS = ("date", "white", "black", "result", "event", "round", "list", "time_control")
 MAX_REPORTED = 20
+_SMALLINT = 32767  # what a rating column can hold
 
 
 @dataclass(frozen=True)
@@ -61,25 +66,69 @@ class ImportFailed(Exception):
         super().__init__(shown + (f"\n... and {more} more problems." if more > 0 else ""))
 
 
+class AlreadyImported(ImportFailed):
+    """The very same file was imported before (by its SHA-256 fingerprint)."""
+
+    def __init__(self, earlier: ImportedFile):
+        self.errors = []
+        what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
+        Exception.__init__(
+            self,
+            f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
+            f"{what}); importing it again would record them twice.",
+        )
+
+
+def fingerprinted(file: TextIO, kind: str) -> tuple[TextIO, str]:
+    """Read the file once; return it again with its fingerprint, or raise ``AlreadyImported``."""
+    text = file.read()
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    earlier = ImportedFile.objects.filter(kind=kind, sha256=digest).first()
+    if earlier is not None:
+        raise AlreadyImported(earlier)
+    return io.StringIO(text, newline=""), digest
+
+
+def remember(digest: str, *, kind: str, rows: int, user: Any) -> None:
+    """Record an imported file in the import's transaction; a concurrent import of the same
+    file loses here (the unique fingerprint) and rolls back whole."""
+    user = user if user is not None and user.is_authenticated else None
+    try:
+        with transaction.atomic():
+            ImportedFile.objects.create(kind=kind, sha256=digest, rows=rows, user=user)
+    except IntegrityError as error:
+        raise AlreadyImported(ImportedFile.objects.get(kind=kind, sha256=digest)) from error
+
+
 def _rows(file: TextIO, columns: Iterable[str], required: set[str]) -> list[tuple[int, dict]]:
     reader = csv.DictReader(file)
-    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as error:
+        raise ImportFailed([_csv_error(reader, error)]) from error
     if not header:
         raise ImportFailed([RowError(1, "", "The file is empty; a header row is required.")])
     missing = sorted(required - set(header))
     unknown = sorted(set(header) - set(columns))
+    twice = sorted({c for c in header if header.count(c) > 1})
     problems = [RowError(1, c, "This required column is missing.") for c in missing]
     problems += [
         RowError(1, c, f"Unknown column; expected some of: {', '.join(columns)}.") for c in unknown
     ]
+    problems += [RowError(1, c, "This column appears twice; keep one.") for c in twice]
     if problems:
         raise ImportFailed(problems)
     reader.fieldnames = header
-    rows = [
-        (reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader
-    ]
+    rows: list[tuple[int, dict]] = []
+    try:
+        for row in reader:
+            if row.get(None):  # DictReader's rest key: more fields than the header
+                problems.append(RowError(reader.line_num, "", _too_many(row, len(header))))
+            rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}))
+    except csv.Error as error:
+        problems.append(_csv_error(reader, error))
     # Databases cannot store a NUL character; one usually means a binary file or UTF-16 text.
-    problems = [
+    problems += [
         RowError(line, column, "Contains a NUL character; save the file as UTF-8 text.")
         for line, row in rows
         for column, value in row.items()
@@ -88,6 +137,25 @@ def _rows(file: TextIO, columns: Iterable[str], required: set[str]) -> list[tupl
     if problems:
         raise ImportFailed(problems)
     return rows
+
+
+def _too_many(row: dict, expected: int) -> str:
+    found = expected + len(row[None])
+    return (
+        f"This row has {found} fields but the header has {expected}: a text holding a comma "
+        'must be in double quotes ("Smith, John").'
+    )
+
+
+def _csv_error(reader: csv.DictReader, error: csv.Error) -> RowError:
+    if "field larger than field limit" in str(error):
+        limit = csv.field_size_limit() // 1024
+        return RowError(
+            reader.line_num + 1,
+            "",
+            f"A field is longer than {limit} KB: a double quote is probably left open.",
+        )
+    return RowError(reader.line_num + 1, "", f"This is not valid CSV ({error}).")
 
 
 def _int(value: str, column: str, errors: list, line: int, *, low: int, high: int) -> int | None:
@@ -160,8 +228,14 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
     entry: dict[str, int | None] = {}
     for field, column in _PLAYER_FIELD_COLUMNS.items():
         games = column.endswith("rated_games")
-        low, high = (0, MAX_ENTRY_RATED_GAMES) if games else (MIN_RATING, MAX_RATING)
-        value = _int(row.get(column, ""), column, errors, line, low=low, high=high)
+        if games:
+            value = _int(row.get(column, ""), column, errors, line, low=0,
+                         high=MAX_ENTRY_RATED_GAMES)  # fmt: skip
+        else:  # the model's bounds and sentence, as at every door
+            value = _int(row.get(column, ""), column, errors, line, low=-_SMALLINT, high=_SMALLINT)
+            if value is not None and not ENTRY_RATING_FLOOR <= value <= MAX_RATING:
+                errors.append(RowError(line, column, ENTRY_RATING_MESSAGE))
+                value = None
         entry[field] = (value or 0) if games else value
     player = Player(**entry,
         name=row.get("name", ""),

@@ -12,6 +12,8 @@
 - ``LADDER_RECOMPUTE``: where rating runs execute: ``immediate`` (default: in the process that
   made the change, right after its commit) or ``background`` (a database queue drained by
   ``manage.py rating_worker`` processes).
+- ``LADDER_DATE_MONTHS_AHEAD``: games are dated no later than the end of the month this many
+  months ahead (default 1: the end of next month).
 """
 
 import os
@@ -67,6 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ladder.middleware.StripNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -147,6 +150,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # JSON with a size and depth limit (a 400, not a 500); forms as DRF has them.
+    "DEFAULT_PARSER_CLASSES": [
+        "ladder.api.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("LADDER_ANON_THROTTLE", "1000/hour")},
 }
@@ -190,6 +199,13 @@ _TASK_BACKENDS = {
 if LADDER_RECOMPUTE not in _TASK_BACKENDS:
     raise ImproperlyConfigured("LADDER_RECOMPUTE must be 'immediate' or 'background'.")
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[LADDER_RECOMPUTE]}}
+
+# Games are dated no later than the end of the month this many months ahead (default 1: the
+# end of next month); a date years ahead would make its year the current one on every page.
+_ahead = os.environ.get("LADDER_DATE_MONTHS_AHEAD", "1").strip()
+if not (_ahead.isdigit() and int(_ahead) <= 120):
+    raise ImproperlyConfigured("LADDER_DATE_MONTHS_AHEAD must be a whole number from 0 to 120.")
+LADDER_DATE_MONTHS_AHEAD = int(_ahead)
 
 LOGGING = {
     "version": 1,

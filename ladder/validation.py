@@ -10,13 +10,16 @@ door shows the same sentence.
 
 from __future__ import annotations
 
+import calendar
 import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils import timezone
 
 from ratings import fide
 
@@ -207,10 +210,25 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     _check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
-        periods.check(entry.date, checked)
+        bound = latest_game_date()
+        if entry.date > bound:
+            checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
+                        f"next month): {entry.date.isoformat()} is still to come.")  # fmt: skip
+        else:
+            periods.check(entry.date, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def latest_game_date(today: date | None = None) -> date:
+    """The last day a game may be dated: the end of the month ``LADDER_DATE_MONTHS_AHEAD``
+    months after this one (default 1, next month). A date far ahead would make its year the
+    current one for every page (juniors' K, the inactive rule)."""
+    today = today or timezone.localdate()
+    months = today.year * 12 + today.month - 1 + settings.LADDER_DATE_MONTHS_AHEAD
+    year, month = divmod(months, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
 def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:

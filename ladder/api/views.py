@@ -41,6 +41,7 @@ from ratings.models import RatingRun
 from . import filters
 from . import serializers as s
 from .exceptions import exception_handler
+from .idempotency import idempotent
 from .pagination import RatingListPagination
 from .permissions import ModelPermissions
 
@@ -65,6 +66,14 @@ class ApiMixin:
 
     def get_exception_handler(self):
         return exception_handler
+
+
+class IdempotentCreateMixin:
+    """POST with an ``Idempotency-Key`` header: a retry gets the first answer (``idempotency``)."""
+
+    def create(self, request, *args, **kwargs):
+        create = super().create  # type: ignore[misc]  # the viewset's CreateModelMixin
+        return idempotent(request, lambda: create(request, *args, **kwargs))
 
 
 def list_parameter(description: str) -> OpenApiParameter:
@@ -123,6 +132,7 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 )
 class PlayerViewSet(
     ApiMixin,
+    IdempotentCreateMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -230,7 +240,7 @@ _RAPID_EXAMPLE = OpenApiExample(
         responses={204: None, **errors(401, 403, 404, 409)},
     ),
 )
-class GameViewSet(ApiMixin, viewsets.ModelViewSet):
+class GameViewSet(ApiMixin, IdempotentCreateMixin, viewsets.ModelViewSet):
     queryset = Game.objects.with_players()
     serializer_class = s.GameSerializer
     filterset_class = filters.GameFilter
@@ -318,9 +328,11 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def close(self, request, pk=None):
-        period = self.get_object()
-        actions.close_period(period=period, user=request.user)
-        return Response(self.get_serializer(self.get_object()).data)
+        def write() -> Response:
+            actions.close_period(period=self.get_object(), user=request.user)
+            return Response(self.get_serializer(self.get_object()).data)
+
+        return idempotent(request, write)
 
     @extend_schema(
         summary="Reopen a period",
@@ -337,13 +349,14 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def reopen(self, request, pk=None):
-        period = self.get_object()
-        body = s.ReopenSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        actions.reopen_period(
-            period=period, reason=body.validated_data["reason"], user=request.user
-        )
-        return Response(self.get_serializer(self.get_object()).data)
+        def write() -> Response:
+            body = s.ReopenSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            reason = body.validated_data["reason"]
+            actions.reopen_period(period=self.get_object(), reason=reason, user=request.user)
+            return Response(self.get_serializer(self.get_object()).data)
+
+        return idempotent(request, write)
 
 
 # --- the rating list -----------------------------------------------------------------------

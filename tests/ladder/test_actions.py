@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from ladder import actions
 from ladder.models import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
-from ladder.validation import GameEntry, PeriodClosedError
+from ladder.validation import GameEntry, PeriodClosedError, latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -38,33 +38,35 @@ def club():
 # Each door takes (day, white, black) as its users type them and returns every message shown.
 
 
-def through_admin(client, club, day, white, black):
+def through_admin(client, club, day, white, black, event=""):
     client.force_login(club["user"])
-    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": "",
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event,
             "round": ""}  # fmt: skip
     return html.unescape(client.post("/admin/ladder/game/add/", data).content.decode())
 
 
-def through_round_entry(client, club, day, white, black):
+def through_round_entry(client, club, day, white, black, event=""):
     client.force_login(club["user"])
     data = {
-        "date": day, "event": "", "round": "", "paste": f"{white.name} - {black.name} 1-0",
+        "date": day, "event": event, "round": "", "paste": f"{white.name} - {black.name} 1-0",
         "rows-TOTAL_FORMS": "1", "rows-INITIAL_FORMS": "0", "rows-MIN_NUM_FORMS": "0",
         "rows-MAX_NUM_FORMS": "1000", "_save": "1",
     }  # fmt: skip
     return html.unescape(client.post(ROUND_URL, data).content.decode())
 
 
-def through_api(client, club, day, white, black):
+def through_api(client, club, day, white, black, event=""):
     api = APIClient()
     api.force_authenticate(club["user"])
-    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0"}
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event}
     return str(api.post("/api/v1/games/", data, format="json").json())
 
 
-def through_csv(client, club, day, white, black, tmp_path):
+def through_csv(client, club, day, white, black, tmp_path, event=""):
     path = tmp_path / "games.csv"
-    path.write_text(f"date,white,black,result\n{day},{white.fide_id},{black.name},1-0\n")
+    path.write_text(
+        f"date,white,black,result,event\n{day},{white.fide_id},{black.name},1-0,{event}\n"
+    )
     with pytest.raises(CommandError) as error:
         call_command("import_games", str(path), stdout=StringIO())
     return str(error.value)
@@ -89,6 +91,15 @@ def cases(club):
             "a game cannot be added before a published list.",
         ),
         "date out of range": ("1800-01-01", alice, bob, GAME_DATE_MESSAGE),
+        "date still to come": (
+            "2999-12-31", alice, bob,
+            f"A game cannot be dated after {latest_game_date().isoformat()} (the end of next "
+            "month): 2999-12-31 is still to come.",
+        ),
+        "control character": (
+            "2026-03-20", alice, bob,
+            "Contains the control character U+001B; use plain printable text.", "Club\x1b[31mCup",
+        ),
     }  # fmt: skip
 
 
@@ -101,11 +112,14 @@ def cases(club):
         "duplicate",
         "before a published list",
         "date out of range",
+        "date still to come",
+        "control character",
     ],  # fmt: skip
 )
 def test_every_door_refuses_a_bad_game_with_the_same_sentence(client, club, door, case, tmp_path):
-    day, white, black, message = cases(club)[case]
+    day, white, black, message, *event = cases(club)[case]
     kwargs = {"tmp_path": tmp_path} if door is through_csv else {}
+    kwargs["event"] = event[0] if event else ""
     shown = door(client, club, day, white, black, **kwargs)
     assert message in shown
     assert Game.objects.count() == 1  # nothing written

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count
 
 from ladder.actions import close_period
-from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.models import ENTRY_RATING_MESSAGE, LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from tests.factories import GameFactory, PlayerFactory
 
@@ -69,7 +69,7 @@ def test_a_csv_with_one_bad_row_imports_nothing(tmp_path):
     message = str(error.value)
     assert "Nothing was imported." in message
     assert "line 5, column 'fide_id': FIDE id 1001 is also on line 2." in message
-    assert "line 5, column 'rating': 4000 is outside 0 to 3500." in message
+    assert f"line 5, column 'rating': {ENTRY_RATING_MESSAGE}" in message
     assert "line 5, column 'sex': 'X' is not M or F." in message
     assert "line 5, column 'title': 'ZZ' is not a FIDE title" in message
     assert "line 5, column 'birth_year'" in message

@@ -156,3 +156,16 @@ def test_first_games_on_different_days_of_a_new_month_share_one_period(boss, att
     assert at_once(*(post(i) for i in range(6))) == [201] * 6
     assert RatingPeriod.objects.filter(label="2026-08").count() == 1
     assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_retries_with_one_idempotency_key_at_once_record_one_game(boss, attempt):
+    white, black = PlayerFactory(), PlayerFactory()
+    data = {"date": "2026-03-04", "white": white.pk, "black": black.pk, "result": "1-0"}
+    headers = {"Idempotency-Key": f"retry-{attempt}"}
+
+    def post() -> int:
+        return api().post("/api/v1/games/", data, format="json", headers=headers).status_code
+
+    assert at_once(post, post, post) == [201, 201, 201]
+    assert Game.objects.filter(white=white).count() == 1
