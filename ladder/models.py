@@ -475,10 +475,14 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
 
         Raise ``ValidationError`` on ``date`` when it would overlap another period.
         """
-        period = self.containing(day).first()
+        # One read for both questions: a period holding the day overlaps its month, and a
+        # period another writer has just committed is seen by both at once (read separately,
+        # it could appear between them and look like an overlap).
+        among = list(self.overlapping(*_month(day)))
+        period = next((p for p in among if p.contains(day)), None)
         if period is not None:
             return period
-        label, start, end = RatingPeriod.month_of(day, among=self.overlapping(*_month(day)))
+        label, start, end = RatingPeriod.month_of(day, among=among)
         try:
             with transaction.atomic():
                 return self.create(label=label, start=start, end=end)

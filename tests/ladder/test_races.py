@@ -144,7 +144,7 @@ def test_simultaneous_players_with_one_fide_id_get_one_201_and_field_errors(boss
     assert Player.objects.filter(fide_id=4_000_000 + attempt).count() == 1
 
 
-@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize("attempt", range(8))
 def test_first_games_on_different_days_of_a_new_month_share_one_period(boss, attempt):
     players = PlayerFactory.create_batch(12)
 
