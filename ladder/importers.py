@@ -256,7 +256,9 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
         )  # fmt: skip
         player.title = ""
     try:
-        player.full_clean(validate_unique=False)
+        # Uniqueness is checked for the whole file at once, and every check constraint repeats
+        # a field validator: Django checks a constraint with a query, three a row otherwise.
+        player.full_clean(validate_unique=False, validate_constraints=False)
     except ValidationError as exc:
         errors.extend(_model_errors(exc, line, {"name": "name", **_PLAYER_FIELD_COLUMNS}))
     return player

@@ -7,10 +7,13 @@ Ratings are derived from these by the ``ratings`` app; nothing here computes a r
 from __future__ import annotations
 
 import calendar
+import hashlib
+import secrets
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -748,3 +751,43 @@ class ImportedFile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.sha256[:12]} ({self.at:%Y-%m-%d %H:%M})"
+
+
+class ApiToken(models.Model):
+    """An API token, stored as the SHA-256 of its key (the key is shown once, when issued),
+    with an expiry and a revocation (``manage.py issue_token``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, blank=True, validators=[refuse_control_characters])
+    prefix = models.CharField(max_length=8, help_text="The key's first characters, to name it.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key.")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    @staticmethod
+    def hash(key: str) -> str:
+        # A key is 256 random bits: a fast hash is enough (nothing to guess by brute force).
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user: Any, *, days: int, name: str = "") -> tuple[ApiToken, str]:
+        """Create a token for ``user`` valid ``days`` days; return it and its key (shown once)."""
+        key = secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            user=user, name=name, prefix=key[:8], digest=cls.hash(key),
+            expires_at=timezone.now() + timedelta(days=days),
+        )  # fmt: skip
+        return token, key
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and self.expires_at > timezone.now()

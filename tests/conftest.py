@@ -20,3 +20,10 @@ def committed(django_capture_on_commit_callbacks):
         return django_capture_on_commit_callbacks(execute=True)
 
     return block
+
+
+@pytest.fixture(autouse=True)
+def _local_cache(settings):
+    """Keep the cache in memory: the query budgets count the application's own queries, and the
+    shared cache of a deployment (the database, or Redis) is tested in tests/api/test_abuse.py."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -21,11 +21,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.authentication import (
-    BaseAuthentication,
-    SessionAuthentication,
-    TokenAuthentication,
-)
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
@@ -40,6 +36,7 @@ from ratings.models import RatingRun
 
 from . import filters
 from . import serializers as s
+from .authentication import HashedTokenAuthentication
 from .exceptions import exception_handler
 from .idempotency import idempotent
 from .pagination import RatingListPagination
@@ -59,7 +56,7 @@ class ApiMixin:
     """
 
     authentication_classes: Sequence[type[BaseAuthentication]] = [
-        TokenAuthentication,
+        HashedTokenAuthentication,
         SessionAuthentication,
     ]
     permission_classes: Sequence[_PermissionClass] = [ModelPermissions]

@@ -17,6 +17,18 @@ COLUMNS = (
 )  # fmt: skip
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: Any) -> Any:
+    """Return a text cell a spreadsheet would run as a formula behind a quote ("'=cmd|..."), so
+    it shows as text; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
 class Command(BaseCommand):
     help = (
         "Print a rating list (standard, rapid or blitz; default standard) that closes a period "
@@ -54,7 +66,7 @@ class Command(BaseCommand):
     def _csv(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]) if rows else COLUMNS)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({name: neutralise(value) for name, value in row.items()} for row in rows)
 
     def _table(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         prefix = (
