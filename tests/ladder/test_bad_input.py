@@ -245,3 +245,19 @@ def test_a_refused_file_can_be_imported_once_fixed_and_again_unchanged_is_refuse
     with pytest.raises(CommandError, match="FIDE id|outside"):  # refused again: not remembered
         call_command("import_players", str(path), stdout=StringIO())
     assert not Player.objects.exists()
+
+
+def test_a_big_games_file_with_a_bad_last_row_is_refused_naming_it(tmp_path):
+    players = PlayerFactory.create_batch(40)
+    ids = [p.pk for p in players]
+    for player in players:
+        player.fide_id = 7000 + player.pk
+        player.save()
+    lines = ["date,white,black,result,round"]
+    for i in range(1500):
+        white, black = ids[i % 40], ids[(i + 1) % 40]
+        lines.append(f"2026-03-{1 + i % 28:02d},{7000 + white},{7000 + black},1-0,{i}")
+    lines.append(f"2026-03-02,{7000 + ids[0]},{7000 + ids[1]},2-0,last")
+    message = import_file(tmp_path, "import_games", "\n".join(lines) + "\n")
+    assert "line 1502, column 'result': '2-0' is not a result" in message
+    assert not Game.objects.exists()
