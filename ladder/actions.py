@@ -21,7 +21,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import runs
 from ratings.models import RatingRun
 
-from . import importers
+from . import club_io, importers
 from .models import (
     Game,
     ImportedFile,
@@ -56,6 +56,7 @@ __all__ = [
     "import_players",
     "recompute",
     "reopen_period",
+    "restore_club",
     "save_player",
 ]
 
@@ -231,6 +232,15 @@ def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
         raise importers.failure(error, entries) from error
     importers.remember(digest, kind=ImportedFile.Kind.GAMES, rows=len(games), user=user)
     return games
+
+
+@transaction.atomic
+def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
+    """Restore a club export into an empty club, all or nothing, and ask for a full
+    recompute of every list (``club_io``; the ratings come back from the inputs)."""
+    counts = club_io.import_club(document)
+    recompute(user=user)
+    return counts
 
 
 # --- periods ------------------------------------------------------------------------------------
