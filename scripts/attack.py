@@ -247,7 +247,8 @@ def at_once(*calls):
 def races(club, trials: int) -> None:
     from datetime import date
 
-    from ladder.models import Game, Player
+    from ladder import actions
+    from ladder.models import Game, Player, RatingPeriod
 
     players = club["players"]
 
@@ -291,6 +292,18 @@ def races(club, trials: int) -> None:
         ]  # fmt: skip
         statuses += at_once(*(partial(post, "/api/v1/games/", body) for body in bodies))
     report(f"six games of a month at once, {trials} trials", statuses)
+    statuses = []
+    october = RatingPeriod.objects.get(label="2026-10")
+    for trial in range(trials):
+        body = {"date": "2026-10-20", "white": players[0].pk, "black": players[1].pk,
+                "result": "1-0", "round": f"c{trial}"}  # fmt: skip
+        close = partial(post, f"/api/v1/periods/{october.pk}/close/", {})
+        statuses += at_once(partial(post, "/api/v1/games/", body), close)
+        october.refresh_from_db()
+        late = Game.objects.filter(period=october, created__gt=october.closed_at)
+        totals["lost or resurrected"] += late.count()  # written into a closed period
+        actions.reopen_period(period=october, reason="attack.py: the next trial")
+    report(f"an entry racing the close of its period, {trials} trials", statuses)
 
 
 if __name__ == "__main__":
