@@ -6,6 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench bench-web worker install browser clean
 
+# The settings fail closed (debug off, a secret key required); local targets use the settings
+# for local tools, which add a throwaway key (ladder/settings_local.py). Never for deployment.
+export DJANGO_SETTINGS_MODULE ?= ladder.settings_local
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -16,9 +20,9 @@ install: $(STAMP)
 
 ## Bring the demo club up on SQLite at http://127.0.0.1:8000/ (admin: /admin/).
 run: $(STAMP)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py seed_demo --if-empty
+	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
 
 ## A background worker that executes rating runs (LADDER_RECOMPUTE=background; any number of
 ## them, on any machine that reaches the database: one run executes at a time).

@@ -14,25 +14,34 @@ from datetime import date
 from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-from . import data_version, importers, tournaments
+from . import club_io, data_version, importers, tournaments
 from .models import (
     Game,
+    ImportedFile,
     PeriodLog,
     PeriodStatus,
     Player,
     RatingList,
     RatingPeriod,
     kept_lists,
+    refuse_control_characters_but_lines,
 )
 from .tournament_file import TrfRefused
-from .validation import GameEntry, PeriodClosedError, check_games, ensure_open, raise_for
+from .validation import (
+    GameEntry,
+    PeriodClosedError,
+    check_entry_change,
+    check_games,
+    ensure_open,
+    raise_for,
+)
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
@@ -49,6 +58,7 @@ __all__ = [
     "import_tournament",
     "recompute",
     "reopen_period",
+    "restore_club",
     "save_player",
 ]
 
@@ -186,7 +196,13 @@ def save_player(*, player: Player, user: Any = None) -> Player:
     if player.pk is not None and not stored.exists():
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     player.full_clean()
-    player.save()
+    check_entry_change(player)
+    try:
+        with transaction.atomic():  # a savepoint: the transaction survives a refused insert
+            player.save()
+    except IntegrityError as error:  # a concurrent writer took the FIDE id since full_clean
+        player.validate_unique()
+        raise ValidationError("The player could not be saved; try again.") from error
     runs.attribute_change(
         reason=f"Entry data of {player.name} changed", user=user, rating_lists=RatingList.values
     )
@@ -196,21 +212,38 @@ def save_player(*, player: Player, user: Any = None) -> Player:
 # --- files --------------------------------------------------------------------------------------
 
 
+@transaction.atomic
 def import_players(file: TextIO, *, user: Any = None) -> int:
-    """Import players from a CSV file, whole or not at all; return how many were added."""
-    added = importers.import_players(file)
+    """Import players from a CSV file, whole or not at all; return how many were added.
+    The same file twice is refused (``importers.AlreadyImported``)."""
+    file, digest = importers.fingerprinted(file, ImportedFile.Kind.PLAYERS)
+    count = importers.import_players(file)
+    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=count, user=user)
     data_version.bump_on_commit()  # bulk-written: no signal says the players changed
-    return added
+    return count
 
 
 @transaction.atomic
 def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
-    """Import games from a CSV file, whole or not at all, through ``enter_games``."""
+    """Import games from a CSV file, whole or not at all, through ``enter_games``.
+    The same file twice is refused (``importers.AlreadyImported``)."""
+    file, digest = importers.fingerprinted(file, ImportedFile.Kind.GAMES)
     entries = importers.read_games(file)
     try:
-        return enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
+        games = enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
     except ValidationError as error:
         raise importers.failure(error, entries) from error
+    importers.remember(digest, kind=ImportedFile.Kind.GAMES, rows=len(games), user=user)
+    return games
+
+
+@transaction.atomic
+def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
+    """Restore a club export into an empty club, all or nothing, and ask for a full
+    recompute of every list (``club_io``; the ratings come back from the inputs)."""
+    counts = club_io.import_club(document)
+    recompute(user=user)
+    return counts
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -260,6 +293,10 @@ def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> Rat
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
+    try:
+        refuse_control_characters_but_lines(reason)
+    except ValidationError as error:
+        raise ValidationError({"reason": error.messages}) from error
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
         raise ValidationError(f"The period {period.label} is already open.")

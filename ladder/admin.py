@@ -7,6 +7,7 @@ run did (immediate mode) or that it is queued, with a link (background mode). Pe
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django import forms
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
@@ -34,6 +36,7 @@ from .admin_runs import report_run
 from .admin_tournaments import export_event_trf, import_tournament_view
 from .models import (
     LIST_FIELDS,
+    PLAYER_ENTRY_FIELDS,
     Game,
     PeriodLog,
     Player,
@@ -42,7 +45,13 @@ from .models import (
     closed_message,
     kept_lists,
 )
-from .validation import GameEntry, PeriodClosedError, check_games, ensure_open
+from .validation import (
+    GameEntry,
+    PeriodClosedError,
+    check_entry_change,
+    check_games,
+    ensure_open,
+)
 
 admin.site.site_header = f"{settings.LADDER_CLUB_NAME} administration"
 admin.site.site_title = f"{settings.LADDER_CLUB_NAME} admin"
@@ -137,8 +146,35 @@ def _k_display(rating_list: str) -> Any:
     return k_on_list
 
 
+class PlayerForm(forms.ModelForm):
+    """The admin's player form: a change to entry data behind a published list is refused by
+    the write path's validator, with its message, before anything is saved."""
+
+    class Meta:
+        model = Player
+        # The admin's fieldsets choose the fields shown; these are the ones a user may edit.
+        fields = ("name", "fide_id", "birth_year", "sex", "federation", "title",
+                  *PLAYER_ENTRY_FIELDS)  # fmt: skip
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None:
+            return data
+        candidate = copy.copy(self.instance)
+        for name in PLAYER_ENTRY_FIELDS:
+            if name in data:
+                setattr(candidate, name, data[name])
+        try:
+            check_entry_change(candidate)
+        except ValidationError as error:
+            for name, found in error.message_dict.items():
+                self.add_error(name if name in self.fields else None, found)
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(SimpleHistoryAdmin):
+    form = PlayerForm
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)
     search_help_text = "Search by part of the name, or by the exact FIDE id."

@@ -11,11 +11,12 @@ import re
 from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from ratings.selectors import player_history, rating_list
 
 from . import tournament_file as tf
-from .models import Game, Player, RatingList, RatingPeriod
+from .models import Game, Player, RatingList, RatingPeriod, Result
 
 # A game's result as each side's TRF code (White's, Black's).
 _CODES = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "+/-": ("+", "-"),
@@ -168,11 +169,32 @@ def write_trf(tournament: tf.Tournament) -> str:
 # --- CSV ---------------------------------------------------------------------------------------
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[-+]?\d+(\.\d+)?")
+_RESULTS = frozenset(Result.values)
+
+
+def neutralise(value: Any) -> Any:
+    """Return a text cell a spreadsheet would run as a formula behind a quote ("'=cmd|..."), so
+    it shows as text; numbers stay numbers, written as text or not ("-8.40"), and so do the
+    results' own codes ("+/-": Ladder's, never typed text; the import reads them back)."""
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_PREFIXES)
+        and not _NUMBER.fullmatch(value)
+        and value not in _RESULTS
+    ):
+        return "'" + value
+    return value
+
+
 def csv_text(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    """CSV with formula cells neutralised (``neutralise``) and None as an empty cell."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(["" if v is None else v for v in row] for row in rows)
+    writer.writerows(["" if v is None else neutralise(v) for v in row] for row in rows)
     return out.getvalue()
 
 

@@ -7,13 +7,18 @@ Ratings are derived from these by the ``ratings`` app; nothing here computes a r
 from __future__ import annotations
 
 import calendar
+import hashlib
+import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -21,12 +26,60 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 MIN_RATING, MAX_RATING = 0, 3500
+# An entry rating is a published rating: FIDE publishes none below its floor of 1400 (FIDE.md,
+# 7.2.1 and 8.2.3: a player who falls below it is listed unrated), and Ladder's ceiling is 3500
+# (no one has come within 600 points of it). A player below the floor enters unrated.
+ENTRY_RATING_FLOOR = 1400
+ENTRY_RATING_MESSAGE = (
+    f"A published rating lies between {ENTRY_RATING_FLOOR} (FIDE's floor) and {MAX_RATING}; "
+    "leave it blank for an unrated player."
+)
 MIN_BIRTH_YEAR = 1900
 # Far above any real career, far below what the games counters can hold once games are added.
 MAX_ENTRY_RATED_GAMES = 100_000
 # Games are dated within these years; outside them the month arithmetic of the rules fails.
 FIRST_GAME_DATE, LAST_GAME_DATE = date(1900, 1, 1), date(2999, 12, 31)
 GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
+# Bidirectional overrides reorder what a reader sees (a name that shows as something else).
+_INVISIBLE = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _control_character(value: str, allowed: str = "") -> str | None:
+    for char in value:
+        if char in allowed:
+            continue
+        if unicodedata.category(char) == "Cc" or ord(char) in _INVISIBLE:
+            return char
+    return None
+
+
+def refuse_control_characters(value: str) -> None:
+    """Refuse a one-line text holding a control character (ESC, BEL, a newline, ...): it would
+    reach terminals and CSV files as it is."""
+    char = _control_character(value)
+    if char is not None:
+        raise ValidationError(
+            f"Contains the control character U+{ord(char):04X}; use plain printable text.",
+            code="control_character",
+        )
+
+
+def refuse_control_characters_but_lines(value: str) -> None:
+    """Refuse a control character in a text of several lines (newlines and tabs allowed)."""
+    char = _control_character(value, allowed="\n\r\t")
+    if char is not None:
+        raise ValidationError(
+            f"Contains the control character U+{ord(char):04X}; use plain printable text.",
+            code="control_character",
+        )
+
+
+PERIOD_LABEL_VALIDATOR = RegexValidator(
+    r"\A[0-9A-Za-z][0-9A-Za-z._-]*\Z",
+    "A period label is letters, digits and '-', '_' or '.', starting with a letter or digit "
+    "(e.g. 2026-03): it is part of the period page's address.",
+    code="invalid_label",
+)
 
 
 class RatingList(models.TextChoices):
@@ -157,7 +210,10 @@ def _entry_rating(name: str) -> models.PositiveSmallIntegerField:
         f"{name} entry rating",
         null=True,
         blank=True,
-        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        validators=[
+            MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
+            MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
+        ],
         help_text=f"Published {name} rating on entry; blank = unrated on that list.",
     )
 
@@ -176,7 +232,10 @@ def _entry_peak_rating(name: str) -> models.PositiveSmallIntegerField:
         f"{name} entry peak rating",
         null=True,
         blank=True,
-        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        validators=[
+            MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
+            MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
+        ],
         help_text=f"Highest published {name} rating before entry; blank = the entry rating.",
     )
 
@@ -207,9 +266,14 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=200, db_index=True)
+    name = models.CharField(max_length=200, db_index=True, validators=[refuse_control_characters])
     fide_id = models.PositiveBigIntegerField(
-        "FIDE id", null=True, blank=True, unique=True, help_text="Unique when given."
+        "FIDE id",
+        null=True,
+        blank=True,
+        unique=True,
+        validators=[MinValueValidator(1, message="A FIDE id is a whole number from 1 up.")],
+        help_text="Unique when given.",
     )
     birth_year = models.PositiveSmallIntegerField(
         null=True,
@@ -218,7 +282,12 @@ class Player(models.Model):
         help_text="FIDE publishes only the year; it is all the junior rule needs.",
     )
     sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
-    federation = models.CharField(max_length=3, blank=True, help_text="FIDE code, e.g. ENG.")
+    federation = models.CharField(
+        max_length=3,
+        blank=True,
+        validators=[refuse_control_characters],
+        help_text="FIDE code, e.g. ENG.",
+    )
     title = models.CharField(
         max_length=3, choices=Title.choices, blank=True, help_text="A real FIDE title only."
     )
@@ -226,7 +295,10 @@ class Player(models.Model):
     entry_rating = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        validators=[
+            MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
+            MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
+        ],
         help_text="Published rating on entry; blank = unrated.",
     )
     entry_rated_games = models.PositiveIntegerField(
@@ -237,7 +309,10 @@ class Player(models.Model):
     entry_peak_rating = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MinValueValidator(MIN_RATING), MaxValueValidator(MAX_RATING)],
+        validators=[
+            MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
+            MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
+        ],
         help_text="Highest published rating before entry; blank = the entry rating.",
     )
     rapid_entry_rating = _entry_rating("rapid")
@@ -405,10 +480,14 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
 
         Raise ``ValidationError`` on ``date`` when it would overlap another period.
         """
-        period = self.containing(day).first()
+        # One read for both questions: a period holding the day overlaps its month, and a
+        # period another writer has just committed is seen by both at once (read separately,
+        # it could appear between them and look like an overlap).
+        among = list(self.overlapping(*_month(day)))
+        period = next((p for p in among if p.contains(day)), None)
         if period is not None:
             return period
-        label, start, end = RatingPeriod.month_of(day, among=self.overlapping(*_month(day)))
+        label, start, end = RatingPeriod.month_of(day, among=among)
         try:
             with transaction.atomic():
                 return self.create(label=label, start=start, end=end)
@@ -424,7 +503,12 @@ def _month(day: date) -> tuple[date, date]:
 
 
 class RatingPeriod(models.Model):
-    label = models.CharField(max_length=20, unique=True, help_text="e.g. 2026-03 for a month.")
+    label = models.CharField(
+        max_length=20,
+        unique=True,
+        validators=[PERIOD_LABEL_VALIDATOR],
+        help_text="e.g. 2026-03 for a month.",
+    )
     start = models.DateField(unique=True)
     end = models.DateField()
     status = models.CharField(
@@ -510,7 +594,7 @@ class PeriodLog(models.Model):
 
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=8, choices=Action.choices)
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True, validators=[refuse_control_characters_but_lines])
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -556,8 +640,8 @@ class Game(models.Model):
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
     result = models.CharField(max_length=7, choices=Result.choices)
-    event = models.CharField(max_length=200, blank=True)
-    round = models.CharField(max_length=20, blank=True)
+    event = models.CharField(max_length=200, blank=True, validators=[refuse_control_characters])
+    round = models.CharField(max_length=20, blank=True, validators=[refuse_control_characters])
     rating_list = models.CharField(
         "list",
         max_length=8,
@@ -641,3 +725,89 @@ class DataVersion(models.Model):
 
     def __str__(self) -> str:
         return f"data version {self.value} ({self.changed_at:%Y-%m-%d %H:%M:%S})"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to an API POST sent with an ``Idempotency-Key`` header: a retry with the
+    same key (a client that timed out) gets this answer again and writes nothing more."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=200)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=500)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField(encoder=DjangoJSONEncoder, null=True)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotent_request_user_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} ({self.key})"
+
+
+class ImportedFile(models.Model):
+    """A file imported whole, by its fingerprint: the same file again is refused."""
+
+    class Kind(models.TextChoices):
+        PLAYERS = "players", "Players (CSV)"
+        GAMES = "games", "Games (CSV)"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    sha256 = models.CharField(max_length=64)
+    rows = models.PositiveIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "sha256"], name="imported_file_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.sha256[:12]} ({self.at:%Y-%m-%d %H:%M})"
+
+
+class ApiToken(models.Model):
+    """An API token, stored as the SHA-256 of its key (the key is shown once, when issued),
+    with an expiry and a revocation (``manage.py issue_token``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, blank=True, validators=[refuse_control_characters])
+    prefix = models.CharField(max_length=8, help_text="The key's first characters, to name it.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key.")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    @staticmethod
+    def hash(key: str) -> str:
+        # A key is 256 random bits: a fast hash is enough (nothing to guess by brute force).
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user: Any, *, days: int, name: str = "") -> tuple[ApiToken, str]:
+        """Create a token for ``user`` valid ``days`` days; return it and its key (shown once)."""
+        key = secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            user=user, name=name, prefix=key[:8], digest=cls.hash(key),
+            expires_at=timezone.now() + timedelta(days=days),
+        )  # fmt: skip
+        return token, key
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and self.expires_at > timezone.now()

@@ -3,17 +3,23 @@
 - ``DATABASE_URL``: default ``sqlite:///<project>/db.sqlite3``; PostgreSQL as
   ``postgres://user:password@host:5432/name`` (psycopg 3).
 - ``DJANGO_SECRET_KEY``: required when ``DJANGO_DEBUG`` is off.
-- ``DJANGO_DEBUG``: on by default for a development checkout; set ``DJANGO_DEBUG=0`` in every
-  deployment (the secret key is then required).
+- ``DJANGO_DEBUG``: off unless set to 1 (``make run`` sets it); without it the secret key is
+  required.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated (default ``localhost,127.0.0.1`` in debug).
+- ``REDIS_URL``: the shared cache (throttling) in Redis; default: the database.
+- ``LADDER_TRUSTED_PROXIES``: addresses or networks of the reverse proxies whose
+  ``X-Forwarded-For`` is believed (default: none, the header is ignored).
 - ``LADDER_RATING_METHOD``: ``fide`` (table 8.1.2, default) or ``elo`` (logistic formula).
 - ``LADDER_CLUB_K``: a club K from 1 to 100 replacing FIDE's K eligibility (default: none).
 - ``LADDER_LISTS``: the lists the club keeps, e.g. ``standard,rapid,blitz`` (default: all three).
 - ``LADDER_RECOMPUTE``: where rating runs execute: ``immediate`` (default: in the process that
   made the change, right after its commit) or ``background`` (a database queue drained by
   ``manage.py rating_worker`` processes).
+- ``LADDER_DATE_MONTHS_AHEAD``: games are dated no later than the end of the month this many
+  months ahead (default 1: the end of next month).
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -30,7 +36,9 @@ def _flag(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _flag("DJANGO_DEBUG", default=True)
+# Fail closed: debug only when asked for (DJANGO_DEBUG=1), and without it a secret key is
+# required. `make` targets set what they need (see ladder/settings_local.py).
+DEBUG = _flag("DJANGO_DEBUG", default=False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -59,6 +67,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "axes",
+    "csp",
     "django_tasks",
     "django_tasks_db",
     "ladder",
@@ -67,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ladder.middleware.StripNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -74,6 +85,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ladder.urls"
@@ -113,6 +127,78 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A cache shared by every worker and machine (the API throttle counts in it): the database by
+# default (its table is created by migration ladder 0009), Redis when REDIS_URL is set.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ladder_cache",
+        }
+    }
+
+# Proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated); without
+# them the client is the connection's peer and the header is ignored (ladder/clients.py).
+LADDER_TRUSTED_PROXIES = [
+    proxy.strip() for proxy in os.environ.get("LADDER_TRUSTED_PROXIES", "").split(",")
+    if proxy.strip()
+]  # fmt: skip
+try:
+    for _proxy in LADDER_TRUSTED_PROXIES:
+        ipaddress.ip_network(_proxy, strict=False)
+except ValueError as _error:
+    raise ImproperlyConfigured(f"LADDER_TRUSTED_PROXIES: {_error}.") from _error
+
+# Admin login lockout (django-axes): after LADDER_LOGIN_FAILURES failed logins from one client
+# address (ladder/clients.py: X-Forwarded-For only from trusted proxies), that address is
+# refused for LADDER_LOCKOUT_HOURS; `manage.py axes_reset_ip ADDRESS` lifts it at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LADDER_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("LADDER_LOCKOUT_HOURS", "1"))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "ladder.clients.client_ip"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+
+# Behind HTTPS (LADDER_HTTPS=1, every deployment): secure cookies, HSTS, a redirect to HTTPS,
+# and the proxy's X-Forwarded-Proto believed; `manage.py check --deploy` is then clean.
+LADDER_HTTPS = _flag("LADDER_HTTPS")
+if LADDER_HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = _flag("LADDER_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_HSTS_SECONDS = int(os.environ.get("LADDER_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("LADDER_HSTS_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = _flag("LADDER_HSTS_PRELOAD")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+
+# Content Security Policy (django-csp): everything from this site only; no inline script or
+# style anywhere (the pages, the admin). The API docs (Swagger UI, Redoc) are relaxed in
+# ladder/api/urls.py for what those tools inject.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -135,7 +221,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so that an anonymous request is answered 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "ladder.api.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -147,7 +233,13 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    # JSON with a size and depth limit (a 400, not a 500); forms as DRF has them.
+    "DEFAULT_PARSER_CLASSES": [
+        "ladder.api.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": ["ladder.api.throttling.AnonThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("LADDER_ANON_THROTTLE", "1000/hour")},
 }
 
@@ -160,6 +252,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# API tokens (hashed at rest) are valid this many days unless issued with --days.
+LADDER_TOKEN_DAYS = int(os.environ.get("LADDER_TOKEN_DAYS", "90"))
 
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
 _club_k = os.environ.get("LADDER_CLUB_K", "").strip()
@@ -191,6 +286,13 @@ if LADDER_RECOMPUTE not in _TASK_BACKENDS:
     raise ImproperlyConfigured("LADDER_RECOMPUTE must be 'immediate' or 'background'.")
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[LADDER_RECOMPUTE]}}
 
+# Games are dated no later than the end of the month this many months ahead (default 1: the
+# end of next month); a date years ahead would make its year the current one on every page.
+_ahead = os.environ.get("LADDER_DATE_MONTHS_AHEAD", "1").strip()
+if not (_ahead.isdigit() and int(_ahead) <= 120):
+    raise ImproperlyConfigured("LADDER_DATE_MONTHS_AHEAD must be a whole number from 0 to 120.")
+LADDER_DATE_MONTHS_AHEAD = int(_ahead)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -198,17 +300,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
-# --- caches and the read cache (ladder.read_cache) --------------------------------------------
-# Shared by every worker: the database cache (table ``ladder_cache``, made by the migrations),
-# or Redis when REDIS_URL is set (redis://host:6379/0).
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ladder_cache"}
-    )
-}
+# --- the read cache (ladder.read_cache; the cache itself is CACHES above) ---------------------
 # How long an anonymous read's answer is kept under one data version (0: never kept). A
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
 LADDER_READ_CACHE_SECONDS = int(os.environ.get("LADDER_READ_CACHE_SECONDS", "300"))

@@ -10,17 +10,21 @@ door shows the same sentence.
 
 from __future__ import annotations
 
+import calendar
 import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils import timezone
 
 from ratings import fide
 
 from .models import (
+    PLAYER_ENTRY_FIELDS,
     Game,
     PeriodStatus,
     Player,
@@ -29,6 +33,7 @@ from .models import (
     Result,
     closed_message,
     default_list,
+    entry_fields,
     kept_lists,
     parse_fide_id,
 )
@@ -36,6 +41,8 @@ from .models import (
 # Beyond this many games the duplicate check reads the games of the date range instead of
 # naming every player in IN lists (SQLite limits the variables of one statement).
 _IN_LIST_LIMIT = 500
+# Beyond this many games a batch is first checked for what needs no game built (see check_games).
+_QUICK_FIRST = 1000
 
 
 class PeriodClosedError(ValidationError):
@@ -57,7 +64,7 @@ class GamesInvalid(ValidationError):
         super().__init__(lines)
 
 
-@dataclass
+@dataclass(slots=True)  # a big file holds a million of them
 class GameEntry:
     """One game as a door hands it over: players as Player objects or as typed text."""
 
@@ -165,6 +172,13 @@ def check_games(
     if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
                               for e in entries):  # fmt: skip
         lookup = PlayerLookup.load()
+    if len(entries) > _QUICK_FIRST:
+        # A big file is read for its typing mistakes first (players, results), which need no
+        # game built: one bad row of a million is refused in seconds, not minutes.
+        known: dict[tuple[str, str], str | None] = {}  # a big file repeats its players
+        quick = [_check_typed(entry, lookup, known) for entry in entries]
+        if not all(c.ok for c in quick):
+            return quick
     periods = Periods()
     checked = [_check_one(entry, lookup, periods) for entry in entries]
     if instance is not None:
@@ -174,6 +188,38 @@ def check_games(
             checked[0].add("date", closed_message(stored))
     _check_duplicates([c for c in checked if c.ok], exclude=instance)
     return checked
+
+
+def _check_typed(
+    entry: GameEntry, lookup: PlayerLookup | None, known: dict[tuple[str, str], str | None]
+) -> Checked:
+    """The checks of ``_check_one`` that need no game: the players and the result, each
+    distinct text checked once (``known``: what it was found to be wrong with, or None)."""
+    checked = Checked(entry)
+    for name in ("white", "black", "result"):
+        value = getattr(entry, name)
+        if not isinstance(value, str):
+            continue
+        if (name, value) not in known:
+            known[name, value] = _typed_problem(name, value, lookup)
+        problem = known[name, value]
+        if problem is not None:
+            checked.add(name, problem)
+    return checked
+
+
+def _typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+    if not value.strip():
+        return "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+    try:
+        if name == "result":
+            Result.parse(value)
+        else:
+            assert lookup is not None
+            lookup.find(value)
+    except (ValueError, LookupError) as error:
+        return str(error)
+    return None
 
 
 def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
@@ -205,10 +251,25 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     _check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
-        periods.check(entry.date, checked)
+        bound = latest_game_date()
+        if entry.date > bound:
+            checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
+                        f"next month): {entry.date.isoformat()} is still to come.")  # fmt: skip
+        else:
+            periods.check(entry.date, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def latest_game_date(today: date | None = None) -> date:
+    """The last day a game may be dated: the end of the month ``LADDER_DATE_MONTHS_AHEAD``
+    months after this one (default 1, next month). A date far ahead would make its year the
+    current one for every page (juniors' K, the inactive rule)."""
+    today = today or timezone.localdate()
+    months = today.year * 12 + today.month - 1 + settings.LADDER_DATE_MONTHS_AHEAD
+    year, month = divmod(months, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
 def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
@@ -330,6 +391,48 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             item.game = None
         else:
             seen[key] = item
+
+
+# --- players' entry data ------------------------------------------------------------------------
+
+
+def check_entry_change(player: Player) -> None:
+    """Refuse a change to a stored player's entry data (or birth year) on a list where they have
+    games in a closed period: those data shape every published list from their first game on,
+    and published means published until the period is reopened (``PeriodClosedError``)."""
+    if player.pk is None:
+        return
+    stored = Player.objects.filter(pk=player.pk).values(*PLAYER_ENTRY_FIELDS).first()
+    if stored is None:
+        return
+    changed = {
+        rating_list: [name for name in entry_fields(rating_list)
+                      if getattr(player, name) != stored[name]]
+        for rating_list in RatingList.values
+    }  # fmt: skip
+    changed = {name: fields for name, fields in changed.items() if fields}
+    if not changed:
+        return
+    closed = (
+        Game.objects.for_player(player)
+        .filter(rating_list__in=list(changed), period__status=PeriodStatus.CLOSED)
+        .values_list("rating_list", "period__label")
+        .order_by("rating_list", "period__start")
+    )
+    first: dict[str, str] = {}
+    for rating_list, label in closed:
+        first.setdefault(rating_list, label)
+    problems: dict[str, list[str]] = {}
+    for rating_list, label in first.items():
+        message = (
+            f"{player.name} has {rating_list} games in the published list of {label}, which "
+            "their entry data shape; reopen it first (admin action 'Reopen', or: manage.py "
+            f"reopen_period {label} --reason '...') to change them."
+        )
+        for name in changed[rating_list]:
+            problems.setdefault(name, [message])
+    if problems:
+        raise PeriodClosedError(problems)
 
 
 def ensure_open(periods: Iterable[RatingPeriod]) -> None:

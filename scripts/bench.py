@@ -66,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
     os.environ["DATABASE_URL"] = bench_url()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
     if args.measure:
         MEASURES[args.measure]()
         return

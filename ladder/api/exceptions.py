@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -30,6 +31,9 @@ def field_errors(error: DjangoValidationError) -> dict:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer service errors like DRF's own: JSON, field messages, the right status."""
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit (DATA_UPLOAD_MAX_MEMORY_SIZE)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        exc = exceptions.ParseError(f"The request body is larger than {limit:,} bytes.")
     if isinstance(exc, ObjectDoesNotExist):  # the row went away meanwhile (a race): 404
         exc = exceptions.NotFound(str(exc) or None)
     if isinstance(exc, PeriodClosedError):

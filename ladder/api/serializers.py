@@ -11,6 +11,7 @@ from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
 
 from ladder.models import (
+    ENTRY_RATING_MESSAGE,
     LIST_FIELDS,
     MAX_RATING,
     MIN_RATING,
@@ -144,6 +145,13 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
             "created", "updated",
         ]  # fmt: skip
+        # The model's sentence for the rating bounds (DRF would write its own).
+        extra_kwargs = {
+            name: {"error_messages": {"min_value": ENTRY_RATING_MESSAGE,
+                                      "max_value": ENTRY_RATING_MESSAGE}}
+            for fields in LIST_FIELDS.values()
+            for name in (fields.entry_rating, fields.entry_peak_rating)
+        }  # fmt: skip
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:

@@ -1,5 +1,6 @@
 """REST API v1 routes (see ladder/api/views.py), the OpenAPI schema and its docs."""
 
+from csp.decorators import csp_update
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -14,6 +15,16 @@ router.register("players", views.PlayerViewSet, basename="player")
 router.register("games", views.GameViewSet, basename="game")
 router.register("periods", views.PeriodViewSet, basename="period")
 router.register("rating-runs", views.RatingRunViewSet, basename="rating-run")
+
+# Swagger UI and Redoc start from an inline script and inject their styles (Redoc also runs a
+# worker from a blob): the Content Security Policy allows that on these two pages only.
+_DOCS_CSP = csp_update(
+    {
+        "script-src": ["'unsafe-inline'"],
+        "style-src": ["'unsafe-inline'"],
+        "worker-src": ["'self'", "blob:"],
+    }
+)
 
 urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
@@ -30,7 +41,7 @@ urlpatterns = [
         name="tournament-export",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("docs/", _DOCS_CSP(SpectacularSwaggerView.as_view(url_name="api:schema")), name="docs"),
+    path("redoc/", _DOCS_CSP(SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
     path("", include(router.urls)),
 ]

@@ -21,11 +21,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.authentication import (
-    BaseAuthentication,
-    SessionAuthentication,
-    TokenAuthentication,
-)
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
@@ -41,7 +37,9 @@ from ratings.models import RatingRun
 
 from . import filters
 from . import serializers as s
+from .authentication import HashedTokenAuthentication
 from .exceptions import exception_handler
+from .idempotency import idempotent
 from .pagination import RatingListPagination
 from .permissions import ModelPermissions
 
@@ -59,7 +57,7 @@ class ApiMixin:
     """
 
     authentication_classes: Sequence[type[BaseAuthentication]] = [
-        TokenAuthentication,
+        HashedTokenAuthentication,
         SessionAuthentication,
     ]
     permission_classes: Sequence[_PermissionClass] = [ModelPermissions]
@@ -89,6 +87,14 @@ def cached_read(view, handler):
         return read_cache.serve(request._request, produce, variant=variant)
 
     return answer
+
+
+class IdempotentCreateMixin:
+    """POST with an ``Idempotency-Key`` header: a retry gets the first answer (``idempotency``)."""
+
+    def create(self, request, *args, **kwargs):
+        create = super().create  # type: ignore[misc]  # the viewset's CreateModelMixin
+        return idempotent(request, lambda: create(request, *args, **kwargs))
 
 
 def list_parameter(description: str) -> OpenApiParameter:
@@ -147,6 +153,7 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 )
 class PlayerViewSet(
     ApiMixin,
+    IdempotentCreateMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -254,7 +261,7 @@ _RAPID_EXAMPLE = OpenApiExample(
         responses={204: None, **errors(401, 403, 404, 409)},
     ),
 )
-class GameViewSet(ApiMixin, viewsets.ModelViewSet):
+class GameViewSet(ApiMixin, IdempotentCreateMixin, viewsets.ModelViewSet):
     queryset = Game.objects.with_players()
     serializer_class = s.GameSerializer
     filterset_class = filters.GameFilter
@@ -342,9 +349,11 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def close(self, request, pk=None):
-        period = self.get_object()
-        actions.close_period(period=period, user=request.user)
-        return Response(self.get_serializer(self.get_object()).data)
+        def write() -> Response:
+            actions.close_period(period=self.get_object(), user=request.user)
+            return Response(self.get_serializer(self.get_object()).data)
+
+        return idempotent(request, write)
 
     @extend_schema(
         summary="Reopen a period",
@@ -361,13 +370,14 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def reopen(self, request, pk=None):
-        period = self.get_object()
-        body = s.ReopenSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        actions.reopen_period(
-            period=period, reason=body.validated_data["reason"], user=request.user
-        )
-        return Response(self.get_serializer(self.get_object()).data)
+        def write() -> Response:
+            body = s.ReopenSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            reason = body.validated_data["reason"]
+            actions.reopen_period(period=self.get_object(), reason=reason, user=request.user)
+            return Response(self.get_serializer(self.get_object()).data)
+
+        return idempotent(request, write)
 
 
 # --- the rating list -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ladder', '0007_data_version'),
+        ('ladder', '0011_data_version'),
         ('ratings', '0006_three_lists'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -5,9 +5,10 @@ from http import HTTPStatus
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
+
+from ladder.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +129,9 @@ def test_the_calculator_is_open_to_everyone(request, db, role):
 
 
 def test_token_authentication(editor_user, club, committed):
-    token = Token.objects.create(user=editor_user)
+    _, key = ApiToken.issue(editor_user, days=1)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
 
     with committed():
         response = client.patch(f"/api/v1/games/{club.april.pk}/", {"round": "7"}, format="json")

@@ -40,11 +40,20 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page that fails the test when the Content Security Policy refuses anything on it."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
+    assert not refused, f"The Content Security Policy refused: {refused}"
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from ladder import actions
-from ladder.models import GAME_DATE_MESSAGE, Game, PeriodStatus, closed_message
-from ladder.validation import GameEntry
+from ladder.models import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
+from ladder.validation import GameEntry, PeriodClosedError, latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -38,33 +38,35 @@ def club():
 # Each door takes (day, white, black) as its users type them and returns every message shown.
 
 
-def through_admin(client, club, day, white, black):
+def through_admin(client, club, day, white, black, event=""):
     client.force_login(club["user"])
-    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": "",
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event,
             "round": ""}  # fmt: skip
     return html.unescape(client.post("/admin/ladder/game/add/", data).content.decode())
 
 
-def through_round_entry(client, club, day, white, black):
+def through_round_entry(client, club, day, white, black, event=""):
     client.force_login(club["user"])
     data = {
-        "date": day, "event": "", "round": "", "paste": f"{white.name} - {black.name} 1-0",
+        "date": day, "event": event, "round": "", "paste": f"{white.name} - {black.name} 1-0",
         "rows-TOTAL_FORMS": "1", "rows-INITIAL_FORMS": "0", "rows-MIN_NUM_FORMS": "0",
         "rows-MAX_NUM_FORMS": "1000", "_save": "1",
     }  # fmt: skip
     return html.unescape(client.post(ROUND_URL, data).content.decode())
 
 
-def through_api(client, club, day, white, black):
+def through_api(client, club, day, white, black, event=""):
     api = APIClient()
     api.force_authenticate(club["user"])
-    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0"}
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event}
     return str(api.post("/api/v1/games/", data, format="json").json())
 
 
-def through_csv(client, club, day, white, black, tmp_path):
+def through_csv(client, club, day, white, black, tmp_path, event=""):
     path = tmp_path / "games.csv"
-    path.write_text(f"date,white,black,result\n{day},{white.fide_id},{black.name},1-0\n")
+    path.write_text(
+        f"date,white,black,result,event\n{day},{white.fide_id},{black.name},1-0,{event}\n"
+    )
     with pytest.raises(CommandError) as error:
         call_command("import_games", str(path), stdout=StringIO())
     return str(error.value)
@@ -89,6 +91,15 @@ def cases(club):
             "a game cannot be added before a published list.",
         ),
         "date out of range": ("1800-01-01", alice, bob, GAME_DATE_MESSAGE),
+        "date still to come": (
+            "2999-12-31", alice, bob,
+            f"A game cannot be dated after {latest_game_date().isoformat()} (the end of next "
+            "month): 2999-12-31 is still to come.",
+        ),
+        "control character": (
+            "2026-03-20", alice, bob,
+            "Contains the control character U+001B; use plain printable text.", "Club\x1b[31mCup",
+        ),
     }  # fmt: skip
 
 
@@ -101,11 +112,14 @@ def cases(club):
         "duplicate",
         "before a published list",
         "date out of range",
+        "date still to come",
+        "control character",
     ],  # fmt: skip
 )
 def test_every_door_refuses_a_bad_game_with_the_same_sentence(client, club, door, case, tmp_path):
-    day, white, black, message = cases(club)[case]
+    day, white, black, message, *event = cases(club)[case]
     kwargs = {"tmp_path": tmp_path} if door is through_csv else {}
+    kwargs["event"] = event[0] if event else ""
     shown = door(client, club, day, white, black, **kwargs)
     assert message in shown
     assert Game.objects.count() == 1  # nothing written
@@ -143,3 +157,60 @@ def test_several_games_are_refused_together_with_each_problem(club):
     assert "Row 3: No player is named 'Nobody'." in text
     assert "Row 3: 'x' is not a result" in text
     assert Game.objects.count() == 1
+
+
+# --- published means published: entry data behind a closed period ----------------------------
+
+
+@pytest.fixture
+def published(club):
+    """Alice has a game in February, which is closed."""
+    feb = club["feb"]
+    Game.objects.filter(pk=club["game"].pk).update(date=date(2026, 2, 14), period=feb)
+    return club
+
+
+ENTRY_REFUSED = "Alice Brown has standard games in the published list of 2026-02"
+
+
+def test_an_entry_change_behind_a_published_list_is_refused_by_the_action(published):
+    alice = published["alice"]
+    alice.entry_rating = 1900
+    with pytest.raises(PeriodClosedError) as error:
+        actions.save_player(player=alice)
+    assert ENTRY_REFUSED in error.value.message_dict["entry_rating"][0]
+    assert Player.objects.get(pk=alice.pk).entry_rating == 1800
+
+
+def test_the_api_answers_409_to_an_entry_change_behind_a_published_list(published):
+    api = APIClient()
+    api.force_authenticate(published["user"])
+    alice = published["alice"]
+    response = api.patch(f"/api/v1/players/{alice.pk}/", {"birth_year": 2001}, format="json")
+    assert response.status_code == 409
+    assert ENTRY_REFUSED in response.json()["birth_year"][0]
+    assert Player.objects.get(pk=alice.pk).birth_year == alice.birth_year
+
+
+def test_the_admin_refuses_an_entry_change_behind_a_published_list(client, published):
+    client.force_login(published["user"])
+    alice = published["alice"]
+    data = {"name": "Alice Brown", "fide_id": 1001, "birth_year": 1980, "entry_rating": 1850,
+            "entry_rated_games": 50, "rapid_entry_rated_games": 0, "blitz_entry_rated_games": 0,
+            "ratingchange_set-TOTAL_FORMS": 0, "ratingchange_set-INITIAL_FORMS": 0}  # fmt: skip
+    response = client.post(f"/admin/ladder/player/{alice.pk}/change/", data)
+    assert response.status_code == 200
+    assert ENTRY_REFUSED in html.unescape(response.content.decode())
+    assert Player.objects.get(pk=alice.pk).entry_rating == 1800
+
+
+def test_other_lists_and_other_fields_stay_open(published):
+    alice = published["alice"]
+    alice.name, alice.rapid_entry_rating = "Alice Browne", 1700  # no rapid game is published
+    actions.save_player(player=alice)
+    assert Player.objects.get(pk=alice.pk).rapid_entry_rating == 1700
+    reopen = published["feb"]
+    actions.reopen_period(period=reopen, reason="Entry rating was wrong")
+    alice.entry_rating = 1900
+    actions.save_player(player=alice)  # once reopened, the change is allowed
+    assert Player.objects.get(pk=alice.pk).entry_rating == 1900

@@ -1,15 +1,18 @@
 """Management commands, through call_command, with their error messages."""
 
+import csv
 import json
 from datetime import date
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models import Count
+from django.test.utils import CaptureQueriesContext
 
 from ladder.actions import close_period
-from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.models import ENTRY_RATING_MESSAGE, LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from tests.factories import GameFactory, PlayerFactory
 
@@ -69,7 +72,7 @@ def test_a_csv_with_one_bad_row_imports_nothing(tmp_path):
     message = str(error.value)
     assert "Nothing was imported." in message
     assert "line 5, column 'fide_id': FIDE id 1001 is also on line 2." in message
-    assert "line 5, column 'rating': 4000 is outside 0 to 3500." in message
+    assert f"line 5, column 'rating': {ENTRY_RATING_MESSAGE}" in message
     assert "line 5, column 'sex': 'X' is not M or F." in message
     assert "line 5, column 'title': 'ZZ' is not a FIDE title" in message
     assert "line 5, column 'birth_year'" in message
@@ -212,3 +215,25 @@ def test_a_game_outside_1900_to_2999_is_refused(tmp_path):
     text = "date,white,black,result\n0001-03-01,Anna,Bert,1-0\n"
     with pytest.raises(CommandError, match="line 2, column 'date': A game must be dated between"):
         run("import_games", write(tmp_path, "g.csv", text))
+
+
+def test_rating_list_csv_neutralises_formulas_and_keeps_numbers():
+    evil = PlayerFactory(name="=cmd|' /C calc'!A0", fide_id=9001)
+    GameFactory(date=date(2026, 3, 5), white=evil, black=PlayerFactory(name="@SUM(A1)"))
+    PlayerFactory(name="-2+3")
+    out = run("rating_list", "--format", "csv")
+    assert "'=cmd|' /C calc'!A0" in out
+    assert "'@SUM(A1)" in out
+    assert "'-2+3" in out
+    row = next(row for row in csv.DictReader(StringIO(out)) if row["fide_id"] == "9001")
+    assert (row["rating_before"], row["fide_id"]) == ("1800", "9001")  # numbers stay numbers
+
+
+@pytest.mark.parametrize("rows", [10, 300])
+def test_a_players_file_is_validated_in_a_constant_number_of_queries(tmp_path, rows):
+    text = "name,fide_id,rating\n" + "".join(f"P{i},{5000 + i},1800\n" for i in range(rows))
+    with CaptureQueriesContext(connection) as captured:
+        run("import_players", write(tmp_path, "p.csv", text))
+    reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(reads) <= 3  # the fingerprint, the FIDE ids taken, and nothing per row
+    assert Player.objects.count() == rows

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from ladder import actions
-from ladder.models import Game, Player, RatingList
+from ladder.models import ENTRY_RATING_MESSAGE, Game, Player, RatingList
 from ratings.models import RatingChange, RatingRun
 from tests.factories import GameFactory, PlayerFactory
 
@@ -144,8 +144,8 @@ def test_players_csv_with_per_list_columns(tmp_path):
 @pytest.mark.parametrize(
     ("columns", "values", "message"),
     [
-        ("rapid_rating", "4000", "line 2, column 'rapid_rating': 4000 is outside 0 to 3500."),
-        ("blitz_rating", "-5", "line 2, column 'blitz_rating': -5 is outside 0 to 3500."),
+        ("rapid_rating", "4000", f"line 2, column 'rapid_rating': {ENTRY_RATING_MESSAGE}"),
+        ("blitz_rating", "-5", f"line 2, column 'blitz_rating': {ENTRY_RATING_MESSAGE}"),
         ("rapid_rated_games", "x", "line 2, column 'rapid_rated_games'"),
         (
             "blitz_rating,blitz_peak_rating",

@@ -61,3 +61,22 @@ def test_an_existing_database_migrates_with_identical_standard_ratings():
     services.recompute_from(None)  # and a full recompute on the new schema agrees
     assert standard_state() == rated
     assert Player.objects.filter(rapid_rating__isnull=False).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_plain_text_tokens_become_hashed_ones_and_the_plain_text_is_gone():
+    from django.contrib.auth.models import User
+    from rest_framework.authtoken.models import Token
+
+    from ladder.models import ApiToken
+
+    user = User.objects.create_user("old-client")
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        migrate([("ladder", "0009_cache_table")])
+        key = Token.objects.create(user=user).key
+    finally:
+        migrate(latest)
+    token = ApiToken.objects.get(user=user)
+    assert token.digest == ApiToken.hash(key)
+    assert not Token.objects.exists()

@@ -132,3 +132,40 @@ def test_a_close_racing_an_entry_never_leaves_a_game_in_a_closed_period(boss, at
     late = Game.objects.filter(period=period, created__gt=period.closed_at)
     assert not late.exists()  # nothing written into the period after it was closed
     assert (entered == 201) == Game.objects.filter(white=white).exists()
+
+
+@pytest.mark.parametrize("attempt", range(4))
+def test_simultaneous_players_with_one_fide_id_get_one_201_and_field_errors(boss, attempt):
+    def post(i: int) -> Callable[[], int]:
+        data = {"name": f"Twin {i}", "fide_id": 4_000_000 + attempt, "entry_rating": 1800}
+        return lambda: api().post("/api/v1/players/", data, format="json").status_code
+
+    assert sorted(at_once(*(post(i) for i in range(4)))) == [201, 400, 400, 400]
+    assert Player.objects.filter(fide_id=4_000_000 + attempt).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(8))
+def test_first_games_on_different_days_of_a_new_month_share_one_period(boss, attempt):
+    players = PlayerFactory.create_batch(12)
+
+    def post(i: int) -> Callable[[], int]:
+        data = {"date": f"2026-08-{i + 3:02d}", "white": players[2 * i].pk,
+                "black": players[2 * i + 1].pk, "result": "1-0"}  # fmt: skip
+        return lambda: api().post("/api/v1/games/", data, format="json").status_code
+
+    assert at_once(*(post(i) for i in range(6))) == [201] * 6
+    assert RatingPeriod.objects.filter(label="2026-08").count() == 1
+    assert equals_a_full_recompute()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_retries_with_one_idempotency_key_at_once_record_one_game(boss, attempt):
+    white, black = PlayerFactory(), PlayerFactory()
+    data = {"date": "2026-03-04", "white": white.pk, "black": black.pk, "result": "1-0"}
+    headers = {"Idempotency-Key": f"retry-{attempt}"}
+
+    def post() -> int:
+        return api().post("/api/v1/games/", data, format="json", headers=headers).status_code
+
+    assert at_once(post, post, post) == [201, 201, 201]
+    assert Game.objects.filter(white=white).count() == 1

@@ -185,8 +185,7 @@ def test_a_finished_run_makes_the_reads_answer_afresh(client, league):
 
 def test_only_what_is_the_same_for_everyone_is_kept(client, league):
     url = f"/api/v1/players/{league['a'].pk}/"
-    User.objects.create_user("ann", password="pw-for-tests")
-    client.login(username="ann", password="pw-for-tests")  # a session cookie
+    client.force_login(User.objects.create_user("ann"))  # a session cookie
     assert "X-Read-Cache" not in client.get(url)
     assert "X-Read-Cache" not in APIClient().get(url, HTTP_AUTHORIZATION="Token nope")
     client.logout()

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,19 +69,16 @@ def test_calculator_updates_as_you_type(page, live_server, screenshot, local_onl
 
     page.get_by_label("Classic Elo formula").check()
     page.get_by_label("32", exact=True).check()
-    page.wait_for_function(
-        "document.querySelector('tr[data-outcome=win] .exact').textContent.trim() === '+20.48'"
-    )
+    # expect() waits without evaluating strings (the Content Security Policy forbids eval).
+    expect(page.locator("tr[data-outcome=win] .exact")).to_have_text("+20.48")
     assert page.locator('tr[data-outcome="draw"] .exact').inner_text() == "+4.48"
     assert page.locator('tr[data-outcome="loss"] .exact').inner_text() == "-11.52"
     assert "k_preset=32" in page.url  # the address follows, so the result can be shared
 
     # The server stays the reference: the swapped block equals the page the server renders.
     page.get_by_label("Your rating").fill("1712")
-    page.wait_for_function(
-        "document.querySelector('tr[data-outcome=win] .after').textContent.trim() !== '1520'"
-    )
-    page.wait_for_function("document.getElementById('calculator').dataset.state === 'ready'")
+    expect(page.locator("tr[data-outcome=win] .after")).not_to_have_text("1520")
+    expect(page.locator("#calculator")).to_have_attribute("data-state", "ready")
     query = page.url.split("?", 1)[1]
     served = Client().get("/calculator/?" + query).content.decode()
     for name in ("win", "draw", "loss"):
@@ -96,9 +94,7 @@ def test_calculator_updates_as_you_type(page, live_server, screenshot, local_onl
     error.filter(has_text="K must be at most 100.").wait_for()
     assert page.get_by_label("Other", exact=True).is_checked()
     page.get_by_label("Other K").fill("25")
-    page.wait_for_function(
-        "document.querySelector('[data-errors-for=k_other]').textContent.trim() === ''"
-    )
+    expect(page.locator("[data-errors-for=k_other]")).to_have_text("")
 
     # Event mode: the single-game fields hide, and one change is computed for all games.
     page.get_by_label("Several games (an event)").check()
@@ -107,9 +103,7 @@ def test_calculator_updates_as_you_type(page, live_server, screenshot, local_onl
     page.get_by_label("20", exact=True).check()
     page.get_by_label("FIDE table (8.1.2)").check()
     page.locator("[data-testid=event-change]").wait_for()
-    page.wait_for_function(
-        "document.querySelector('[data-testid=event-score]').textContent.trim() === '2.50'"
-    )
+    expect(page.locator("[data-testid=event-score]")).to_have_text("2.50")
     screenshot("calculator")
     assert outside == []
     assert errors == []

@@ -68,7 +68,7 @@ def test_standings_keep_the_search_when_switching_list(client, two_lists):
     assert "page=1&amp;list" not in html  # a new list starts on its first page
 
 
-@pytest.mark.parametrize("value", ["", "bullet", "STANDARD", "x" * 500, "rapid\x00"])
+@pytest.mark.parametrize("value", ["", "bullet", "STANDARD", "x" * 500, "bul\x00let"])
 def test_unknown_list_falls_back_to_the_default(client, two_lists, value):
     for url in (reverse("ladder:standings"), reverse("ladder:period", args=["2026-03"])):
         response = client.get(url, {"list": value})
@@ -76,6 +76,12 @@ def test_unknown_list_falls_back_to_the_default(client, two_lists, value):
         assert "Standard" in current_links(response.content.decode())
     response = client.get(two_lists.get_absolute_url(), {"opponent": "1900", "list": value})
     assert response.status_code == HTTPStatus.OK
+
+
+def test_a_nul_in_the_query_is_dropped_before_any_view_reads_it(client, two_lists):
+    response = client.get(reverse("ladder:standings"), {"list": "rapid\x00"})
+    assert response.status_code == HTTPStatus.OK
+    assert "Rapid" in current_links(response.content.decode())
 
 
 @override_settings(LADDER_LISTS=["standard"])

@@ -1,24 +1,51 @@
-"""Print a user's API token, creating it on first use."""
+"""Issue, list and revoke a user's API tokens (stored hashed: a key is shown once)."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
+
+from ladder.models import ApiToken
 
 
 class Command(BaseCommand):
     help = (
-        "Print the REST API token of USERNAME (created if the user has none). Send it as "
-        "'Authorization: Token <key>'."
+        "Print a new REST API token for USERNAME, valid --days days (default: the setting "
+        "LADDER_TOKEN_DAYS). Send it as 'Authorization: Token <key>'. Only its SHA-256 is "
+        "stored: the key is shown this once. --list shows the user's tokens, --revoke PREFIX "
+        "revokes one, --revoke-all every one."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("username")
+        parser.add_argument("--days", type=int, default=None, help="Days the token is valid.")
+        parser.add_argument("--name", default="", help="What the token is for.")
+        parser.add_argument("--list", action="store_true", help="List the user's tokens.")
+        parser.add_argument("--revoke", metavar="PREFIX", help="Revoke the token so named.")
+        parser.add_argument("--revoke-all", action="store_true", help="Revoke every token.")
 
     def handle(self, *args, username: str, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"No user is named '{username}'; create one with createsuperuser.")
+        tokens = ApiToken.objects.filter(user=user)
+        if options["list"]:
+            for token in tokens:
+                state = "active" if token.active else ("revoked" if token.revoked_at else "expired")
+                self.stdout.write(f"{token.prefix}  {state}  expires {token.expires_at:%Y-%m-%d}  "
+                                  f"{token.name}")  # fmt: skip
+            return
+        if options["revoke_all"] or options["revoke"]:
+            chosen = tokens if options["revoke_all"] else tokens.filter(prefix=options["revoke"])
+            count = chosen.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+            if options["revoke"] and not chosen.exists():
+                raise CommandError(f"{username} has no token starting '{options['revoke']}'.")
+            self.stdout.write(f"Revoked {count} token" + ("" if count == 1 else "s") + ".")
+            return
         if not user.is_active:
             raise CommandError(f"The user '{username}' is inactive; activate them first.")
-        token, _ = Token.objects.get_or_create(user=user)
-        self.stdout.write(token.key)
+        days = options["days"] if options["days"] is not None else settings.LADDER_TOKEN_DAYS
+        if not 1 <= days <= 3660:
+            raise CommandError("--days must be from 1 to 3660.")
+        _, key = ApiToken.issue(user, days=days, name=options["name"])
+        self.stdout.write(key)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ladder.exports import neutralise
 from ladder.models import RatingList, RatingPeriod, kept_lists
 from ratings import publication
 from ratings.selectors import rating_list
@@ -87,7 +88,7 @@ class Command(BaseCommand):
     def _csv(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]) if rows else COLUMNS)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({name: neutralise(value) for name, value in row.items()} for row in rows)
 
     def _table(self, rows: list[dict[str, Any]], period: RatingPeriod) -> None:
         prefix = (

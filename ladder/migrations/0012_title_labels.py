@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ladder', '0007_data_version'),
+        ('ladder', '0011_data_version'),
     ]
 
     operations = [

@@ -3,7 +3,6 @@
 import time
 
 import django.utils.timezone
-from django.core.management import call_command
 from django.db import migrations, models
 
 
@@ -12,15 +11,10 @@ def create_the_row(apps, schema_editor):
     apps.get_model("ladder", "DataVersion").objects.create(id=1, value=time.time_ns() // 1000)
 
 
-def create_cache_table(apps, schema_editor):
-    # The database cache's table (settings.CACHES), so that migrate is all a deployment runs.
-    call_command("createcachetable", database=schema_editor.connection.alias, verbosity=0)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ladder', '0006_three_lists'),
+        ('ladder', '0010_hashed_api_tokens'),
     ]
 
     operations = [
@@ -36,5 +30,4 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(create_the_row, migrations.RunPython.noop),
-        migrations.RunPython(create_cache_table, migrations.RunPython.noop),
     ]

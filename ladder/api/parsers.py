@@ -1,0 +1,53 @@
+"""The API's JSON parser, with limits: a body too large or nested too deep is a 400 with a
+sentence, never a 500 (Python's decoder recurses, and 100,000 brackets exhaust its stack).
+DRF reads a JSON body through ``request.body``, where Django applies its own size limit; the
+exception handler answers that one the same way."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from typing import Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+# No request of the API nests deeper than a few levels (the calculator: body, games, game).
+MAX_DEPTH = 32
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON within ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes and ``MAX_DEPTH`` levels."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = stream.read(limit + 1) if stream is not None else b""
+        if limit is not None and len(body) > limit:
+            raise ParseError(f"The request body is larger than {limit:,} bytes.")
+        if _depth(body) > MAX_DEPTH:
+            raise ParseError(f"The JSON is nested deeper than {MAX_DEPTH} levels.")
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            return json.loads(codecs.decode(body, encoding), parse_constant=_refuse_constant)
+        except (ValueError, RecursionError) as error:
+            raise ParseError(f"JSON parse error - {error}") from error
+
+
+def _depth(body: bytes) -> int:
+    """The deepest nesting of brackets outside strings (strings are skipped whole)."""
+    depth = deepest = 0
+    for match in _TOKENS.finditer(body):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")

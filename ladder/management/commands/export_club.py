@@ -1,0 +1,32 @@
+"""manage.py export_club [FILE]: the whole club as versioned JSON (no passwords, no tokens)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ladder.club_io import export_club
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the club (players, periods with their log, games, users with their groups and "
+        "permissions; never password hashes or tokens) as JSON, format ladder-club version 1, "
+        "to FILE or to standard output."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", nargs="?", help="Where to write (default: standard output).")
+
+    def handle(self, *args, file=None, **options):
+        document = export_club()
+        if file is None:
+            self.stdout.write(json.dumps(document, indent=1, ensure_ascii=False))
+            return
+        try:
+            with open(file, "w", encoding="utf-8") as out:
+                json.dump(document, out, indent=1, ensure_ascii=False)
+        except OSError as error:
+            raise CommandError(f"Cannot write {file}: {error.strerror}.") from error
+        counts = ", ".join(f"{len(document[k])} {k}" for k in ("players", "periods", "games",
+                                                                 "users"))  # fmt: skip
+        self.stderr.write(f"Exported {counts} to {file}.")
