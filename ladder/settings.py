@@ -131,9 +131,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default (its table is created by migration ladder 0009), Redis when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {
         "default": {

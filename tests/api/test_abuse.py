@@ -28,7 +28,7 @@ def shared_cache(settings, monkeypatch):
     hour for anonymous clients."""
     redis_url = os.environ.get("REDIS_URL")
     if redis_url:
-        backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+        backend = {"BACKEND": "ladder.cache.RedisCache", "LOCATION": redis_url}
     else:
         backend = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
                    "LOCATION": "ladder_cache"}  # fmt: skip

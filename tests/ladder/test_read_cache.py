@@ -228,3 +228,31 @@ def test_a_new_day_is_read_afresh(client, league, monkeypatch):
     tomorrow = timezone.localdate().toordinal() + 1
     monkeypatch.setattr(timezone, "localdate", lambda *args: date.fromordinal(tomorrow))
     assert client.get(url)["X-Read-Cache"] == "miss"
+
+
+def _redis_url() -> str:
+    import os
+    import socket
+
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+    except OSError:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    return url
+
+
+def test_the_redis_cache_keeps_one_client_and_serves_reads(client, league, settings):
+    settings.CACHES = {"default": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url()}}
+    from django.core.cache import cache
+
+    cache.clear()
+    assert cache._cache.get_client() is cache._cache.get_client(key="x")
+    cache.set("ladder-test", {"a": 1}, 30)
+    assert cache.get("ladder-test") == {"a": 1}
+    url = f"/api/v1/players/{league['a'].pk}/"
+    assert client.get(url)["X-Read-Cache"] == "miss"
+    assert client.get(url)["X-Read-Cache"] == "hit"
+    correct(league)
+    assert client.get(url)["X-Read-Cache"] == "miss"
+    cache.clear()
