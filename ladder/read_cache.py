@@ -12,8 +12,8 @@ CSRF cookie: never kept), and never a read made inside an open transaction (it m
 uncommitted data; tests run inside one, so they read afresh unless they commit). The key holds
 the version, the scheme and host (pagination links are absolute), the path with its query, the
 negotiated format and the day (activity, a junior's K and the charts follow the calendar).
-The API's authentication, permissions and throttles run before a cached answer is served
-(``ladder.api.views.cached_read``).
+An API answer is kept once DRF answered an anonymous request 200; a kept one is served before
+DRF's dispatch with the anonymous throttle counted first (``ladder.api.views.cached_api``).
 """
 
 from __future__ import annotations
@@ -37,23 +37,31 @@ _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Var
 
 
 def serve(
-    request: HttpRequest, produce: Callable[[], HttpResponseBase], *, variant: str = ""
+    request: HttpRequest,
+    produce: Callable[[], HttpResponseBase],
+    *,
+    variant: str = "",
+    admit: Callable[[], bool] | None = None,
 ) -> HttpResponseBase:
     """Answer a read from the cache, or by ``produce()`` (a rendered response), kept if it may
-    be; ``variant`` tells apart answers of one URL (the API's negotiated format)."""
+    be; ``variant`` tells apart answers of one URL (the API's format). ``admit`` is asked
+    before a kept answer (or a 304) is given: when it says no, ``produce()`` answers (the API's
+    throttle: the full view then says 429)."""
     if not _keepable_request(request):
         return produce()
     version = data_version.current()
     if not version.value:  # its row is gone: the next write makes it again
         return produce()
     key = _key(request, version.value, variant)
-    etag = f'"{version.value}-{key[-12:]}"'
-    modified = int(version.changed_at.timestamp())
-    unchanged = get_conditional_response(request, etag=etag, last_modified=modified)
-    if unchanged is not None:
-        return _validators(unchanged, etag, modified)
     kept = cache.get(key)
     if kept is not None:
+        if admit is not None and not admit():
+            return produce()
+        etag = f'"{version.value}-{key[-12:]}"'
+        modified = int(version.changed_at.timestamp())
+        unchanged = get_conditional_response(request, etag=etag, last_modified=modified)
+        if unchanged is not None:  # only for what was kept: nothing is said of anything else
+            return _validators(unchanged, etag, modified)
         status, headers, content = kept
         response: HttpResponseBase = HttpResponse(content, status=status)
         for name, value in headers:
@@ -65,10 +73,14 @@ def serve(
         return response
     assert isinstance(response, HttpResponse)
     headers = [(name, response[name]) for name in _KEPT_HEADERS if response.has_header(name)]
-    kept = (response.status_code, headers, response.content)
-    cache.set(key, kept, settings.LADDER_READ_CACHE_SECONDS)
+    cache.set(key, (response.status_code, headers, response.content), _seconds())
     response["X-Read-Cache"] = "miss"
-    return _validators(response, etag, modified)
+    etag = f'"{version.value}-{key[-12:]}"'
+    return _validators(response, etag, int(version.changed_at.timestamp()))
+
+
+def _seconds() -> int:
+    return int(settings.LADDER_READ_CACHE_SECONDS)
 
 
 def cached_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

@@ -6,6 +6,7 @@ token). Every list is paginated and reads in a fixed number of queries whatever 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from http import HTTPStatus
 from typing import TYPE_CHECKING, cast
@@ -27,6 +28,7 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
+from rest_framework.settings import api_settings
 
 from ladder import actions, read_cache
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
@@ -66,27 +68,29 @@ class ApiMixin:
     def get_exception_handler(self):
         return exception_handler
 
-    def initial(self, request, *args, **kwargs) -> None:
-        """Authenticate, check permissions and throttles, then let a GET be answered from the
-        read cache (``ladder.read_cache``): the checks run for cached answers too."""
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        method = request.method.lower()
-        if method in ("get", "head") and hasattr(self, method):
-            setattr(self, method, cached_read(self, getattr(self, method)))
 
+def cached_api(view):
+    """Wrap an API view (its URL's callback) so that anonymous reads are answered from the read
+    cache (``ladder.read_cache``) before DRF's dispatch, the anonymous throttle counted first;
+    a first read, a throttled one and everything else go through the view."""
 
-def cached_read(view, handler):
-    """Wrap a DRF GET handler so that its rendered answer is kept under the data version."""
+    def admit(request) -> bool:  # a throttle keeps state while it decides: one per request
+        classes = cast(list, api_settings.DEFAULT_THROTTLE_CLASSES)  # classes, once imported
+        throttles = [throttle() for throttle in classes]
+        return all(throttle.allow_request(request, None) for throttle in throttles)
 
     def answer(request, *args, **kwargs):
+        variant = f"{request.META.get('HTTP_ACCEPT', '')}|{request.GET.get('format', '')}"
+
         def produce():
-            response = view.finalize_response(request, handler(request, *args, **kwargs))
-            return response.render() if isinstance(response, Response) else response
+            response = view(request, *args, **kwargs)
+            if isinstance(response, Response) and not response.is_rendered:
+                response.render()  # the handler would render it next: its bytes are kept
+            return response
 
-        variant = f"{request.accepted_renderer.format}|{request.accepted_media_type}"
-        return read_cache.serve(request._request, produce, variant=variant)
+        return read_cache.serve(request, produce, variant=variant, admit=lambda: admit(request))
 
-    return answer
+    return functools.wraps(view)(answer)
 
 
 class IdempotentCreateMixin:

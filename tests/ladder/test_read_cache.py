@@ -256,3 +256,18 @@ def test_the_redis_cache_keeps_one_client_and_serves_reads(client, league, setti
     correct(league)
     assert client.get(url)["X-Read-Cache"] == "miss"
     cache.clear()
+
+
+def test_kept_api_answers_still_count_against_the_throttle(client, league, monkeypatch):
+    """A kept answer is served before DRF's dispatch: the anonymous throttle is counted first,
+    and a throttled client gets DRF's own 429."""
+    from ladder.api.throttling import AnonThrottle
+
+    monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/hour"})
+    url = f"/api/v1/players/{league['a'].pk}/"
+    answers = [client.get(url) for _ in range(3)]
+    assert [a.get("X-Read-Cache") for a in answers] == ["miss", "hit", "hit"]
+    refused = client.get(url, HTTP_IF_NONE_MATCH=answers[0]["ETag"])
+    assert refused.status_code == 429
+    assert "X-Read-Cache" not in refused
+    assert "Retry-After" in refused
