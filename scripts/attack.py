@@ -21,30 +21,13 @@ from collections import Counter
 from functools import partial
 from io import StringIO
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import scratch_db  # noqa: E402 - beside this script
+
 totals: Counter[str] = Counter()
-
-
-def attack_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith(("postgres://", "postgresql://")):
-        return urlunsplit(urlsplit(url)._replace(path="/ladder_attack"))
-    return f"sqlite:///{ROOT / 'attack.sqlite3'}"
-
-
-def fresh_database(url: str) -> None:
-    if url.startswith("sqlite"):
-        Path(urlsplit(url).path).unlink(missing_ok=True)
-        return
-    import psycopg
-
-    server = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS ladder_attack")
-        conn.execute("CREATE DATABASE ladder_attack")
 
 
 def report(group: str, statuses: list[int]) -> None:
@@ -77,10 +60,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=12, help="runs of each race")
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = attack_url()
+    os.environ["DATABASE_URL"] = scratch_db.url_for("ladder_attack", "attack.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
     os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-    fresh_database(os.environ["DATABASE_URL"])
+    scratch_db.recreate(os.environ["DATABASE_URL"])
     import django
 
     django.setup()

@@ -33,10 +33,12 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import scratch_db  # noqa: E402 - beside this script
+
 PERIODS = [
     ("2026-01", date(2026, 1, 1), date(2026, 1, 31)),
     ("2026-02", date(2026, 2, 1), date(2026, 2, 28)),
@@ -44,14 +46,6 @@ PERIODS = [
 ]
 PERIOD = PERIODS[0]
 FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
-
-
-def bench_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith(("postgres://", "postgresql://")):
-        parts = urlsplit(url)
-        return urlunsplit(parts._replace(path="/ladder_bench"))
-    return f"sqlite:///{ROOT / 'bench.sqlite3'}"
 
 
 def main() -> None:
@@ -65,7 +59,7 @@ def main() -> None:
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
-    os.environ["DATABASE_URL"] = bench_url()
+    os.environ["DATABASE_URL"] = scratch_db.url_for("ladder_bench", "bench.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
     if args.measure:
         MEASURES[args.measure]()
@@ -116,7 +110,7 @@ def run_floor(args, server_url: str) -> float | None:
     out = subprocess.run(
         [sys.executable, str(args.floor), str(args.games), str(args.players)],
         check=True, capture_output=True, text=True,
-        env={**os.environ, "DATABASE_URL": bench_url()},
+        env={**os.environ, "DATABASE_URL": scratch_db.url_for("ladder_bench", "bench.sqlite3")},
     ).stdout  # fmt: skip
     print(out, end="")
     return float(out.strip().splitlines()[-1].removeprefix("floor_seconds="))
@@ -254,16 +248,7 @@ def engine_name() -> str:
 
 
 def recreate_database() -> None:
-    url = os.environ["DATABASE_URL"]
-    if url.startswith("sqlite"):
-        Path(url.removeprefix("sqlite:///")).unlink(missing_ok=True)
-    else:
-        import psycopg
-
-        admin = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute("DROP DATABASE IF EXISTS ladder_bench")
-            conn.execute("CREATE DATABASE ladder_bench")
+    scratch_db.recreate(os.environ["DATABASE_URL"])
     import django
 
     django.setup()

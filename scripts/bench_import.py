@@ -22,29 +22,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def bench_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith(("postgres://", "postgresql://")):
-        return urlunsplit(urlsplit(url)._replace(path="/ladder_import_bench"))
-    return f"sqlite:///{ROOT / 'bench_import.sqlite3'}"
-
-
-def fresh_database(url: str) -> None:
-    if url.startswith("sqlite"):
-        Path(urlsplit(url).path).unlink(missing_ok=True)
-        return
-    import psycopg
-
-    server = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS ladder_import_bench")
-        conn.execute("CREATE DATABASE ladder_import_bench")
+import scratch_db  # noqa: E402 - beside this script
 
 
 def measure(label: str, step) -> None:
@@ -66,9 +48,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--games-mb", type=float, default=50)
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = bench_url()
+    os.environ["DATABASE_URL"] = scratch_db.url_for("ladder_import_bench", "bench_import.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
-    fresh_database(os.environ["DATABASE_URL"])
+    scratch_db.recreate(os.environ["DATABASE_URL"])
     import django
 
     django.setup()
