@@ -191,18 +191,11 @@ def period(request, label: str):
         "report": report,
         "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
         "list_page": rating_list.get_page(request.GET.get("page")),
-        "publications": _publications(period, chosen),
+        "publications": publication.revisions(period, chosen),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
         "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),
     }
     return render(request, "ladder/period.html", context)
-
-
-def _publications(period: RatingPeriod, rating_list: str) -> list[tuple]:
-    """The period's publications on a list, oldest first, each with what it changed."""
-    found = list(period.publications.filter(rating_list=rating_list).select_related("corrected_in"))
-    changed = publication.differences(found)
-    return [(p, changed[p.pk]) for p in found]
 
 
 CALCULATOR_DEFAULTS = {

@@ -108,6 +108,18 @@ def differences(publications: Iterable[Publication]) -> dict[int, list[Differenc
     }
 
 
+def revisions(period: RatingPeriod, rating_list: str) -> list[tuple[Publication, list[Difference]]]:
+    """A period's publications on a list, oldest first, each with what it changed (three
+    queries: publications, their people, the players they changed)."""
+    found = list(
+        period.publications.filter(rating_list=rating_list).select_related(
+            "published_by", "corrected_in"
+        )
+    )
+    changed = differences(found)
+    return [(p, changed[p.pk]) for p in found]
+
+
 def as_published(period: RatingPeriod, rating_list: str, revision: int | None = None) -> Any:
     """The lines of a period's list as published (the latest revision, or ``revision``),
     best first; None if it was never published."""

@@ -180,6 +180,7 @@ def _recompute_from(
         # the rows before them (``bulk.RowWriter``).
         found = {name: _rate(current, states[name], name, games.get(name)) for name in rating_lists}
         del games
+        unrated_by: dict[str, dict[int, engine.PlayerPeriod]] = {}
         with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
             for name, results in found.items():
                 if results is None:
@@ -188,12 +189,13 @@ def _recompute_from(
                     RatingChange, _ROW_COLUMNS, current.pk, results.rated, name, writer
                 )
                 unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+                unrated_by[name] = unrated
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
         for name, results in found.items():
             if results is None:
                 continue
-            unrated = {results.ids[k]: result for k, result in results.unrated.items()}
+            unrated = unrated_by[name]
             rated[name].update(results.ids)
             final[name].update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
             final[name].update((pid, result.rating_after) for pid, result in unrated.items())

@@ -33,6 +33,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import scratch_db  # noqa: E402 - beside this script
+
 DB = "ladder_bench_web"
 # What the issue asks of each read: a share of the hello's requests per second.
 TARGETS = {
@@ -110,12 +113,7 @@ def main() -> None:
 
 def build(server: str, args: argparse.Namespace) -> int:
     """Create the bench database with a rated federation; return a player's id to read."""
-    import psycopg
-
-    admin = urlunsplit(urlsplit(server)._replace(path="/postgres"))
-    with psycopg.connect(admin.replace("postgres://", "postgresql://", 1), autocommit=True) as c:
-        c.execute(f"DROP DATABASE IF EXISTS {DB}")
-        c.execute(f"CREATE DATABASE {DB}")
+    scratch_db.recreate(urlunsplit(urlsplit(server)._replace(path=f"/{DB}")))
     import django
 
     django.setup()

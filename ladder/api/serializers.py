@@ -306,14 +306,10 @@ class PeriodDetailSerializer(PeriodSerializer):
 
     @extend_schema_field(PublicationSerializer(many=True))
     def get_publications(self, period: RatingPeriod) -> list:
-        found = list(
-            period.publications.filter(rating_list=self.get_rating_list(period)).select_related(
-                "published_by", "corrected_in"
-            )
-        )
-        changed = publication.differences(found)
-        for p in found:
-            p.changes = changed[p.pk]  # type: ignore[attr-defined]
+        found = []
+        for p, changes in publication.revisions(period, self.get_rating_list(period)):
+            p.changes = changes  # type: ignore[attr-defined]  # the serializer's "differences"
+            found.append(p)
         return cast(list, PublicationSerializer(found, many=True).data)
 
     @extend_schema_field(serializers.ChoiceField(choices=RatingList.choices))
