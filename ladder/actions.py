@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -265,12 +266,17 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
             f"The earlier period {earlier.label} is still open; periods close in order, "
             f"so close {earlier.label} first."
         )
-    # The list is published whole: what waits to be rated is rated first (in this transaction,
-    # in immediate mode; in background mode the closing waits for the workers).
-    runs.settle()
-    pending = RatingRun.objects.filter(
-        status__in=(RunStatus.QUEUED, RunStatus.RUNNING), rating_list__in=kept_lists()
-    ).first()
+    # The list is published whole: what waits to be rated is rated first (in immediate mode,
+    # waiting for a run another process is executing; in background mode the closing waits
+    # for the workers). Runs from a later period cannot change this one's list.
+    runs.settle(wait=True)
+    pending = (
+        RatingRun.objects.filter(
+            status__in=(RunStatus.QUEUED, RunStatus.RUNNING), rating_list__in=kept_lists()
+        )
+        .filter(Q(from_period__isnull=True) | Q(from_period__start__lte=period.start))
+        .first()
+    )
     if pending is not None:
         raise ValidationError(
             f"The ratings are still being computed (rating run #{pending.pk}); close the "

@@ -177,11 +177,12 @@ def _schedule(run: RatingRun) -> None:
         run.save(update_fields=["task_id"])
 
 
-def settle() -> None:
+def settle(*, wait: bool = False) -> None:
     """In immediate mode, execute what is queued now: for commands, which report the outcome
-    (the commit already did, unless they run inside an outer transaction)."""
+    (the commit already did, unless they run inside an outer transaction). With ``wait``, a
+    run another process is executing is waited for (``execute_pending``)."""
     if settings.LADDER_RECOMPUTE != "background":
-        execute_pending()
+        execute_pending(wait=wait)
 
 
 def queued_run_ids() -> list[int]:
@@ -216,15 +217,16 @@ def report_on_commit(report: Callable[[RatingRun | None], None]) -> None:
 # --- execution --------------------------------------------------------------------------------
 
 
-def execute_pending() -> list[RatingRun]:
+def execute_pending(*, wait: bool = False) -> list[RatingRun]:
     """Execute the queued runs one at a time until none is left; return the runs executed.
 
     Returns at once when another process is executing runs: it takes whatever is queued
-    before it lets the lock go (see ``_executing``).
+    before it lets the lock go (see ``_executing``). With ``wait`` (PostgreSQL), waits for
+    that process to finish instead, then executes what is still queued.
     """
     executed: list[RatingRun] = []
     while RatingRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).exists():
-        with _executing() as owner:
+        with _executing(wait=wait) as owner:
             if not owner:
                 return executed
             _recover_abandoned()
@@ -260,16 +262,22 @@ def sweep() -> bool:
 
 
 @contextmanager
-def _executing() -> Iterator[bool]:
-    """Hold the one-executor-per-database lock, if it is free; yield whether we hold it.
+def _executing(*, wait: bool = False) -> Iterator[bool]:
+    """Hold the one-executor-per-database lock, if it is free (or, with ``wait`` on
+    PostgreSQL, once it is); yield whether we hold it.
 
     A process that dies releases it (PostgreSQL drops a dead session's advisory locks; the
     kernel drops a dead process's file locks), so it can never be held by a run that is gone.
+    SQLite never waits: a caller inside a write transaction holds the database lock that the
+    executing process needs to finish.
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOCK_KEY])
-            owner = bool(cursor.fetchone()[0])
+            if wait:
+                cursor.execute("SELECT pg_advisory_lock(%s), true", [LOCK_KEY])
+            else:
+                cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOCK_KEY])
+            owner = bool(cursor.fetchone()[-1])
         try:
             yield owner
         finally:
