@@ -9,6 +9,13 @@ what keeps a cached answer from outliving the data it was read from: a read take
 first and the data second, so an answer read before a commit is filed under a version that the
 commit's bump then retires. If a process dies between its commit and the bump, the answers of
 the old version expire after ``LADDER_READ_CACHE_SECONDS`` (``ladder.read_cache``).
+
+On Redis (``ladder.cache.RedisCache``) each bump also leaves a copy of the version in the
+cache (``MIRROR_KEY``, never lowered by a bump landing late), which kept reads read with their
+answer in one round trip instead of asking the database. The copy lives
+``LADDER_READ_CACHE_SECONDS`` at most: when it is gone (expired, evicted, a Redis restarted),
+the next read asks the database and copies it again, so a copy that Redis lost or restored
+from an old snapshot is wrong for no longer than a kept answer may live.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -35,8 +44,12 @@ class Version:
     changed_at: datetime
 
 
+MIRROR_KEY = "ladder:data-version"
+
+
 def current() -> Version:
-    """The data version now (one query); 0 when its row is gone (nothing may be kept then).
+    """The data version now (one query; a copy kept in the cache when it keeps one, see
+    ``mirror``); 0 when its row is gone (nothing may be kept then).
 
     Plain SQL: every kept read asks for it, and the ORM's building of this query cost more
     than the query itself (measured).
@@ -44,6 +57,13 @@ def current() -> Version:
     with connection.cursor() as cursor:
         cursor.execute(_CURRENT)
         row = cursor.fetchone()
+    version = from_row(row)
+    mirror(version)
+    return version
+
+
+def from_row(row: tuple[Any, Any] | None) -> Version:
+    """The version from its row as the database gives it (None: the row is gone, 0)."""
     if row is None:  # a database emptied by hand: the next bump makes the row again
         return Version(0, timezone.now())
     value, changed_at = row
@@ -54,6 +74,20 @@ def current() -> Version:
     return Version(value, changed_at)
 
 
+def mirror(version: Version) -> None:
+    """Copy ``version`` into the cache, if it keeps one (Redis: ``RedisCache.mirror``)."""
+    keep = getattr(cache, "mirror", None)
+    if keep is not None and version.value and settings.LADDER_READ_CACHE_SECONDS > 0:
+        changed = int(version.changed_at.timestamp())
+        keep(MIRROR_KEY, version.value, changed, settings.LADDER_READ_CACHE_SECONDS)
+
+
+def from_mirror(raw: bytes) -> Version:
+    """The version as ``mirror`` copied it (``b"version:changed_at"``)."""
+    value, changed = raw.split(b":")
+    return Version(int(value), datetime.fromtimestamp(int(changed), dt.UTC))
+
+
 _CURRENT = f"SELECT value, changed_at FROM {DataVersion._meta.db_table} WHERE id = 1"
 
 
@@ -62,6 +96,8 @@ def bump() -> None:
     now = timezone.now()
     if not DataVersion.objects.filter(pk=1).update(value=F("value") + 1, changed_at=now):
         DataVersion.objects.get_or_create(pk=1, defaults={"value": fresh(), "changed_at": now})
+    if getattr(cache, "mirror", None) is not None:
+        current()  # read back (another bump may have landed meanwhile) and copied
 
 
 def fresh() -> int:

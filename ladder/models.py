@@ -727,6 +727,22 @@ class DataVersion(models.Model):
         return f"data version {self.value} ({self.changed_at:%Y-%m-%d %H:%M:%S})"
 
 
+class ThrottleCount(models.Model):
+    """A client's requests counted by the API's anonymous throttle when the cache is the
+    database's (``ladder.api.throttling``; on Redis they are counted there): this window's
+    count and the last one's, moved on by one atomic statement per request. Counts that a crash
+    loses cost nothing, so on PostgreSQL the table is unlogged (written without the WAL).
+    """
+
+    key = models.CharField(max_length=200, primary_key=True)
+    slot = models.BigIntegerField(help_text="The window: seconds since the epoch // its length.")
+    count = models.PositiveIntegerField(default=0)
+    previous = models.PositiveIntegerField(default=0, help_text="The window before's count.")
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count} (+{self.previous} before)"
+
+
 class IdempotentRequest(models.Model):
     """The first answer to an API POST sent with an ``Idempotency-Key`` header: a retry with the
     same key (a client that timed out) gets this answer again and writes nothing more."""

@@ -6,20 +6,32 @@ served from Django's cache framework after that (the database cache, or Redis wh
 ``REDIS_URL`` is set: shared by every worker), with an ``ETag`` and ``Last-Modified`` that let
 a client ask again conditionally and get a 304 without anything being rendered.
 
+Kept answers are served by ``ReadCacheMiddleware``, near the top of the middleware stack: a
+kept read skips the session, CSRF, authentication, messages, history and CSP middleware, URL
+resolving and DRF, since its answer already carries every header they set. Which reads are
+kept is the views' say: ``cached_page`` (and ``ladder.api.views.cached_api``) mark their
+answers, and the middleware keeps what was marked, on its way out.
+
 Only what is the same for everyone is kept: GET and HEAD without a session cookie or an
 ``Authorization`` header, answered 200 without setting a cookie (a page with a form sets the
 CSRF cookie: never kept), and never a read made inside an open transaction (it may see
 uncommitted data; tests run inside one, so they read afresh unless they commit). The key holds
-the version, the scheme and host (pagination links are absolute), the path with its query, the
-negotiated format and the day (activity, a junior's K and the charts follow the calendar).
-An API answer is kept once DRF answered an anonymous request 200; a kept one is served before
-DRF's dispatch with the anonymous throttle counted first (``ladder.api.views.cached_api``).
+the scheme and host (pagination links are absolute), the path with its query, for the API the
+negotiated format, and the day (activity, a junior's K and the charts follow the calendar); the
+kept answer holds the version it was read under, and is served only while that is current.
+
+An API read by an anonymous client is counted by the API's throttle here, once, whether its
+answer was kept or not (DRF's dispatch then takes the decision made here: never counted twice);
+a refused one goes on to DRF, which answers 429. On Redis the version, the kept answer and the
+throttle's counters are one round trip (``ladder.cache.RedisCache.read``); with the database's
+cache, the version and the kept answer are one query and the throttle's count another.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -32,51 +44,95 @@ from django.utils.http import http_date
 
 from . import data_version
 
-# Headers a kept answer carries again (the rest are set anew on each answer).
-_KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Vary", "Allow", "Link")
+# Reads under this path are the API's: their format is negotiated, anonymous ones throttled.
+API_PREFIX = "/api/"
+# Headers an answer is given anew each time (or never kept with it).
+_NOT_KEPT = {
+    "set-cookie", "content-length", "date", "etag", "last-modified", "cache-control",
+    "expires", "x-read-cache",
+}  # fmt: skip
+_MARK = "_ladder_read_cache_keep"
 
 
-def serve(
-    request: HttpRequest,
-    produce: Callable[[], HttpResponseBase],
-    *,
-    variant: str = "",
-    admit: Callable[[], bool] | None = None,
-) -> HttpResponseBase:
-    """Answer a read from the cache, or by ``produce()`` (a rendered response), kept if it may
-    be; ``variant`` tells apart answers of one URL (the API's format). ``admit`` is asked
-    before a kept answer (or a 304) is given: when it says no, ``produce()`` answers (the API's
-    throttle: the full view then says 429)."""
-    if not _keepable_request(request):
-        return produce()
-    version = data_version.current()
-    if not version.value:  # its row is gone: the next write makes it again
-        return produce()
-    key = _key(request, version.value, variant)
-    kept = cache.get(key)
-    if kept is not None:
-        if admit is not None and not admit():
-            return produce()
+@dataclass(slots=True)
+class _Found:
+    version: data_version.Version
+    kept: tuple[Any, ...] | None  # (version, status, headers, content) as kept
+    admitted: bool  # by the throttle (True when none counts this read)
+
+
+class ReadCacheMiddleware:
+    """Serve kept reads before the rest of the stack; keep the reads the views marked."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not _keepable_request(request):
+            return self.get_response(request)
+        api = request.path_info.startswith(API_PREFIX)
+        key = _key(request, api)
+        found = _lookup(request, key, api)
+        version = found.version
+        if not version.value:  # its row is gone: the next write makes it again
+            return self.get_response(request)
         etag = f'"{version.value}-{key[-12:]}"'
         modified = int(version.changed_at.timestamp())
-        unchanged = get_conditional_response(request, etag=etag, last_modified=modified)
-        if unchanged is not None:  # only for what was kept: nothing is said of anything else
-            return _validators(unchanged, etag, modified)
-        status, headers, content = kept
-        response: HttpResponseBase = HttpResponse(content, status=status)
-        for name, value in headers:
-            response[name] = value
-        response["X-Read-Cache"] = "hit"
+        kept = found.kept
+        if kept is not None and kept[0] == version.value and found.admitted:
+            unchanged = get_conditional_response(request, etag=etag, last_modified=modified)
+            if unchanged is not None:  # only for what was kept: nothing is said of the rest
+                return _validators(unchanged, etag, modified)
+            _, status, headers, content = kept
+            answer = HttpResponse(content, status=status)
+            for name, value in headers:
+                answer[name] = value
+            answer["X-Read-Cache"] = "hit"
+            return _validators(answer, etag, modified)
+        response = self.get_response(request)
+        if not getattr(response, _MARK, False) or not _keepable_response(response):
+            return response
+        assert isinstance(response, HttpResponse)
+        headers = [(k, v) for k, v in response.items() if k.lower() not in _NOT_KEPT]
+        cache.set(key, (version.value, response.status_code, headers, response.content),
+                  _seconds())  # fmt: skip
+        response["X-Read-Cache"] = "miss"
         return _validators(response, etag, modified)
-    response = produce()
-    if not _keepable_response(response):
-        return response
-    assert isinstance(response, HttpResponse)
-    headers = [(name, response[name]) for name in _KEPT_HEADERS if response.has_header(name)]
-    cache.set(key, (response.status_code, headers, response.content), _seconds())
-    response["X-Read-Cache"] = "miss"
-    etag = f'"{version.value}-{key[-12:]}"'
-    return _validators(response, etag, int(version.changed_at.timestamp()))
+
+
+def keep(response: HttpResponseBase) -> HttpResponseBase:
+    """Mark a read's answer as one to keep (``ReadCacheMiddleware`` keeps it if it may)."""
+    setattr(response, _MARK, True)
+    return response
+
+
+def _lookup(request: HttpRequest, key: str, api: bool) -> _Found:
+    """The data version, the answer kept under ``key`` and, for an API read, the throttle's
+    decision (left on the request for DRF's dispatch)."""
+    from ladder.api.throttling import AnonThrottle, window_throttles
+
+    throttles = window_throttles(request) if api else []
+    read = getattr(cache, "read", None)
+    if (
+        read is not None
+        and len(throttles) <= 1
+        and all(isinstance(t, AnonThrottle) for t in throttles)
+    ):  # one round trip
+        throttle = throttles[0] if throttles else None
+        counters = throttle.counters() if throttle else None
+        mirrored, kept, counts = read(data_version.MIRROR_KEY, key, count=counters)
+        version = data_version.from_mirror(mirrored) if mirrored else data_version.current()
+        admitted = throttle.settle(*counts) if throttle and counts else True
+        return _Found(version, kept, admitted)
+    read_with_version = getattr(cache, "read_with_version", None)
+    if read_with_version is not None:  # the database's: one query
+        row, kept = read_with_version(key)
+        version = data_version.from_row(row)
+    else:
+        version, kept = data_version.current(), cache.get(key)
+    # Every throttle counts the request, as in DRF's dispatch: a list, not a short circuit.
+    admitted = all([throttle.allow_request(request, None) for throttle in throttles])  # noqa: C419
+    return _Found(version, kept, admitted)
 
 
 def _seconds() -> int:
@@ -87,12 +143,7 @@ def cached_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResp
     """Decorate a page view: its anonymous answers are kept under the data version."""
 
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        def produce() -> HttpResponseBase:
-            response = view(request, *args, **kwargs)
-            render = getattr(response, "render", None)
-            return render() if callable(render) else response
-
-        return serve(request, produce)
+        return keep(view(request, *args, **kwargs))
 
     wrapper.__name__, wrapper.__doc__ = view.__name__, view.__doc__
     wrapper.__wrapped__ = view  # type: ignore[attr-defined]
@@ -118,15 +169,18 @@ def _keepable_response(response: HttpResponseBase) -> bool:
     )
 
 
-def _key(request: HttpRequest, version: int, variant: str) -> str:
+def _key(request: HttpRequest, api: bool) -> str:
     # The day too: what is inactive (12 months), a junior's K (the year) and the chart's
     # line to today change at midnight, with no write.
+    variant = ""
+    if api:  # the API's format is negotiated
+        variant = f"{request.META.get('HTTP_ACCEPT', '')}|{request.GET.get('format', '')}"
     where = (
         f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{variant}|"
         f"{timezone.localdate().isoformat()}"
     )
     digest = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
-    return f"ladder:read:{version}:{digest}"
+    return f"ladder:read:{digest}"
 
 
 def _validators(response: HttpResponseBase, etag: str, modified: int) -> HttpResponseBase:

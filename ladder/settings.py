@@ -78,6 +78,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "ladder.middleware.StripNulMiddleware",
+    # Kept reads are answered here, before the rest (ladder/read_cache.py).
+    "ladder.read_cache.ReadCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -135,7 +137,7 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "BACKEND": "ladder.cache.DatabaseCache",
             "LOCATION": "ladder_cache",
         }
     }

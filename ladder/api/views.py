@@ -28,7 +28,6 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
-from rest_framework.settings import api_settings
 
 from ladder import actions, read_cache
 from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
@@ -70,25 +69,11 @@ class ApiMixin:
 
 
 def cached_api(view):
-    """Wrap an API view (its URL's callback) so that anonymous reads are answered from the read
-    cache (``ladder.read_cache``) before DRF's dispatch, the anonymous throttle counted first;
-    a first read, a throttled one and everything else go through the view."""
-
-    def admit(request) -> bool:  # a throttle keeps state while it decides: one per request
-        classes = cast(list, api_settings.DEFAULT_THROTTLE_CLASSES)  # classes, once imported
-        throttles = [throttle() for throttle in classes]
-        return all(throttle.allow_request(request, None) for throttle in throttles)
+    """Wrap an API view (its URL's callback) so that its anonymous reads are kept and served
+    again by ``ladder.read_cache`` (which counts the anonymous throttle for them, once)."""
 
     def answer(request, *args, **kwargs):
-        variant = f"{request.META.get('HTTP_ACCEPT', '')}|{request.GET.get('format', '')}"
-
-        def produce():
-            response = view(request, *args, **kwargs)
-            if isinstance(response, Response) and not response.is_rendered:
-                response.render()  # the handler would render it next: its bytes are kept
-            return response
-
-        return read_cache.serve(request, produce, variant=variant, admit=lambda: admit(request))
+        return read_cache.keep(view(request, *args, **kwargs))
 
     return functools.wraps(view)(answer)
 

@@ -30,7 +30,7 @@ def shared_cache(settings, monkeypatch):
     if redis_url:
         backend = {"BACKEND": "ladder.cache.RedisCache", "LOCATION": redis_url}
     else:
-        backend = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        backend = {"BACKEND": "ladder.cache.DatabaseCache",
                    "LOCATION": "ladder_cache"}  # fmt: skip
     settings.CACHES = {"default": backend}
     cache.clear()

@@ -31,7 +31,7 @@ def _redis_url() -> str | None:
 
 
 BACKENDS = {
-    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "database": {"BACKEND": "ladder.cache.DatabaseCache",
                  "LOCATION": "ladder_cache"},
     "redis": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url() or ""},
 }  # fmt: skip
@@ -117,3 +117,35 @@ def test_concurrent_counts_on_redis_are_never_lost(settings):
         thread.join()
     assert cache.count("counted", 60, also="other") == (0, 401)
     cache.clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_counts_in_the_database_are_never_lost(settings, clock, monkeypatch):
+    """Without Redis the counts are one atomic statement each (PostgreSQL: real connections)."""
+    from django.db import connection
+    from django.test import RequestFactory
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent connections: PostgreSQL")
+    settings.CACHES = {"default": BACKENDS["database"]}
+    monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "100000/hour"})
+    barrier = threading.Barrier(8)
+    allowed: list[bool] = []
+
+    def count() -> None:
+        try:
+            barrier.wait()
+            for _ in range(25):
+                allowed.append(AnonThrottle().allow_request(RequestFactory().get(URL), None))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=count) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert allowed == [True] * 200
+    from ladder.models import ThrottleCount
+
+    assert ThrottleCount.objects.get().count == 200

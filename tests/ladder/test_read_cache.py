@@ -39,14 +39,17 @@ READS = [
 ]
 
 
-@pytest.fixture
-def shared_cache(settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "ladder_cache",
-        }
-    }
+@pytest.fixture(params=["database", "redis"])
+def shared_cache(request, settings):
+    """The deployed caches: the database's, and Redis (when one answers on this machine)."""
+    if request.param == "redis":
+        backend = {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url()}
+    else:
+        backend = {"BACKEND": "ladder.cache.DatabaseCache",
+                   "LOCATION": "ladder_cache"}  # fmt: skip
+    settings.CACHES = {"default": backend}
+    cache.clear()
+    yield request.param
     cache.clear()
 
 
@@ -60,7 +63,7 @@ def league(shared_cache):
             GameEntry(date=date(2026, 3, 9), white=c, black=a, result="1/2-1/2"),
         ]
     )
-    return {"a": a, "b": b, "c": c}
+    return {"a": a, "b": b, "c": c, "cache": shared_cache}
 
 
 def urls(league):
@@ -243,10 +246,8 @@ def _redis_url() -> str:
 
 
 def test_the_redis_cache_keeps_one_client_and_serves_reads(client, league, settings):
-    settings.CACHES = {"default": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url()}}
-    from django.core.cache import cache
-
-    cache.clear()
+    if league["cache"] != "redis":
+        pytest.skip("Redis only")
     assert cache._cache.get_client() is cache._cache.get_client(key="x")
     cache.set("ladder-test", {"a": 1}, 30)
     assert cache.get("ladder-test") == {"a": 1}
@@ -255,7 +256,41 @@ def test_the_redis_cache_keeps_one_client_and_serves_reads(client, league, setti
     assert client.get(url)["X-Read-Cache"] == "hit"
     correct(league)
     assert client.get(url)["X-Read-Cache"] == "miss"
-    cache.clear()
+
+
+def test_on_redis_a_kept_read_asks_the_database_nothing(client, league, settings):
+    """The version's copy in Redis, the kept answer and the throttle: one round trip."""
+    if league["cache"] != "redis":
+        pytest.skip("Redis only")
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/api/v1/players/{league['a'].pk}/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url)["X-Read-Cache"] == "hit"
+        assert client.get("/")["X-Read-Cache"] in ("miss", "hit")
+        assert client.get("/")["X-Read-Cache"] == "hit"
+    first_page = len(queries)
+    assert first_page > 0  # the standings' first read was rendered
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+        client.get("/")
+    assert len(queries) == 0
+
+
+def test_on_redis_a_bump_landing_late_never_lowers_the_version(league):
+    if league["cache"] != "redis":
+        pytest.skip("Redis only")
+    now = data_version.current()
+    data_version.bump()
+    later = data_version.current()
+    data_version.mirror(now)  # an earlier bump's copy arriving last
+    raw = cache.read(data_version.MIRROR_KEY, "nothing")[0]
+    assert data_version.from_mirror(raw).value == later.value > now.value
+    cache.delete(data_version.MIRROR_KEY)  # lost (expired, evicted): read again, copied again
+    assert data_version.current().value == later.value
+    assert cache.read(data_version.MIRROR_KEY, "nothing")[0] is not None
 
 
 def test_kept_api_answers_still_count_against_the_throttle(client, league, monkeypatch):
