@@ -112,9 +112,14 @@ class RedisCache(DjangoRedisCache):
 class DatabaseCache(DjangoDatabaseCache):
     """Django's database cache, reading a kept read's answer with the data version."""
 
-    def read_with_version(self, key: str) -> tuple[tuple[Any, Any] | None, Any]:
+    def read_with_version(
+        self, key: str, *, count: tuple[str, list[Any]] | None = None
+    ) -> tuple[tuple[Any, Any] | None, Any, tuple[int, int] | None]:
         """In one query: the data version's row (value, changed_at as the database gives it;
-        None if it is gone) and the value at ``key`` (None if missing or expired).
+        None if it is gone), the value at ``key`` (None if missing or expired) and, with
+        ``count`` (a statement and its parameters, the throttle's count), the two numbers that
+        statement returns: on PostgreSQL it runs in the same query (a data-modifying ``WITH``);
+        elsewhere just before.
 
         The value is decoded as Django's ``DatabaseCache.get_many`` decodes what it stored.
         """
@@ -123,19 +128,37 @@ class DatabaseCache(DjangoDatabaseCache):
         connection = connections[router.db_for_read(self.cache_model_class)]
         name = connection.ops.quote_name
         table = self._table  # type: ignore[attr-defined]  # set by Django's __init__
+        read = (
+            f"{name(DataVersion._meta.db_table)} v ON v.id = 1 "
+            f"LEFT JOIN {name(table)} c ON c.cache_key = %s"
+        )
+        params: list[Any] = [self.make_and_validate_key(key)]
+        counts = None
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT v.value, v.changed_at, c.value, c.expires "
-                f"FROM {name(DataVersion._meta.db_table)} v LEFT JOIN {name(table)} c "
-                f"ON c.cache_key = %s WHERE v.id = 1",
-                [self.make_and_validate_key(key)],
-            )
-            row = cursor.fetchone()
-        if row is None:
-            return None, None
+            if count is not None and connection.vendor == "postgresql":
+                sql, count_params = count
+                cursor.execute(
+                    f"WITH counted AS ({sql}) SELECT v.value, v.changed_at, c.value, "
+                    f"c.expires, counted.* FROM counted LEFT JOIN {read}",
+                    [*count_params, *params],
+                )
+                row = cursor.fetchone()
+                counts, row = (int(row[4]), int(row[5])), row[:4]
+            else:
+                if count is not None:
+                    cursor.execute(*count)
+                    counted = cursor.fetchone()
+                    counts = (int(counted[0]), int(counted[1]))
+                cursor.execute(
+                    f"SELECT v.value, v.changed_at, c.value, c.expires FROM (SELECT 1) one "
+                    f"LEFT JOIN {read}",
+                    params,
+                )
+                row = cursor.fetchone()
         version, changed_at, value, expires = row
+        found = None if version is None else (version, changed_at)
         if value is None:
-            return (version, changed_at), None
+            return found, None, counts
         expression = models.Expression(output_field=models.DateTimeField())
         converters = connection.ops.get_db_converters(expression) + expression.get_db_converters(
             connection
@@ -143,6 +166,6 @@ class DatabaseCache(DjangoDatabaseCache):
         for converter in converters:
             expires = converter(expires, expression, connection)
         if expires < timezone.now():
-            return (version, changed_at), None
+            return found, None, counts
         value = connection.ops.process_clob(value)
-        return (version, changed_at), pickle.loads(base64.b64decode(value.encode()))
+        return found, pickle.loads(base64.b64decode(value.encode())), counts

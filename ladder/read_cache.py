@@ -29,6 +29,7 @@ cache, the version and the kept answer are one query and the throttle's count an
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
@@ -68,7 +70,7 @@ class ReadCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if not _keepable_request(request):
+        if not _keepable_request(request) or not _kept_view(request.path_info):
             return self.get_response(request)
         api = request.path_info.startswith(API_PREFIX)
         key = _key(request, api)
@@ -100,6 +102,23 @@ class ReadCacheMiddleware:
         return _validators(response, etag, modified)
 
 
+@functools.lru_cache(maxsize=4096)
+def _kept_view(path: str) -> bool:
+    """Whether ``path`` is a read whose answers are kept (its view is ``cached_page`` or
+    ``cached_api``): nothing is looked up for the others."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return bool(getattr(match.func, _MARK, False))
+
+
+def kept_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """Mark a view (a URL's callback) as one whose answers are kept; see ``keep``."""
+    setattr(view, _MARK, True)
+    return view
+
+
 def keep(response: HttpResponseBase) -> HttpResponseBase:
     """Mark a read's answer as one to keep (``ReadCacheMiddleware`` keeps it if it may)."""
     setattr(response, _MARK, True)
@@ -125,11 +144,19 @@ def _lookup(request: HttpRequest, key: str, api: bool) -> _Found:
         admitted = throttle.settle(*counts) if throttle and counts else True
         return _Found(version, kept, admitted)
     read_with_version = getattr(cache, "read_with_version", None)
-    if read_with_version is not None:  # the database's: one query
-        row, kept = read_with_version(key)
+    if (
+        read_with_version is not None
+        and len(throttles) <= 1
+        and all(isinstance(t, AnonThrottle) for t in throttles)
+    ):  # the database's: one query on PostgreSQL
+        throttle = throttles[0] if throttles else None
+        row, kept, counts = read_with_version(
+            key, count=throttle.database_count() if throttle else None
+        )
         version = data_version.from_row(row)
-    else:
-        version, kept = data_version.current(), cache.get(key)
+        admitted = throttle.settle(*counts) if throttle and counts else True
+        return _Found(version, kept, admitted)
+    version, kept = data_version.current(), cache.get(key)
     # Every throttle counts the request, as in DRF's dispatch: a list, not a short circuit.
     admitted = all([throttle.allow_request(request, None) for throttle in throttles])  # noqa: C419
     return _Found(version, kept, admitted)
@@ -147,7 +174,7 @@ def cached_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResp
 
     wrapper.__name__, wrapper.__doc__ = view.__name__, view.__doc__
     wrapper.__wrapped__ = view  # type: ignore[attr-defined]
-    return wrapper
+    return kept_view(wrapper)
 
 
 def _keepable_request(request: HttpRequest) -> bool:

@@ -78,11 +78,28 @@ class AnonThrottle(AnonRateThrottle):
             return bool(decided.allowed)
         if self.rate is None or self.prepare(request) is None:
             return True
-        count = getattr(self.cache, "count", None)
-        if count is not None:  # Redis: one round trip
-            current, timeout, previous = self.counters()
-            return self.settle(*count(current, timeout, also=previous))
-        return self.settle(*self._count_in_database())
+        current, timeout, previous = self.counters()
+        where = self._counted_in()
+        if where == "redis":  # one round trip
+            counts = self.cache.count(current, timeout, also=previous)  # type: ignore[attr-defined]
+            return self.settle(*counts)
+        if where == "database":
+            return self.settle(*self._count_in_database())
+        # Another cache (a process's own memory, in development and tests): read, then write.
+        found = self.cache.get_many([current, previous])
+        self.before, self.counted = found.get(previous, 0), found.get(current, 0)
+        self.allowed = self._estimate() < self.num_requests
+        if self.allowed:
+            self.cache.set(current, self.counted + 1, timeout)
+        setattr(request, _DECIDED, self)
+        return self.allowed
+
+    def _counted_in(self) -> str:
+        """Where the counters are: ``redis`` (``ladder.cache.RedisCache``), ``database``
+        (``ladder.cache.DatabaseCache``: the ``ThrottleCount`` table), or ``cache``."""
+        if hasattr(self.cache, "count"):
+            return "redis"
+        return "database" if hasattr(self.cache, "read_with_version") else "cache"
 
     def prepare(self, request: Any) -> str | None:
         """The client's key (None: not throttled); the clock read for this request."""
@@ -103,24 +120,31 @@ class AnonThrottle(AnonRateThrottle):
         atomic count); take the count back if refused."""
         self.before, self.counted = before, counted - 1
         self.allowed = self._estimate() < self.num_requests
+        where = self._counted_in()
         if not self.allowed:
-            if getattr(self.cache, "count", None) is not None:
+            if where == "redis":
                 self.cache.decr(self.counters()[0])
             else:
                 self._uncount_in_database()
+        if where == "database" and random.random() < _SWEEP:
+            with connection.cursor() as cursor:  # the rows of clients gone quiet
+                cursor.execute(_SWEEP_SQL, [int(self.now) - 2 * self.duration])
         setattr(self.request, _DECIDED, self)
         return self.allowed
 
-    def _count_in_database(self) -> tuple[int, int]:
-        """Count in ``ThrottleCount`` (the cache is not Redis): one atomic statement that moves
-        the client's row on to this window when it is a new one; ``count``'s figures."""
+    def database_count(self) -> tuple[str, list[Any]]:
+        """The statement that counts this request in ``ThrottleCount`` (with the database
+        cache), and its parameters: one atomic upsert that moves the client's row on to this
+        window when it is a new one; it returns the last window's count and this one's."""
         self.counters()
         slot = int(self.now - self.into)  # this window's start, in seconds
+        return _COUNT, [self.key, slot, slot - self.duration]
+
+    def _count_in_database(self) -> tuple[int, int]:
+        sql, params = self.database_count()
         with connection.cursor() as cursor:
-            cursor.execute(_COUNT, [self.key, slot, slot - self.duration])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
-            if random.random() < _SWEEP:  # rows of clients gone quiet
-                cursor.execute(_SWEEP_SQL, [slot - 2 * self.duration])
         return int(row[0]), int(row[1])
 
     def _uncount_in_database(self) -> None:

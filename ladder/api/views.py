@@ -75,7 +75,7 @@ def cached_api(view):
     def answer(request, *args, **kwargs):
         return read_cache.keep(view(request, *args, **kwargs))
 
-    return functools.wraps(view)(answer)
+    return read_cache.kept_view(functools.wraps(view)(answer))
 
 
 class IdempotentCreateMixin:

@@ -306,3 +306,20 @@ def test_kept_api_answers_still_count_against_the_throttle(client, league, monke
     assert refused.status_code == 429
     assert "X-Read-Cache" not in refused
     assert "Retry-After" in refused
+
+
+def test_with_the_database_cache_a_kept_read_is_one_query(client, league):
+    """The version and the kept answer in one query; on PostgreSQL the throttle's count too."""
+    if league["cache"] != "database":
+        pytest.skip("the database cache")
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/api/v1/players/{league['a'].pk}/"
+    client.get(url), client.get("/")
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url)["X-Read-Cache"] == "hit"
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/")["X-Read-Cache"] == "hit"
+    assert len(queries) == 1
