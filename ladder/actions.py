@@ -10,7 +10,7 @@ run that rates the change executes after the commit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
@@ -22,7 +22,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-from . import club_io, data_version, importers, tournaments
+from . import club_io, correction_window, data_version, importers, tournaments
 from .models import (
     Game,
     ImportedFile,
@@ -285,6 +285,7 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     period.status = PeriodStatus.CLOSED
     period.closed_at = timezone.now()
     period.save(update_fields=["status", "closed_at"])
+    _explain_version(period, "Closed: its list is published.", user=user)
     PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=_user(user))
     # Its list as published (a revision when it closes again after a correction), and a
     # revision of every later closed list the correction changed.
@@ -294,8 +295,16 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
 
 
 @transaction.atomic
-def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> RatingPeriod:
-    """Reopen a closed period so that its games can be corrected; the reason is recorded."""
+def reopen_period(
+    *, period: RatingPeriod, reason: str, user: Any = None, now: datetime | None = None
+) -> RatingPeriod:
+    """Reopen a closed period so that its games can be corrected; the reason is recorded
+    (the period's log and history).
+
+    Beyond the club's correction window (``correction_window``) only holders of
+    ``ladder.reopen_after_window`` may: raise ``correction_window.ReopenRefused`` naming them.
+    ``now`` is the moment the window is judged at (default: now).
+    """
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
@@ -306,13 +315,31 @@ def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> Rat
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
         raise ValidationError(f"The period {period.label} is already open.")
+    correction_window.check_reopen(period, user=_user(user), now=now)
     period.status = PeriodStatus.OPEN
     period.closed_at = None
     period.save(update_fields=["status", "closed_at"])
+    _explain_version(period, f"Reopened: {reason}", user=user)
     PeriodLog.objects.create(
         period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
     )
     return period
+
+
+def _explain_version(period: RatingPeriod, reason: str, *, user: Any) -> None:
+    """Say on the period's newest history version (the save just made, under the row lock)
+    why it was made, and by whom when no request said it (a command run ``--user``)."""
+    version = period.history.order_by("-history_date", "-history_id").first()
+    if version is None:
+        return
+    # simple-history keeps 100 characters; the whole reason is in the period's log.
+    room = version._meta.get_field("history_change_reason").max_length or len(reason)
+    if len(reason) > room:
+        reason = reason[: room - 1] + "…"
+    changes: dict[str, Any] = {"history_change_reason": reason}
+    if version.history_user_id is None and _user(user) is not None:
+        changes["history_user"] = user
+    period.history.filter(pk=version.pk).update(**changes)
 
 
 @transaction.atomic
