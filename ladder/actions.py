@@ -22,7 +22,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-from . import club_io, correction_window, data_version, importers, tournaments
+from . import audit, club_io, correction_window, data_version, importers, tournaments
 from .models import (
     Game,
     ImportedFile,
@@ -218,10 +218,14 @@ def import_players(file: TextIO, *, user: Any = None) -> int:
     """Import players from a CSV file, whole or not at all; return how many were added.
     The same file twice is refused (``importers.AlreadyImported``)."""
     file, digest = importers.fingerprinted(file, ImportedFile.Kind.PLAYERS)
-    count = importers.import_players(file)
-    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=count, user=user)
-    data_version.bump_on_commit()  # bulk-written: no signal says the players changed
-    return count
+    players = importers.import_players(file)
+    # Bulk-written: no save() wrote their first history version, no signal says they changed.
+    audit.record_created(
+        Player, [p.pk for p in players], user=_user(user), reason="Imported from a CSV file"
+    )
+    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=len(players), user=user)
+    data_version.bump_on_commit()
+    return len(players)
 
 
 @transaction.atomic
@@ -242,7 +246,7 @@ def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
 def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
     """Restore a club export into an empty club, all or nothing, and ask for a full
     recompute of every list (``club_io``; the ratings come back from the inputs)."""
-    counts = club_io.import_club(document)
+    counts = club_io.import_club(document, user=_user(user))
     recompute(user=user)
     return counts
 
