@@ -58,6 +58,7 @@ __all__ = [
     "import_players",
     "import_tournament",
     "recompute",
+    "record_first_versions",
     "reopen_period",
     "restore_club",
     "save_player",
@@ -249,6 +250,17 @@ def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
     counts = club_io.import_club(document, user=_user(user))
     recompute(user=user)
     return counts
+
+
+@transaction.atomic
+def record_first_versions() -> dict[str, int]:
+    """Give every player and game that has no history version (written in bulk by an older
+    Ladder) its first one, dated when it was created; return how many of each."""
+    reason = "First version recorded afterwards"
+    return {
+        "players": audit.record_missing(Player, reason=reason),
+        "games": audit.record_missing(Game, reason=reason),
+    }
 
 
 # --- periods ------------------------------------------------------------------------------------

@@ -28,26 +28,46 @@ def record_created(
     """
     if not pks:
         return
-    history = model.history.model  # type: ignore[attr-defined]
-    quote = connection.ops.quote_name
-    copied = [
-        str(field.column)
-        for field in history._meta.concrete_fields
-        if field.name not in _HISTORY_FIELDS
-    ]
-    pk = quote(str(model._meta.pk.column))
+    pk = connection.ops.quote_name(str(model._meta.pk.column))
     ids: list[int] | str
     if connection.vendor == "postgresql":
         chosen, ids = f"{pk} = ANY(%s)", list(pks)
     else:  # one parameter, however many rows: SQLite limits a statement's parameters
         chosen, ids = f"{pk} IN (SELECT value FROM json_each(%s))", json.dumps(list(pks))
-    columns = ", ".join(quote(column) for column in copied)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    _copy(model, dated="%s", where=chosen, params=[now, reason, user_id, ids])
+
+
+def record_missing(model: type[models.Model], *, reason: str) -> int:
+    """Give every ``model`` row that has no history version at all (written in bulk by an
+    older Ladder) a first version, dated when the row was created; return how many.
+
+    Rows that have later versions but no first one are left alone: their first values are
+    not known any more.
+    """
+    quote = connection.ops.quote_name
+    history = quote(model.history.model._meta.db_table)  # type: ignore[attr-defined]
+    stored = f"{quote(model._meta.db_table)}.{quote(str(model._meta.pk.column))}"
+    missing = f"NOT EXISTS (SELECT 1 FROM {history} h WHERE h.id = {stored})"
+    return _copy(model, dated=quote("created"), where=missing, params=[reason, None])
+
+
+def _copy(model: type[models.Model], *, dated: str, where: str, params: list[Any]) -> int:
+    """Copy the stored rows ``where`` says into ``model``'s history as created ("+")."""
+    history = model.history.model  # type: ignore[attr-defined]
+    quote = connection.ops.quote_name
+    columns = ", ".join(
+        quote(str(field.column))
+        for field in history._meta.concrete_fields
+        if field.name not in _HISTORY_FIELDS
+    )
     statement = (
         f"INSERT INTO {quote(history._meta.db_table)} ({columns}, history_date, "
         "history_change_reason, history_type, history_user_id) "
-        f"SELECT {columns}, %s, %s, '+', %s FROM {quote(model._meta.db_table)} WHERE {chosen}"
+        f"SELECT {columns}, {dated}, %s, '+', %s FROM {quote(model._meta.db_table)} "
+        f"WHERE {where}"
     )
-    user_id = user.pk if user is not None and user.is_authenticated else None
     with connection.cursor() as cursor:
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        cursor.execute(statement, [now, reason, user_id, ids])
+        cursor.execute(statement, params)
+        return cursor.rowcount

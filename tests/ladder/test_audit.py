@@ -208,3 +208,28 @@ def test_importing_players_writes_their_history_in_one_query_whatever_the_file_s
     assert len(small) == len(large)
     assert len([sql for sql in large if "historicalplayer" in sql]) == 1
     assert Player.history.filter(history_type="+").count() == 310  # type: ignore[attr-defined]
+
+
+def test_record_first_versions_gives_the_older_bulk_records_theirs_and_only_once():
+    players = Player.objects.bulk_create(
+        [Player(name="Old Import"), Player(name="Old Seed", entry_rating=1700)]
+    )  # as an older Ladder wrote them: no version at all
+    corrected = PlayerFactory(name="Has History")
+    Game.objects.bulk_create(
+        [Game(date=date(2026, 3, 2), white=players[0], black=players[1], result="1-0",
+              period=RatingPeriod.objects.for_date(date(2026, 3, 2)))]
+    )  # fmt: skip
+    out = StringIO()
+    call_command("record_first_versions", stdout=out)
+    assert "Recorded a first version of 2 players and 1 games." in out.getvalue()
+    for player in players:
+        version = player.history.get()
+        stored = Player.objects.get(pk=player.pk)
+        assert (version.history_type, version.history_date, version.name) == (
+            "+", stored.created, stored.name
+        )  # fmt: skip
+    assert corrected.history.count() == 1
+    assert Game.history.get().history_type == "+"  # type: ignore[attr-defined]
+    again = StringIO()
+    call_command("record_first_versions", stdout=again)
+    assert "Recorded a first version of 0 players and 0 games." in again.getvalue()
