@@ -62,6 +62,18 @@ def check_reopen(period: RatingPeriod, *, user: Any, now: datetime | None = None
     )
 
 
+def describe(period: RatingPeriod, *, now: datetime | None = None) -> str:
+    """Say how long ``period`` may still be reopened, for the administrators' pages."""
+    if settings.LADDER_CORRECTION_WINDOW_DAYS is None:
+        return "None: the club sets no correction window."
+    ends = window_end(period)
+    if ends is None:
+        return "Starts when the period's list is first published."
+    if (now or timezone.now()) <= ends:
+        return f"Open until {_day(ends)}."
+    return f"Ended on {_day(ends)}; reopening needs the permission “{PERMISSION_LABEL}”."
+
+
 def holders() -> tuple[list[str], list[str]]:
     """Return the usernames of the active users who hold the permission: those given it
     (directly or through a group), and the superusers."""

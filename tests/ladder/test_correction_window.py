@@ -263,3 +263,15 @@ def test_a_bad_window_is_refused_at_startup(value):
     assert "LADDER_CORRECTION_WINDOW_DAYS must be a whole number of days from 0 to 3650" in (
         result.stderr
     )
+
+
+def test_the_period_admin_page_says_how_long_the_window_lasts(client, settings, window, march):
+    client.force_login(User.objects.create_superuser("root"))
+    page = client.get(f"/admin/ladder/ratingperiod/{march.pk}/change/").content.decode()
+    assert f"Ended on 1 May 2026 09:00; reopening needs the permission “{LABEL}”." in page
+    Publication.objects.filter(period=march).update(published_at=datetime.now(tz=UTC))
+    page = client.get(f"/admin/ladder/ratingperiod/{march.pk}/change/").content.decode()
+    assert "Open until " in page
+    settings.LADDER_CORRECTION_WINDOW_DAYS = None
+    page = client.get(f"/admin/ladder/ratingperiod/{march.pk}/change/").content.decode()
+    assert "None: the club sets no correction window." in page
