@@ -10,7 +10,7 @@ run that rates the change executes after the commit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any, TextIO
 
 from django.core.exceptions import ValidationError
@@ -22,7 +22,7 @@ from simple_history.utils import bulk_create_with_history
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-from . import club_io, data_version, importers, tournaments
+from . import audit, club_io, correction_window, data_version, importers, tournaments
 from .models import (
     Game,
     ImportedFile,
@@ -58,6 +58,7 @@ __all__ = [
     "import_players",
     "import_tournament",
     "recompute",
+    "record_first_versions",
     "reopen_period",
     "restore_club",
     "save_player",
@@ -218,10 +219,14 @@ def import_players(file: TextIO, *, user: Any = None) -> int:
     """Import players from a CSV file, whole or not at all; return how many were added.
     The same file twice is refused (``importers.AlreadyImported``)."""
     file, digest = importers.fingerprinted(file, ImportedFile.Kind.PLAYERS)
-    count = importers.import_players(file)
-    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=count, user=user)
-    data_version.bump_on_commit()  # bulk-written: no signal says the players changed
-    return count
+    players = importers.import_players(file)
+    # Bulk-written: no save() wrote their first history version, no signal says they changed.
+    audit.record_created(
+        Player, [p.pk for p in players], user=_user(user), reason="Imported from a CSV file"
+    )
+    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=len(players), user=user)
+    data_version.bump_on_commit()
+    return len(players)
 
 
 @transaction.atomic
@@ -242,9 +247,20 @@ def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
 def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
     """Restore a club export into an empty club, all or nothing, and ask for a full
     recompute of every list (``club_io``; the ratings come back from the inputs)."""
-    counts = club_io.import_club(document)
+    counts = club_io.import_club(document, user=_user(user))
     recompute(user=user)
     return counts
+
+
+@transaction.atomic
+def record_first_versions() -> dict[str, int]:
+    """Give every player and game that has no history version (written in bulk by an older
+    Ladder) its first one, dated when it was created; return how many of each."""
+    reason = "First version recorded afterwards"
+    return {
+        "players": audit.record_missing(Player, reason=reason),
+        "games": audit.record_missing(Game, reason=reason),
+    }
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -285,6 +301,7 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     period.status = PeriodStatus.CLOSED
     period.closed_at = timezone.now()
     period.save(update_fields=["status", "closed_at"])
+    _explain_version(period, "Closed: its list is published.", user=user)
     PeriodLog.objects.create(period=period, action=PeriodLog.Action.CLOSED, user=_user(user))
     # Its list as published (a revision when it closes again after a correction), and a
     # revision of every later closed list the correction changed.
@@ -294,8 +311,16 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
 
 
 @transaction.atomic
-def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> RatingPeriod:
-    """Reopen a closed period so that its games can be corrected; the reason is recorded."""
+def reopen_period(
+    *, period: RatingPeriod, reason: str, user: Any = None, now: datetime | None = None
+) -> RatingPeriod:
+    """Reopen a closed period so that its games can be corrected; the reason is recorded
+    (the period's log and history).
+
+    Beyond the club's correction window (``correction_window``) only holders of
+    ``ladder.reopen_after_window`` may: raise ``correction_window.ReopenRefused`` naming them.
+    ``now`` is the moment the window is judged at (default: now).
+    """
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason to reopen a period; it is recorded."})
@@ -306,13 +331,31 @@ def reopen_period(*, period: RatingPeriod, reason: str, user: Any = None) -> Rat
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
         raise ValidationError(f"The period {period.label} is already open.")
+    correction_window.check_reopen(period, user=_user(user), now=now)
     period.status = PeriodStatus.OPEN
     period.closed_at = None
     period.save(update_fields=["status", "closed_at"])
+    _explain_version(period, f"Reopened: {reason}", user=user)
     PeriodLog.objects.create(
         period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
     )
     return period
+
+
+def _explain_version(period: RatingPeriod, reason: str, *, user: Any) -> None:
+    """Say on the period's newest history version (the save just made, under the row lock)
+    why it was made, and by whom when no request said it (a command run ``--user``)."""
+    version = period.history.order_by("-history_date", "-history_id").first()
+    if version is None:
+        return
+    # simple-history keeps 100 characters; the whole reason is in the period's log.
+    room = version._meta.get_field("history_change_reason").max_length or len(reason)
+    if len(reason) > room:
+        reason = reason[: room - 1] + "…"
+    changes: dict[str, Any] = {"history_change_reason": reason}
+    if version.history_user_id is None and _user(user) is not None:
+        changes["history_user"] = user
+    period.history.filter(pk=version.pk).update(**changes)
 
 
 @transaction.atomic

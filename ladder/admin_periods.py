@@ -14,6 +14,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from ratings.admin import ReadOnlyMixin
 from ratings.selectors import period_report, periods_with_counts
 
+from . import correction_window
 from .actions import close_period, recompute, reopen_period
 from .admin_runs import report_run
 from .models import PeriodLog, RatingPeriod
@@ -48,7 +49,7 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     list_display = ("label", "status", "start", "end", "game_count", "player_count", "closed_at")
     list_filter = ("status",)
     search_fields = ("label",)
-    readonly_fields = ("status", "closed_at")
+    readonly_fields = ("status", "closed_at", "correction_window")
     inlines = (PeriodLogInline,)
     actions = ("close_periods", "reopen_periods", "recompute_periods")
     ordering = ("-start",)
@@ -63,6 +64,10 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     @admin.display(description="players", ordering="player_count")
     def player_count(self, obj: RatingPeriod) -> int:
         return int(getattr(obj, "player_count", 0))
+
+    @admin.display(description="correction window")
+    def correction_window(self, obj: RatingPeriod) -> str:
+        return correction_window.describe(obj) if obj.pk else "-"
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.is_closed:

@@ -16,9 +16,11 @@ from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from . import audit
 from .models import PLAYER_ENTRY_FIELDS, Game, PeriodLog, Player, RatingPeriod
 
 FORMAT, VERSION = "ladder-club", 1
+RESTORED = "Restored from a club export"
 PLAYER_FIELDS = ("name", "fide_id", "sex", "federation", "title", *PLAYER_ENTRY_FIELDS)
 GAME_FIELDS = ("date", "result", "event", "round", "rating_list", "time_control")
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active", "is_staff",
@@ -95,8 +97,9 @@ def export_club() -> dict[str, Any]:
     }
 
 
-def import_club(document: Any) -> dict[str, int]:
+def import_club(document: Any, *, user: Any = None) -> dict[str, int]:
     """Restore an export into an empty club (call inside a transaction); return the counts.
+    Every player and game gets its first history version, by ``user``.
 
     Raise ``NotAnExport`` for a document this version cannot read, ``ValidationError`` when
     the club is not empty or a record is invalid. Users get no usable password.
@@ -109,7 +112,7 @@ def import_club(document: Any) -> dict[str, int]:
     if Player.objects.exists() or RatingPeriod.objects.exists() or Game.objects.exists():
         raise ValidationError("The club is not empty: restore into a new database.")
     try:
-        return _restore(document)
+        return _restore(document, user=user)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise NotAnExport(f"The export is damaged: {type(error).__name__} {error}.") from error
 
@@ -120,7 +123,7 @@ def _permission_objects(names: list[str]) -> list[Permission]:
     return [p for p in found if (p.content_type.app_label, p.codename) in wanted]
 
 
-def _restore(document: dict[str, Any]) -> dict[str, int]:
+def _restore(document: dict[str, Any], *, user: Any) -> dict[str, int]:
     groups = {}
     for data in document["groups"]:
         group, _ = Group.objects.get_or_create(name=data["name"])
@@ -142,6 +145,7 @@ def _restore(document: dict[str, Any]) -> dict[str, int]:
         player.start_from_entry()
         players[data["id"]] = player
     Player.objects.bulk_create(players.values())
+    audit.record_created(Player, [p.pk for p in players.values()], user=user, reason=RESTORED)
     periods = {}
     for data in document["periods"]:
         period = RatingPeriod.objects.create(
@@ -161,5 +165,6 @@ def _restore(document: dict[str, Any]) -> dict[str, int]:
         for g in document["games"]
     ]  # fmt: skip
     Game.objects.bulk_create(games, batch_size=2000)
+    audit.record_created(Game, [g.pk for g in games], user=user, reason=RESTORED)
     return {"users": len(users), "players": len(players), "periods": len(periods),
             "games": len(games)}  # fmt: skip

@@ -532,6 +532,11 @@ class RatingPeriod(models.Model):
                 condition=Q(status__in=PeriodStatus.values), name="period_status_valid"
             ),
         ]
+        # Beyond the correction window (settings.LADDER_CORRECTION_WINDOW_DAYS) a closed period
+        # is reopened only by its holders: see ladder.correction_window.
+        permissions = [
+            ("reopen_after_window", "Can reopen a period after its correction window"),
+        ]
 
     def __str__(self) -> str:
         return self.label

@@ -17,6 +17,9 @@
   ``manage.py rating_worker`` processes).
 - ``LADDER_DATE_MONTHS_AHEAD``: games are dated no later than the end of the month this many
   months ahead (default 1: the end of next month).
+- ``LADDER_CORRECTION_WINDOW_DAYS``: days after a period's list is first published during
+  which it may be reopened for corrections (default: none, no window); beyond them reopening
+  needs the permission ``ladder.reopen_after_window``.
 """
 
 import ipaddress
@@ -292,6 +295,17 @@ _ahead = os.environ.get("LADDER_DATE_MONTHS_AHEAD", "1").strip()
 if not (_ahead.isdigit() and int(_ahead) <= 120):
     raise ImproperlyConfigured("LADDER_DATE_MONTHS_AHEAD must be a whole number from 0 to 120.")
 LADDER_DATE_MONTHS_AHEAD = int(_ahead)
+
+# The correction window (FIDE and the Dutch federation accept corrections only for a while after
+# publication): a period may be reopened this many days after its list was first published;
+# later only by holders of ladder.reopen_after_window (ladder.correction_window). None: no window.
+_window = os.environ.get("LADDER_CORRECTION_WINDOW_DAYS", "").strip()
+if _window and not (_window.isascii() and _window.isdigit() and int(_window) <= 3650):
+    raise ImproperlyConfigured(
+        "LADDER_CORRECTION_WINDOW_DAYS must be a whole number of days from 0 to 3650, "
+        "or empty for no window."
+    )
+LADDER_CORRECTION_WINDOW_DAYS = int(_window) if _window else None
 
 LOGGING = {
     "version": 1,

@@ -2,7 +2,8 @@
 
 DRF already answers its own exceptions; this handler adds the club's services: a Django
 ``ValidationError`` becomes 400 with the same field messages, and ``PeriodClosedError`` (a write
-into a closed period) becomes 409 Conflict.
+into a closed period) becomes 409 Conflict, ``ReopenRefused`` (a reopen beyond the correction
+window without the permission) 403 with the message that says who holds it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from ladder.correction_window import ReopenRefused
 from ladder.validation import PeriodClosedError
 
 
@@ -36,6 +38,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.ParseError(f"The request body is larger than {limit:,} bytes.")
     if isinstance(exc, ObjectDoesNotExist):  # the row went away meanwhile (a race): 404
         exc = exceptions.NotFound(str(exc) or None)
+    if isinstance(exc, ReopenRefused):
+        exc = exceptions.PermissionDenied(" ".join(exc.messages))
     if isinstance(exc, PeriodClosedError):
         return Response(field_errors(exc), status=HTTPStatus.CONFLICT)
     if isinstance(exc, DjangoValidationError):

@@ -346,7 +346,10 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Reopen a period",
-        description="Needs `ladder.change_ratingperiod`. The reason is required and recorded.",
+        description="Needs `ladder.change_ratingperiod`. The reason is required and recorded. "
+        "Beyond the club's correction window (`LADDER_CORRECTION_WINDOW_DAYS` after the list "
+        "was first published) it also needs `ladder.reopen_after_window`: 403 otherwise, "
+        "saying who holds it.",
         request=s.ReopenSerializer,
         responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS)},
         examples=[

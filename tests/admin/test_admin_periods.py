@@ -95,6 +95,35 @@ def test_reopen_asks_for_a_reason_records_and_shows_it(admin_client, club_admin,
     assert "Board 3 result was swapped." in page
 
 
+def test_the_period_history_says_who_closed_and_reopened_it_and_why(
+    admin_client, club_admin, march
+):
+    act(admin_client, "close_periods", march)
+    act(admin_client, "reopen_periods", march, apply="Reopen", reason="Board 3 result was swapped.")
+    act(admin_client, "reopen_periods", march, apply="Reopen", reason="x" * 300)  # already open
+    versions = list(march.history.order_by("history_date", "history_id"))
+    assert [(v.status, v.history_change_reason, v.history_user) for v in versions] == [
+        ("open", None, None),
+        ("closed", "Closed: its list is published.", club_admin),
+        ("open", "Reopened: Board 3 result was swapped.", club_admin),
+    ]
+    page = admin_client.get(f"{URL}{march.pk}/history/").content.decode()
+    assert "Reopened: Board 3 result was swapped." in page
+    assert "Closed: its list is published." in page
+
+
+def test_a_long_reopen_reason_is_shortened_in_the_history_and_kept_whole_in_the_log(
+    admin_client, march
+):
+    act(admin_client, "close_periods", march)
+    act(admin_client, "reopen_periods", march, apply="Reopen", reason="Swapped. " * 40)
+    reason = march.history.first().history_change_reason
+    assert len(reason) == 100
+    assert reason.startswith("Reopened: Swapped. Swapped.")
+    assert reason.endswith("…")
+    assert PeriodLog.objects.get(action="reopened").reason == ("Swapped. " * 40).strip()
+
+
 def test_reopening_an_open_period_is_refused(admin_client, march):
     response = act(admin_client, "reopen_periods", march, apply="Reopen", reason="Typo.")
     assert shown(response) == ["The period 2026-03 is already open."]

@@ -234,6 +234,10 @@ def test_a_players_file_is_validated_in_a_constant_number_of_queries(tmp_path, r
     text = "name,fide_id,rating\n" + "".join(f"P{i},{5000 + i},1800\n" for i in range(rows))
     with CaptureQueriesContext(connection) as captured:
         run("import_players", write(tmp_path, "p.csv", text))
-    reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    reads = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].startswith("SELECT") and "nextval" not in q["sql"]  # ids for COPY: a write
+    ]
     assert len(reads) <= 3  # the fingerprint, the FIDE ids taken, and nothing per row
     assert Player.objects.count() == rows
