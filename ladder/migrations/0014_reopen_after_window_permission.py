@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ladder', '0012_title_labels'),
+        ('ladder', '0013_throttle_counts'),
     ]
 
     operations = [
