@@ -1,0 +1,184 @@
+"""Previews of a correction, a deletion and an entry of games: the real action's checks and
+the real rating run's numbers, and nothing written."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from ladder import actions, data_version, previews
+from ladder.models import Game, Player, RatingPeriod
+from ladder.validation import GameEntry, GamesInvalid, PeriodClosedError
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(committed):
+    """Ann 1800, Ben 1700, Cy 1600 (K 20). October: Ann beat Ben, Ben drew Cy; November: Ann
+    beat Cy. Both closed, then October reopened for a correction."""
+    ann, ben, cy = (PlayerFactory(name=n, entry_rating=r) for n, r in
+                    (("Ann", 1800), ("Ben", 1700), ("Cy", 1600)))  # fmt: skip
+    with committed():
+        actions.enter_games(
+            games=[
+                GameEntry(date=date(2026, 10, 6), white=ann, black=ben, result="1-0"),
+                GameEntry(date=date(2026, 10, 8), white=ben, black=cy, result="1/2-1/2"),
+                GameEntry(date=date(2026, 11, 3), white=ann, black=cy, result="1-0"),
+            ]
+        )
+    user = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
+    october, november = RatingPeriod.objects.order_by("start")
+    with committed():
+        actions.close_period(period=october, user=user)
+        actions.close_period(period=november, user=user)
+        actions.reopen_period(period=october, reason="Round 1 was entered reversed.", user=user)
+    game = Game.objects.get(date=date(2026, 10, 6))
+    return {"ann": ann, "ben": ben, "cy": cy, "game": game, "user": user, "october": october}
+
+
+def row_counts() -> dict[str, int]:
+    """Every table's row count (the audit and task tables included)."""
+    return {
+        model._meta.db_table: model._default_manager.count()
+        for model in apps.get_models(include_auto_created=True)
+        if not model._meta.proxy
+    }
+
+
+def ratings_now() -> dict[str, int | None]:
+    return dict(Player.objects.values_list("name", "rating"))
+
+
+def lines_now() -> dict[tuple[str, str], tuple[int | None, int]]:
+    rows = RatingChange.objects.filter(rating_list="standard").values_list(
+        "period__label", "player__name", "rating_after", "change"
+    )
+    return {(label, name): (rating, change) for label, name, rating, change in rows}
+
+
+def moves(preview) -> dict[str, tuple[int | None, int | None]]:
+    return {p.name: (p.old, p.new) for p in preview.players}
+
+
+def test_a_correction_preview_names_each_players_old_and_new_rating(club):
+    preview = previews.correction(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+
+    # Hand-checked: 1800 v 1700, D = 100, PD 0.64 / 0.36, K 20. As entered Ann won: +7.2 -> +7,
+    # Ben -7.2 -> -7 (and a draw with Cy, 1600: +2.2 -> Ben 1693 + ...). Reversed, Ann loses
+    # 20 x (0 - 0.64) = -12.8 -> -13, Ben wins 20 x (1 - 0.36) = +12.8 -> +13.
+    october = {(line.period, line.name): line for line in preview.lines}
+    ann = october[("2026-10", "Ann")]
+    assert (ann.old_rating, ann.new_rating, ann.old_change, ann.new_change) == (1807, 1787, 7, -13)
+    ben = october[("2026-10", "Ben")]
+    assert ben.new_change - ben.old_change == 20  # -7 -> +13, the draw with Cy unchanged
+    # The correction flows into November, closed: Ann's rating after it moves as much.
+    november = october[("2026-11", "Ann")]
+    assert november.new_rating - november.old_rating == -20
+    assert moves(preview)["Ann"] == (november.old_rating, november.new_rating)
+    assert preview.periods == {"standard": ["2026-10", "2026-11"]}
+    assert str(preview).startswith("Correcting game #")
+    assert "would recompute 2026-10 to 2026-11" in str(preview)
+
+
+def test_the_preview_is_what_the_correction_then_does(club, committed):
+    before_ratings, before_lines = ratings_now(), lines_now()
+    preview = previews.correction(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+    with committed():
+        actions.correct_game(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+    after_ratings, after_lines = ratings_now(), lines_now()
+
+    changed = {n: (before_ratings[n], after_ratings[n]) for n in after_ratings
+               if before_ratings[n] != after_ratings[n]}  # fmt: skip
+    assert moves(preview) == changed
+    assert set(changed) == {"Ann", "Ben"}
+    moved = {key: (before_lines.get(key), after_lines.get(key)) for key in after_lines
+             if before_lines.get(key) != after_lines.get(key)}  # fmt: skip
+    assert {(line.period, line.name): ((line.old_rating, line.old_change),
+                                       (line.new_rating, line.new_change))
+            for line in preview.lines} == moved  # fmt: skip
+
+
+def test_a_preview_writes_nothing(club, committed):
+    counts, version = row_counts(), data_version.current().value
+    stored = Game.objects.get(pk=club["game"].pk)
+    with committed() as callbacks:
+        previews.correction(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+        previews.deletion(games=[club["game"]], user=club["user"])
+        # Into December, which has no period yet: the real correction would create it.
+        moved = previews.correction(game=club["game"], changes={"date": date(2026, 12, 1)})
+        previews.entry(
+            games=[GameEntry(date=date(2026, 10, 20), white=club["cy"], black=club["ann"],
+                             result="1-0")], user=club["user"],
+        )  # fmt: skip
+    assert moved.periods == {"standard": ["2026-10", "2026-11", "2026-12"]}
+    assert callbacks == []  # no rating run, no data-version bump after the "commit"
+    assert row_counts() == counts
+    assert data_version.current().value == version
+    assert Game.objects.get(pk=club["game"].pk).result == stored.result
+
+
+def test_a_deletion_preview_matches_the_deletion(club, committed):
+    before = ratings_now()
+    preview = previews.deletion(games=[club["game"]], user=club["user"])
+    with committed():
+        actions.delete_games(games=[club["game"]], user=club["user"])
+    after = ratings_now()
+    assert moves(preview) == {n: (before[n], after[n]) for n in after if before[n] != after[n]}
+    assert str(preview).startswith(f"Deleting game #{club['game'].pk} would recompute 2026-10")
+
+
+def test_an_entry_preview_matches_the_entry(club, committed):
+    games = [GameEntry(date=date(2026, 10, 20), white=club["cy"], black=club["ann"], result="1-0")]
+    before = ratings_now()
+    preview = previews.entry(games=games, user=club["user"])
+    with committed():
+        actions.enter_games(games=games, user=club["user"])
+    after = ratings_now()
+    assert moves(preview) == {n: (before[n], after[n]) for n in after if before[n] != after[n]}
+    assert preview.action == "Entering 1 game"
+
+
+def same_error(preview, real) -> str:
+    with pytest.raises(ValidationError) as previewed:
+        preview()
+    with pytest.raises(ValidationError) as done:
+        real()
+    assert type(previewed.value) is type(done.value)
+    assert str(previewed.value) == str(done.value)
+    return str(previewed.value)
+
+
+def test_bad_input_gives_the_real_actions_errors_and_writes_nothing(club):
+    counts = row_counts()
+    ann, game = club["ann"], club["game"]
+    message = same_error(
+        lambda: previews.correction(game=game, changes={"black": ann}),
+        lambda: actions.correct_game(game=game, changes={"black": ann}),
+    )
+    assert "cannot play themselves" in message
+    # Into a period that does not exist (and cannot: before the first game date allowed).
+    same_error(
+        lambda: previews.correction(game=game, changes={"date": date(1800, 1, 1)}),
+        lambda: actions.correct_game(game=game, changes={"date": date(1800, 1, 1)}),
+    )
+    entries = [GameEntry(date=date(2026, 10, 20), white=ann, black=ann, result="1-0")]
+    same_error(lambda: previews.entry(games=entries), lambda: actions.enter_games(games=entries))
+    assert row_counts() == counts
+
+
+def test_a_preview_into_a_closed_period_is_refused_like_the_correction(club):
+    november_game = Game.objects.get(date=date(2026, 11, 3))
+    with pytest.raises(PeriodClosedError):
+        previews.correction(game=november_game, changes={"result": "0-1"})
+    with pytest.raises(PeriodClosedError):
+        previews.deletion(games=[november_game])
+    with pytest.raises((PeriodClosedError, GamesInvalid, ValidationError)):
+        previews.entry(games=[GameEntry(date=date(2026, 11, 20), white=club["ann"],
+                                        black=club["ben"], result="1-0")])  # fmt: skip
