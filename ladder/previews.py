@@ -41,6 +41,10 @@ class RatingChangeAhead:
     def __str__(self) -> str:
         return f"{self.name} {_rating(self.old)} → {_rating(self.new)}"
 
+    @property
+    def list_label(self) -> str:
+        return RatingList(self.rating_list).label
+
 
 @dataclass(frozen=True)
 class LineChange:
@@ -62,6 +66,10 @@ class LineChange:
             f"(change {_signed(self.old_change)} → {_signed(self.new_change)})"
         )
 
+    @property
+    def list_label(self) -> str:
+        return RatingList(self.rating_list).label
+
 
 @dataclass
 class Preview:
@@ -75,6 +83,13 @@ class Preview:
     lines: list[LineChange] = field(default_factory=list)
 
     def __str__(self) -> str:
+        if not self.players:
+            return self.headline
+        return f"{self.headline[:-1]}: {', '.join(map(str, self.players))}."
+
+    @property
+    def headline(self) -> str:
+        """The periods recomputed and how many ratings would change, in one sentence."""
         if not any(self.periods.values()):
             return f"{self.action} would recompute nothing: no rating would change."
         spans = "; ".join(
@@ -82,8 +97,12 @@ class Preview:
         )
         count = len(self.players)
         ratings = "1 player's rating" if count == 1 else f"{count} players' ratings"
-        text = f"{self.action} would recompute {spans}: {ratings} would change"
-        return text + (": " + ", ".join(map(str, self.players)) + "." if count else ".")
+        return f"{self.action} would recompute {spans}: {ratings} would change."
+
+    @property
+    def several_lists(self) -> bool:
+        """Whether the change reaches more than one list (then each line names its list)."""
+        return len([labels for labels in self.periods.values() if labels]) > 1
 
     @property
     def period_labels(self) -> list[str]:

@@ -7,40 +7,20 @@ from datetime import date
 
 import pytest
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from ladder import actions, data_version, previews
-from ladder.models import Game, Player, RatingPeriod
+from ladder.models import Game, Player
 from ladder.validation import GameEntry, GamesInvalid, PeriodClosedError
 from ratings.models import RatingChange
-from tests.factories import PlayerFactory
+from tests.previews import reopened_october
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def club(committed):
-    """Ann 1800, Ben 1700, Cy 1600 (K 20). October: Ann beat Ben, Ben drew Cy; November: Ann
-    beat Cy. Both closed, then October reopened for a correction."""
-    ann, ben, cy = (PlayerFactory(name=n, entry_rating=r) for n, r in
-                    (("Ann", 1800), ("Ben", 1700), ("Cy", 1600)))  # fmt: skip
-    with committed():
-        actions.enter_games(
-            games=[
-                GameEntry(date=date(2026, 10, 6), white=ann, black=ben, result="1-0"),
-                GameEntry(date=date(2026, 10, 8), white=ben, black=cy, result="1/2-1/2"),
-                GameEntry(date=date(2026, 11, 3), white=ann, black=cy, result="1-0"),
-            ]
-        )
-    user = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
-    october, november = RatingPeriod.objects.order_by("start")
-    with committed():
-        actions.close_period(period=october, user=user)
-        actions.close_period(period=november, user=user)
-        actions.reopen_period(period=october, reason="Round 1 was entered reversed.", user=user)
-    game = Game.objects.get(date=date(2026, 10, 6))
-    return {"ann": ann, "ben": ben, "cy": cy, "game": game, "user": user, "october": october}
+    return reopened_october(committed)
 
 
 def row_counts() -> dict[str, int]:
@@ -70,9 +50,7 @@ def moves(preview) -> dict[str, tuple[int | None, int | None]]:
 def test_a_correction_preview_names_each_players_old_and_new_rating(club):
     preview = previews.correction(game=club["game"], changes={"result": "0-1"}, user=club["user"])
 
-    # Hand-checked: 1800 v 1700, D = 100, PD 0.64 / 0.36, K 20. As entered Ann won: +7.2 -> +7,
-    # Ben -7.2 -> -7 (and a draw with Cy, 1600: +2.2 -> Ben 1693 + ...). Reversed, Ann loses
-    # 20 x (0 - 0.64) = -12.8 -> -13, Ben wins 20 x (1 - 0.36) = +12.8 -> +13.
+    # Hand-checked (tests/previews.py): Ann +7 -> -13, so 1807 -> 1787 after October.
     october = {(line.period, line.name): line for line in preview.lines}
     ann = october[("2026-10", "Ann")]
     assert (ann.old_rating, ann.new_rating, ann.old_change, ann.new_change) == (1807, 1787, 7, -13)
