@@ -116,3 +116,40 @@ def test_the_preview_costs_the_same_queries_whatever_the_number_of_games(
         GameFactory.create_batch(30, date=date(2026, 10, 12), white=club["cy"], black=club["ben"])
     with django_assert_max_num_queries(len(few)):
         client.post(url, form_data(game, result="0-1", _preview="Preview"))
+
+
+ROUND_URL = "/admin/ladder/game/enter-round/"
+
+
+def round_data(day: str, paste: str, button: str) -> dict:
+    return {
+        "date": day, "event": "", "round": "3", "paste": paste, "time_control": "",
+        "rows-TOTAL_FORMS": "1", "rows-INITIAL_FORMS": "0", "rows-MIN_NUM_FORMS": "0",
+        "rows-MAX_NUM_FORMS": "1000", button: "1",
+    }  # fmt: skip
+
+
+def test_round_entry_into_a_reopened_period_previews_the_ratings(client, club, committed):
+    before, counts = ratings(), Game.objects.count()
+    page = text(client.post(ROUND_URL, round_data("2026-10-20", "Cy - Ann 1-0", "_preview")))
+
+    assert "Entering 1 game would recompute 2026-10 to 2026-11" in page
+    assert 'id="save-round"' in page  # the preview step comes before the saving
+    assert Game.objects.count() == counts
+    with committed():
+        client.post(ROUND_URL, round_data("2026-10-20", "Cy - Ann 1-0", "_save"))
+    after = ratings()
+    for name in ("Ann", "Cy"):
+        assert f"<tr><td>{name}</td><td>{before[name]}</td><td>{after[name]}</td></tr>" in page
+
+
+def test_round_entry_into_an_ordinary_open_period_only_checks_the_lines(client, club):
+    page = text(client.post(ROUND_URL, round_data("2026-12-02", "Cy - Ann 1-0", "_preview")))
+    assert 'id="save-round"' in page
+    assert 'id="rating-preview"' not in page
+
+
+def test_round_entry_preview_with_a_bad_line_shows_the_line_problem(client, club):
+    page = text(client.post(ROUND_URL, round_data("2026-10-20", "Cy - Cy 1-0", "_preview")))
+    assert "A player cannot play themselves." in page
+    assert 'id="rating-preview"' not in page
