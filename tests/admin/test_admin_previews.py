@@ -153,3 +153,15 @@ def test_round_entry_preview_with_a_bad_line_shows_the_line_problem(client, club
     page = text(client.post(ROUND_URL, round_data("2026-10-20", "Cy - Cy 1-0", "_preview")))
     assert "A player cannot play themselves." in page
     assert 'id="rating-preview"' not in page
+
+
+def test_the_delete_confirmation_costs_the_same_queries_whatever_the_number_of_games(
+    client, club, committed, django_assert_max_num_queries
+):
+    url = f"/admin/ladder/game/{club['game'].pk}/delete/"
+    with django_assert_max_num_queries(120) as few:
+        client.get(url)
+    with committed():
+        GameFactory.create_batch(30, date=date(2026, 10, 12), white=club["cy"], black=club["ben"])
+    with django_assert_max_num_queries(len(few)):
+        client.get(url)
