@@ -160,3 +160,24 @@ def test_a_preview_into_a_closed_period_is_refused_like_the_correction(club):
     with pytest.raises((PeriodClosedError, GamesInvalid, ValidationError)):
         previews.entry(games=[GameEntry(date=date(2026, 11, 20), white=club["ann"],
                                         black=club["ben"], result="1-0")])  # fmt: skip
+
+
+def test_a_game_moved_to_another_list_previews_both_lists(club, committed):
+    changes = {"time_control": "15+10"}  # rapid: the game leaves the standard list
+    before = {name: dict(Player.objects.values_list("name", field)) for name, field in
+              (("standard", "rating"), ("rapid", "rapid_rating"))}  # fmt: skip
+    preview = previews.correction(game=club["game"], changes=changes, user=club["user"])
+    with committed():
+        actions.correct_game(game=club["game"], changes=changes, user=club["user"])
+    after = {name: dict(Player.objects.values_list("name", field)) for name, field in
+             (("standard", "rating"), ("rapid", "rapid_rating"))}  # fmt: skip
+
+    assert set(preview.periods) == {"standard", "rapid"}
+    assert preview.several_lists
+    assert "Rapid list: 2026-10" in str(preview)
+    assert {(p.rating_list, p.name): (p.old, p.new) for p in preview.players} == {
+        (name, player): (before[name][player], after[name][player])
+        for name in after
+        for player in after[name]
+        if before[name][player] != after[name][player]
+    }
