@@ -8,22 +8,30 @@ back: the game, its history row, the rating run and the data version's bump neve
 
 A run already queued before the preview (background mode, a change not rated yet) is rated
 with it, as the real run would rate it: the preview says what saving would leave behind.
+On PostgreSQL a preview and a rating run never wait on each other in a circle: the preview
+gives way to a run executing meanwhile (see ``_preview``).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ratings import services
+from ratings import runs, services
 from ratings.models import RatingRun, RunStatus
 
 from . import actions
 from .models import Game, Player, RatingList
 from .validation import GameEntry
+
+# How long a preview waits for a rating run that executes meanwhile, and what it says then.
+PATIENCE = 30.0
+BUSY = "The ratings are being recomputed just now; ask for the preview again in a moment."
 
 __all__ = ["LineChange", "Preview", "RatingChangeAhead", "correction", "deletion", "entry"]
 
@@ -131,6 +139,10 @@ def entry(*, games: Sequence[GameEntry], user: Any = None) -> Preview:
     return _preview(what, lambda: actions.enter_games(games=games, user=user))
 
 
+class _Busy(Exception):
+    """A rating run is executing: give way to it."""
+
+
 class _Rollback(Exception):
     """Carry the preview out of the transaction it rolls back."""
 
@@ -140,13 +152,32 @@ class _Rollback(Exception):
 
 
 def _preview(action: str, write: Callable[[], object]) -> Preview:
-    """Run ``write`` and rate what it queued, in a transaction that is always rolled back."""
-    try:
-        with transaction.atomic():
-            write()
-            raise _Rollback(_rate_queued(action))
-    except _Rollback as done:
-        return done.preview
+    """Run ``write`` and rate what it queued, in a transaction that is always rolled back.
+
+    The write takes the real action's locks; the recompute lock is only ever *tried* after
+    them (``services.try_recompute_lock``): a rating run executing meanwhile may be waiting
+    for a row the write locked, so the preview gives way (rolls back, waits a moment, tries
+    again) instead of waiting for it. While a preview holds the lock, a write committed beside
+    it leaves its run queued (immediate mode): what waits is executed once the preview is done.
+    """
+    deadline, pause = time.monotonic() + PATIENCE, 0.01
+    while True:
+        try:
+            with transaction.atomic():
+                write()
+                if not services.try_recompute_lock():
+                    raise _Busy
+                raise _Rollback(_rate_queued(action))
+        except _Rollback as done:
+            preview = done.preview
+            break
+        except _Busy:
+            if time.monotonic() > deadline:
+                raise ValidationError(BUSY) from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+    runs.settle()
+    return preview
 
 
 def _rate_queued(action: str) -> Preview:

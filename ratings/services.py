@@ -249,6 +249,21 @@ def _recompute_from(
     return summaries
 
 
+def try_recompute_lock() -> bool:
+    """Take the recompute lock (PostgreSQL) for the caller's transaction if it is free; return
+    whether it was taken (always, on SQLite: its writers take turns on the database itself).
+
+    For a caller that writes and then recomputes in one transaction (``ladder.previews``): it
+    holds row locks that the run executor, holding this lock, may be waiting for, so it must
+    not wait for this lock in turn. When the lock is taken, give way (roll back) and try again.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOCK_KEY])
+        return bool(cursor.fetchone()[0])
+
+
 def _prepare() -> None:
     """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
 
