@@ -112,11 +112,6 @@ class Preview:
         """Whether the change reaches more than one list (then each line names its list)."""
         return len([labels for labels in self.periods.values() if labels]) > 1
 
-    @property
-    def period_labels(self) -> list[str]:
-        """Every period recomputed, on any list, in date order (labels sort by date)."""
-        return sorted({label for labels in self.periods.values() for label in labels})
-
 
 def correction(*, game: Game, changes: Mapping[str, Any], user: Any = None) -> Preview:
     """Preview ``actions.correct_game``: its errors, or what it would do to the ratings."""
