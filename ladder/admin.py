@@ -14,10 +14,12 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.options import csrf_protect_m
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
@@ -29,6 +31,7 @@ from ratings.selectors import active_players, current_k, inactive_players, junio
 from . import (
     actions,
     admin_periods,  # noqa: F401  (registers RatingPeriod and PeriodLog)
+    admin_previews,
 )
 from .actions import GAME_FIELDS
 from .admin_rounds import enter_round_view, list_choice
@@ -279,7 +282,11 @@ def delete_selected_games(modeladmin, request, queryset):
         modeladmin.message_user(request, "Nothing was deleted. " + " ".join(error.messages),
                                 messages.ERROR)  # fmt: skip
         return None
-    return delete_selected(modeladmin, request, queryset)
+    response = delete_selected(modeladmin, request, queryset)
+    if isinstance(response, TemplateResponse) and response.context_data is not None:
+        # The confirmation page: say what the deletion would do to the ratings.
+        response.context_data.update(admin_previews.deletion_context(request, list(queryset)))
+    return response
 
 
 @admin.register(Game)
@@ -346,10 +353,21 @@ class GameAdmin(SimpleHistoryAdmin):
             }
         return super().change_view(request, object_id, form_url, extra_context)
 
+    @csrf_protect_m
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        """The form's Preview button shows what saving would do, and saves nothing."""
+        if admin_previews.wants_preview(request):
+            return admin_previews.preview_change_view(self, request, object_id, form_url)
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
     def delete_view(self, request, object_id, extra_context=None):
         game = self.get_object(request, unquote(object_id))
         if game is not None and game.period.is_closed and self.has_delete_permission(request, game):
             return HttpResponseRedirect(reverse("admin:ladder_game_change", args=[game.pk]))
+        if game is not None and request.method != "POST" and self.has_delete_permission(request):
+            # The confirmation page says what the deletion would do to the ratings.
+            preview = admin_previews.deletion_context(request, [game])
+            extra_context = {**(extra_context or {}), **preview}
         return super().delete_view(request, object_id, extra_context)
 
     def save_model(self, request, obj, form, change):

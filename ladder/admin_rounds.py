@@ -24,15 +24,18 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from . import actions
+from . import actions, previews
 from .admin_runs import report_run
 from .models import (
     FIRST_GAME_DATE,
     GAME_DATE_MESSAGE,
     LAST_GAME_DATE,
     Game,
+    PeriodLog,
+    PeriodStatus,
     Player,
     RatingList,
+    RatingPeriod,
     Result,
     kept_lists,
 )
@@ -213,6 +216,7 @@ def enter_round_view(request, model_admin):
     lines: list[Line] = []
     problems: list[str] = []
     checked = False
+    rating_preview = None
     if request.method == "POST":
         data = _apply_fix(request.POST)
         form = RoundForm(data)
@@ -227,12 +231,15 @@ def enter_round_view(request, model_admin):
             if not lines:
                 problems.append("Enter at least one game, in the rows or in the paste box.")
             checked = not problems and all(line.ok for line in lines)
-            if checked and "_save" in data:
-                try:
+            try:
+                if checked and "_save" in data:
                     return _save(request, model_admin, form.cleaned_data, lines)
-                except ValidationError as error:
-                    problems += error.messages
-                    checked = False
+                if checked and _reopened(day):  # a published list would change: say how
+                    games = _entries(form.cleaned_data, lines)
+                    rating_preview = previews.entry(games=games, user=request.user)
+            except ValidationError as error:
+                problems += error.messages
+                checked = False
     else:
         form = RoundForm(initial={"date": timezone.localdate()})
         formset = RowFormSet(prefix="rows")
@@ -246,6 +253,7 @@ def enter_round_view(request, model_admin):
         "problems": problems,
         "invalid": _invalid_sentence(lines),
         "checked": checked,
+        "rating_preview": rating_preview,
         "players": player_choices(lookup.players),
         "events": Game.objects.exclude(event="")
         .order_by("event")
@@ -293,20 +301,35 @@ def _invalid_sentence(lines: list[Line]) -> str:
     return f"{invalid} {lines_word} correcting (of {len(lines)}); nothing was saved."
 
 
+def _reopened(day: date) -> bool:
+    """Whether ``day`` falls in a period reopened for corrections (its list was published)."""
+    return RatingPeriod.objects.filter(
+        start__lte=day,
+        end__gte=day,
+        status=PeriodStatus.OPEN,
+        log__action=PeriodLog.Action.REOPENED,
+    ).exists()
+
+
+def _entries(data: dict, lines: list[Line]) -> list[GameEntry]:
+    """The round's checked lines as games to enter."""
+    return [
+        GameEntry(date=data["date"], white=line.white, black=line.black, result=line.result,
+                  event=data["event"], round=data["round"],
+                  rating_list=data.get("rating_list", ""), time_control=data["time_control"],
+                  source=line.source)
+        for line in lines
+        if line.white is not None and line.black is not None
+    ]  # fmt: skip
+
+
 def _save(request, model_admin, data: dict, lines: list[Line]):
     with transaction.atomic():
         games = actions.enter_games(
-            games=[
-                GameEntry(date=data["date"], white=line.white, black=line.black,
-                          result=line.result, event=data["event"], round=data["round"],
-                          rating_list=data.get("rating_list", ""),
-                          time_control=data["time_control"], source=line.source)
-                for line in lines
-                if line.white is not None and line.black is not None
-            ],
+            games=_entries(data, lines),
             user=request.user,
             reason=f"Round entered for {data['date'].isoformat()}",
-        )  # fmt: skip
+        )
         where = ", ".join(
             part for part in (data["event"], data["round"] and f"round {data['round']}") if part
         )

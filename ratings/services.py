@@ -41,14 +41,43 @@ LOCK_KEY = 0x1ADDE7
 _WORK_MEM = "64MB"
 
 
+@dataclass(frozen=True)
+class RatingMove:
+    """A player's rating on the list after the recompute, before and after (None: unrated)."""
+
+    player: int
+    old: int | None
+    new: int | None
+
+
+@dataclass(frozen=True)
+class LineMove:
+    """A player's line of one period that the recompute changed: the rating after the period
+    and the change in it, before and after (None: no line, the player had no game there)."""
+
+    period: str
+    player: int
+    old_rating: int | None
+    new_rating: int | None
+    old_change: int | None
+    new_change: int | None
+
+
 @dataclass
 class Recompute:
-    """What a recompute did, in words an administrator understands."""
+    """What a recompute did, in words an administrator understands.
+
+    ``moves`` names each player whose rating changed (old and new); ``lines`` each period's
+    line whose rating or change moved, as far as the recompute compared them (an incremental
+    one does, period by period; a full replay rewrites the periods whole and leaves it empty).
+    """
 
     periods: list[str] = field(default_factory=list)
     rows: int = 0
     players_changed: int = 0
     dry_run: bool = False
+    moves: list[RatingMove] = field(default_factory=list)
+    lines: list[LineMove] = field(default_factory=list)
 
     def __str__(self) -> str:
         if not self.periods:
@@ -208,13 +237,31 @@ def _recompute_from(
     _write_players_from_rows(periods, rating_lists)
     for name in rating_lists:
         was = stored[name]
-        changed = sum(1 for pid, rating in final[name].items() if was.get(pid) != rating)
-        summaries[name].players_changed = changed + _write_stale(
-            periods[0].start, stale[name] - rated[name], name
-        )
+        moves = [
+            RatingMove(pid, was.get(pid), rating)
+            for pid, rating in final[name].items()
+            if was.get(pid) != rating
+        ]
+        moves += _write_stale(periods[0].start, stale[name] - rated[name], name)
+        summaries[name].moves, summaries[name].players_changed = moves, len(moves)
     if dry_run:
         transaction.set_rollback(True)
     return summaries
+
+
+def try_recompute_lock() -> bool:
+    """Take the recompute lock (PostgreSQL) for the caller's transaction if it is free; return
+    whether it was taken (always, on SQLite: its writers take turns on the database itself).
+
+    For a caller that writes and then recomputes in one transaction (``ladder.previews``): it
+    holds row locks that the run executor, holding this lock, may be waiting for, so it must
+    not wait for this lock in turn. When the lock is taken, give way (roll back) and try again.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOCK_KEY])
+        return bool(cursor.fetchone()[0])
 
 
 def _prepare() -> None:
@@ -660,19 +707,19 @@ def _write_players(
     final: dict[int, tuple[engine.PlayerState, int | None]],
     before: dict[int, Row],
     rating_list: str,
-) -> int:
-    """Write the players' derived state on a list; return how many players' ratings changed."""
+) -> list[RatingMove]:
+    """Write the players' derived state on a list; return the players whose rating changed."""
     changed = []
-    rating_changed = 0
+    moves = []
     for pid, (state, last_change) in final.items():
         new = (state.rating, state.rated_games, state.peak_rating, state.last_rated_on, last_change)
         old = before.get(pid)
         if new != old:
             changed.append((pid, *new))
             if old is None or old[0] != state.rating:
-                rating_changed += 1
+                moves.append(RatingMove(pid, old[0] if old is not None else None, state.rating))
     bulk.update_rows(Player, LIST_FIELDS[rating_list].derived, changed)
-    return rating_changed
+    return moves
 
 
 # --- incremental recompute ------------------------------------------------------------------
@@ -698,10 +745,11 @@ def _recompute_players(
     periods, summary = _begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
     for current in periods:
-        rows, rated = _rate_reached(current, players, changed, rating_list)
+        rows, rated = _rate_reached(current, players, changed, rating_list, summary.lines)
         summary.rows += rows
         reached |= rated
-    summary.players_changed = _write_players(*_final_states(reached, rating_list), rating_list)
+    summary.moves = _write_players(*_final_states(reached, rating_list), rating_list)
+    summary.players_changed = len(summary.moves)
     if dry_run:
         transaction.set_rollback(True)
     return summary
@@ -724,10 +772,14 @@ def _among(ids: Iterable[int], *columns: str) -> RawSQL:
 
 
 def _rate_reached(
-    current: RatingPeriod, players: set[int], changed: set[int], rating_list: str
+    current: RatingPeriod,
+    players: set[int],
+    changed: set[int],
+    rating_list: str,
+    lines: list[LineMove],
 ) -> tuple[int, set[int]]:
     """Rate one period of a list for the players reached; return rows written and players
-    rated."""
+    rated, and add to ``lines`` each line whose rating or change moved."""
     seeds = players | changed
     pairs = Game.objects.filter(
         _among(seeds, "white_id", "black_id"), period=current, rating_list=rating_list
@@ -757,7 +809,25 @@ def _rate_reached(
             _among(removed, "player_id"), period=current, rating_list=rating_list
         ).delete()
     bulk.insert_rows(RatingChange, _ROW_COLUMNS, (_stored_form(new[pid]) for pid in differ))
+    lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
+
+
+_RATING_AFTER, _CHANGE = _ROW_COLUMNS.index("rating_after"), _ROW_COLUMNS.index("change")
+
+
+def _line_moves(
+    current: RatingPeriod, old: dict[int, Row], new: dict[int, Row], players: Iterable[int]
+) -> list[LineMove]:
+    """The lines of ``players`` whose rating after the period or change differ."""
+    moves = []
+    for pid in sorted(players):
+        before, after = old.get(pid), new.get(pid)
+        was = (before[_RATING_AFTER], before[_CHANGE]) if before is not None else (None, None)
+        now = (after[_RATING_AFTER], after[_CHANGE]) if after is not None else (None, None)
+        if was != now:
+            moves.append(LineMove(current.label, pid, was[0], now[0], was[1], now[1]))
+    return moves
 
 
 def _rate_some(
@@ -835,11 +905,11 @@ def _final_states(
     return final, before
 
 
-def _write_stale(start: date, players: set[int], rating_list: str) -> int:
+def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:
     """Write the fields on a list of players left with no row from ``start`` on (their games
-    were deleted or moved): as on the list before it. Returns how many ratings changed."""
+    were deleted or moved): as on the list before it. Returns whose ratings changed."""
     if not players:
-        return 0
+        return []
     before: dict[int, Row] = {}
     for chunk in _chunks(players):
         before.update(_load_players(rating_list, Q(pk__in=chunk))[1])

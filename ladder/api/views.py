@@ -18,6 +18,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -43,6 +45,7 @@ from .exceptions import exception_handler
 from .idempotency import idempotent
 from .pagination import RatingListPagination
 from .permissions import ModelPermissions
+from .previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
 
 if TYPE_CHECKING:
     from rest_framework.permissions import _PermissionClass
@@ -198,6 +201,7 @@ _GAME_EXAMPLE = OpenApiExample(
     {"date": "2026-03-10", "white": 1, "black": 2, "result": "1/2-1/2", "event": "Club Cup"},
     request_only=True,
 )
+_DRY_RUN_ANSWER = "With `?dry_run=true`: what the write would do to the ratings; nothing written."
 _RAPID_EXAMPLE = OpenApiExample(
     "A rapid game (the list follows from the time control)",
     {"date": "2026-03-11", "white": 1, "black": 2, "result": "1-0", "time_control": "15+10"},
@@ -224,33 +228,65 @@ _RAPID_EXAMPLE = OpenApiExample(
         "A date in a closed period is refused with 409. The list (`rating_list`) follows from "
         "the `time_control` when one is given, else the club's default; a list the time "
         "control contradicts, or a standard game too fast for its players, is refused with "
-        "400.",
+        "400. With `?dry_run=true` nothing is recorded: the answer (200) says what the game "
+        "would do to the ratings.",
         request=s.GameSerializer,
-        responses={201: s.GameReadSerializer, **errors(*WRITE_ERRORS, 409)},
+        parameters=[DRY_RUN],
+        responses={
+            201: s.GameReadSerializer,
+            200: OpenApiResponse(PreviewSerializer, _DRY_RUN_ANSWER),
+            **errors(*WRITE_ERRORS, 409),
+        },
         examples=[_GAME_EXAMPLE, _RAPID_EXAMPLE],
     ),
     update=extend_schema(
         summary="Correct a game",
         description="Needs `ladder.change_game`. Both the old and the new period must be open "
         "(409 otherwise). A new `time_control` without a `rating_list` moves the game to its "
-        "time control's list.",
+        "time control's list. With `?dry_run=true` nothing is saved: the answer says what the "
+        "correction would do to the ratings (the periods recomputed, each rating old and new).",
         request=s.GameSerializer,
-        responses={200: s.GameReadSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
+        parameters=[DRY_RUN],
+        responses={
+            200: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    "GameOrPreview", [s.GameReadSerializer, PreviewSerializer], None
+                ),
+                "The corrected game; with `?dry_run=true`, the preview (nothing is saved).",
+            ),
+            **errors(*OBJECT_WRITE_ERRORS, 409),
+        },
         examples=[_GAME_EXAMPLE],
     ),
     partial_update=extend_schema(
         summary="Correct part of a game",
-        description="Needs `ladder.change_game`; see PUT.",
+        description="Needs `ladder.change_game`; see PUT (`?dry_run=true` too).",
         request=s.GameSerializer,
-        responses={200: s.GameReadSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
+        parameters=[DRY_RUN],
+        responses={
+            200: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    "GameOrPreview", [s.GameReadSerializer, PreviewSerializer], None
+                ),
+                "The corrected game; with `?dry_run=true`, the preview (nothing is saved).",
+            ),
+            **errors(*OBJECT_WRITE_ERRORS, 409),
+        },
     ),
     destroy=extend_schema(
         summary="Delete a game",
-        description="Needs `ladder.delete_game`; the game's period must be open (409 otherwise).",
-        responses={204: None, **errors(401, 403, 404, 409)},
+        description="Needs `ladder.delete_game`; the game's period must be open (409 otherwise). "
+        "With `?dry_run=true` nothing is deleted: the answer (200) says what the deletion would "
+        "do to the ratings.",
+        parameters=[DRY_RUN],
+        responses={
+            204: None,
+            200: OpenApiResponse(PreviewSerializer, _DRY_RUN_ANSWER),
+            **errors(400, 401, 403, 404, 409),
+        },
     ),
 )
-class GameViewSet(ApiMixin, IdempotentCreateMixin, viewsets.ModelViewSet):
+class GameViewSet(ApiMixin, GamePreviewMixin, IdempotentCreateMixin, viewsets.ModelViewSet):
     queryset = Game.objects.with_players()
     serializer_class = s.GameSerializer
     filterset_class = filters.GameFilter

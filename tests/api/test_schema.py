@@ -48,7 +48,10 @@ def test_every_operation_is_described(anon):
 def test_writes_document_their_errors(anon):
     paths = schema(anon)["paths"]
 
-    assert set(paths["/api/v1/games/"]["post"]["responses"]) == {"201", "400", "401", "403", "409"}
+    # 200: the answer to a dry run (?dry_run=true), which records nothing.
+    assert set(paths["/api/v1/games/"]["post"]["responses"]) == {
+        "200", "201", "400", "401", "403", "409"
+    }  # fmt: skip
     assert "409" in paths["/api/v1/games/{id}/"]["delete"]["responses"]
     examples = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]
     assert examples["examples"]
@@ -83,3 +86,15 @@ def test_public_reads_are_shown_as_public_and_writes_need_authentication(anon):
                 assert public, f"{method.upper()} {path} is a public read"
             else:
                 assert not public, f"{method.upper()} {path} needs authentication"
+
+
+def test_game_writes_document_their_dry_run(anon):
+    paths = schema(anon)["paths"]
+    game = "/api/v1/games/{id}/"
+    writes = [("/api/v1/games/", "post"), (game, "put"), (game, "patch"), (game, "delete")]
+    for path, method in writes:
+        operation = paths[path][method]
+        assert "dry_run" in {p["name"] for p in operation["parameters"]}, f"{method} {path}"
+        assert "200" in operation["responses"], f"{method} {path}"
+    preview = paths["/api/v1/games/{id}/"]["delete"]["responses"]["200"]
+    assert preview["content"]["application/json"]["schema"]["$ref"].endswith("/Preview")

@@ -72,7 +72,23 @@ def through_csv(client, club, day, white, black, tmp_path, event=""):
     return str(error.value)
 
 
-DOORS = [through_admin, through_round_entry, through_api, through_csv]
+def through_admin_preview(client, club, day, white, black, event=""):
+    client.force_login(club["user"])
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event,
+            "round": "", "_preview": "Preview"}  # fmt: skip
+    return html.unescape(client.post("/admin/ladder/game/add/", data).content.decode())
+
+
+def through_api_dry_run(client, club, day, white, black, event=""):
+    api = APIClient()
+    api.force_authenticate(club["user"])
+    data = {"date": day, "white": white.pk, "black": black.pk, "result": "1-0", "event": event}
+    return str(api.post("/api/v1/games/?dry_run=true", data, format="json").json())
+
+
+# The previews (ladder.previews) are doors too: the same refusals, and nothing written.
+DOORS = [through_admin, through_round_entry, through_api, through_csv, through_admin_preview,
+         through_api_dry_run]  # fmt: skip
 
 
 def cases(club):
