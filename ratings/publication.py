@@ -120,6 +120,28 @@ def revisions(period: RatingPeriod, rating_list: str) -> list[tuple[Publication,
     return [(p, changed[p.pk]) for p in found]
 
 
+def player_revisions(
+    player: Player, rating_lists: Sequence[str], periods: Iterable[int]
+) -> dict[tuple[str, int], list[tuple[Publication, Difference]]]:
+    """Each revision of the lists of ``periods`` (ids) that changed ``player``'s line, by
+    (list, period id), oldest first, with the player's difference. One query (the revisions'
+    differences are read in Python)."""
+    found: dict[tuple[str, int], list[tuple[Publication, Difference]]] = {}
+    revised = (
+        Publication.objects.filter(
+            rating_list__in=list(rating_lists), period_id__in=list(periods), revision__gt=1
+        )
+        .select_related("corrected_in")
+        .order_by("period_id", "revision")
+    )
+    for p in revised:
+        for row in p.differences:
+            if row[0] == player.pk:
+                key = (p.rating_list, p.period_id)
+                found.setdefault(key, []).append((p, Difference(player, *row)))
+    return found
+
+
 def as_published(period: RatingPeriod, rating_list: str, revision: int | None = None) -> Any:
     """The lines of a period's list as published (the latest revision, or ``revision``),
     best first; None if it was never published."""
