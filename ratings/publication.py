@@ -148,7 +148,9 @@ def as_published(period: RatingPeriod, rating_list: str, revision: int | None = 
     publications = Publication.objects.filter(period=period, rating_list=rating_list)
     if revision is not None:
         publications = publications.filter(revision=revision)
-    publication = publications.order_by("-revision").first()
+    publication = (
+        publications.select_related("published_by", "corrected_in").order_by("-revision").first()
+    )
     if publication is None:
         return None
     best_first = (F("rating").desc(nulls_last=True), "player__name", "player_id")
