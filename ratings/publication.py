@@ -120,6 +120,22 @@ def revisions(period: RatingPeriod, rating_list: str) -> list[tuple[Publication,
     return [(p, changed[p.pk]) for p in found]
 
 
+def all_revisions(period: RatingPeriod) -> dict[str, list[tuple[Publication, list[Difference]]]]:
+    """A period's publications on every list, by list, oldest first, each with what it
+    changed (three queries, whatever the number of lists: publications, their people, the
+    players they changed)."""
+    found = list(
+        period.publications.select_related("published_by", "corrected_in").order_by(
+            "rating_list", "revision"
+        )
+    )
+    changed = differences(found)
+    by_list: dict[str, list[tuple[Publication, list[Difference]]]] = {}
+    for p in found:
+        by_list.setdefault(p.rating_list, []).append((p, changed[p.pk]))
+    return by_list
+
+
 def player_revisions(
     player: Player, rating_lists: Sequence[str], periods: Iterable[int]
 ) -> dict[tuple[str, int], list[tuple[Publication, Difference]]]:
