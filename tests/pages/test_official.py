@@ -169,3 +169,11 @@ def test_query_budgets_with_a_published_and_revised_list(
     with django_assert_max_num_queries(17):
         response = client.get(players[1].get_absolute_url())
     assert "revised" in text_of(response)
+
+
+def test_a_kept_page_is_not_stale_after_a_publication(client, example_a):
+    first = text_of(client.get(reverse("ladder:standings")))  # kept under the data version
+    assert "No list has been published yet" in first
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
+    again = text_of(client.get(reverse("ladder:standings")))
+    assert "Official list: 2026-03 (published" in again
