@@ -177,3 +177,9 @@ def test_a_kept_page_is_not_stale_after_a_publication(client, example_a):
     actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
     again = text_of(client.get(reverse("ladder:standings")))
     assert "Official list: 2026-03 (published" in again
+
+
+def test_a_player_added_since_the_publication_is_not_on_the_official_list(client, league):
+    PlayerFactory(name="Nina New", entry_rating=1990)
+    text = text_of(client.get(reverse("ladder:standings")))
+    assert "Nina New 1990 provisional not on the official list" in text
