@@ -12,12 +12,13 @@ from django.template.response import TemplateResponse
 from simple_history.admin import SimpleHistoryAdmin
 
 from ratings.admin import ReadOnlyMixin
+from ratings.publication import all_revisions
 from ratings.selectors import period_report, periods_with_counts
 
 from . import correction_window
 from .actions import close_period, recompute, reopen_period
 from .admin_runs import report_run
-from .models import PeriodLog, RatingPeriod
+from .models import PeriodLog, RatingList, RatingPeriod, kept_lists
 
 
 class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
@@ -53,6 +54,7 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     inlines = (PeriodLogInline,)
     actions = ("close_periods", "reopen_periods", "recompute_periods")
     ordering = ("-start",)
+    object_history_template = "admin/ladder/ratingperiod/object_history.html"
 
     def get_queryset(self, request):
         return periods_with_counts(super().get_queryset(request))
@@ -77,8 +79,18 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         period = self.get_object(request, unquote(object_id))
         if period is not None:
-            extra_context = {**(extra_context or {}), "report": list(period_report(period))}
+            extra_context = {
+                **(extra_context or {}),
+                "report": list(period_report(period)),
+                "publications": _publications(period),
+            }
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        period = self.get_object(request, unquote(object_id))
+        if period is not None:
+            extra_context = {**(extra_context or {}), "publications": _publications(period)}
+        return super().history_view(request, object_id, extra_context)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -137,3 +149,9 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
         with transaction.atomic():  # admin actions run outside one
             recompute(period=queryset.order_by("start").first(), user=request.user)
             report_run(self, request)
+
+
+def _publications(period: RatingPeriod) -> list[tuple[str, list]]:
+    """The period's publications per kept list (label, [(publication, differences)])."""
+    found = all_revisions(period)
+    return [(RatingList(name).label, found[name]) for name in kept_lists() if name in found]

@@ -15,11 +15,19 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from ratings import calculator as calc
-from ratings import fide, publication, selectors
+from ratings import fide, official, publication, selectors
 from ratings.models import RatingChange
 
 from .forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
-from .models import LIST_FIELDS, Player, RatingList, RatingPeriod, default_list, kept_lists
+from .models import (
+    LIST_FIELDS,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    default_list,
+    kept_lists,
+)
 
 PER_PAGE = 50
 LIST_PER_PAGE = 100
@@ -63,7 +71,11 @@ def standings(request):
     ordered = visible.search(query).standings(rating_list)
     page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
     ranks = _ranks(visible, page.object_list, rating_list)
-    year = selectors.current_year()
+    official_list = official.official_list(rating_list, page.object_list)
+    live_periods = official.live_periods(official_list.publication)
+    still_open = [p for p in live_periods if p.status == PeriodStatus.OPEN]
+    # The year K is counted in (selectors.current_year), read from the periods already here.
+    year = still_open[-1].start.year if still_open else selectors.current_year()
     rows = []
     for p in page.object_list:
         state = p.on_list(rating_list)
@@ -71,6 +83,7 @@ def standings(request):
             {
                 "player": p,
                 "state": state,
+                "standing": official_list.standing(p),
                 "rank": ranks.get(state.rating) if state.rating is not None else None,
                 "level": fide.level(p.title, state.rating),
                 "is_title": bool(p.title),
@@ -80,6 +93,9 @@ def standings(request):
         )
     unrated_players = Player.objects.unrated(rating_list).search(query).order_by("name", "pk")
     unrated = Paginator(unrated_players, PER_PAGE)
+    latest = live_periods[-1] if live_periods else None
+    if latest is None and official_list.publication is not None:
+        latest = official_list.publication.period
     context = {
         **_list_context(rating_list),
         "query": query,
@@ -88,7 +104,9 @@ def standings(request):
         "rows": rows,
         "unrated": unrated.get_page(request.GET.get("upage")),
         "as_of": today,
-        "latest_period": RatingPeriod.objects.order_by("-start").first(),
+        "latest_period": latest,
+        "official": official_list.publication,
+        "live_periods": live_periods,
         "movers": selectors.top_movers(rating_list),
     }
     return render(request, "ladder/standings.html", context)
@@ -117,18 +135,23 @@ def player(request, pk: int):
     today = timezone.localdate()
     year = selectors.current_year()
     kept = kept_lists()
-    summary, sections = [], []
+    officials = official.official_lists(kept, [player])
+    summary, sections, histories = [], [], {}
     for rating_list in kept:
-        state = player.on_list(rating_list)
         summary.append(
             {
                 "list": rating_list,
-                "state": state,
+                "state": player.on_list(rating_list),
+                "standing": officials[rating_list].standing(player),
+                "official": officials[rating_list].publication,
                 "k": selectors.current_k(player, year=year, rating_list=rating_list),
                 "inactive": selectors.is_inactive(player, on=today, rating_list=rating_list),
             }
         )
-        history = list(selectors.player_history(player, rating_list))
+        histories[rating_list] = list(selectors.player_history(player, rating_list))
+    period_ids = {rc.period_id for history in histories.values() for rc in history}
+    revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
+    for rating_list, history in histories.items():
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
         lines = selectors.game_lines(player, rating_list=rating_list)
@@ -138,7 +161,12 @@ def player(request, pk: int):
                 "label": RatingList(rating_list).label,
                 "chart": rating_chart(history, today=today),
                 "periods": [
-                    {"change": rc, "lines": lines.get(rc.period_id, []), "delta": rc.delta}
+                    {
+                        "change": rc,
+                        "lines": lines.get(rc.period_id, []),
+                        "delta": rc.delta,
+                        "revisions": revised.get((rating_list, rc.period_id), []),
+                    }
                     for rc in history
                 ],
             }
@@ -151,12 +179,13 @@ def player(request, pk: int):
     form = WhatIfForm(data, lists=kept, initial={"list": preview_list})
     preview = None
     if form.is_valid():
-        preview = selectors.what_if(player, form.cleaned_data["opponent"], preview_list)
+        preview = selectors.next_game(player, form.cleaned_data["opponent"], preview_list)
     default = default_list()
     context = {
         "player": player,
         "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
         "summary": summary,
+        "any_official": any(row["official"] is not None for row in summary),
         "sections": sections,
         "many_lists": len(kept) > 1,
         "sub": 3 if len(kept) > 1 else 2,  # a list's own headings sit under its name
@@ -165,7 +194,6 @@ def player(request, pk: int):
         "preview_list": RatingList(preview_list).label,
         "preview_rated": player.on_list(preview_list).rating is not None,
         "any_rated": any(player.on_list(name).rating is not None for name in kept),
-        "preview_games": len(preview["win"].lines) - 1 if preview else 0,
     }
     return render(request, "ladder/player.html", context)
 

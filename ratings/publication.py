@@ -120,13 +120,53 @@ def revisions(period: RatingPeriod, rating_list: str) -> list[tuple[Publication,
     return [(p, changed[p.pk]) for p in found]
 
 
+def all_revisions(period: RatingPeriod) -> dict[str, list[tuple[Publication, list[Difference]]]]:
+    """A period's publications on every list, by list, oldest first, each with what it
+    changed (three queries, whatever the number of lists: publications, their people, the
+    players they changed)."""
+    found = list(
+        period.publications.select_related("published_by", "corrected_in").order_by(
+            "rating_list", "revision"
+        )
+    )
+    changed = differences(found)
+    by_list: dict[str, list[tuple[Publication, list[Difference]]]] = {}
+    for p in found:
+        by_list.setdefault(p.rating_list, []).append((p, changed[p.pk]))
+    return by_list
+
+
+def player_revisions(
+    player: Player, rating_lists: Sequence[str], periods: Iterable[int]
+) -> dict[tuple[str, int], list[tuple[Publication, Difference]]]:
+    """Each revision of the lists of ``periods`` (ids) that changed ``player``'s line, by
+    (list, period id), oldest first, with the player's difference. One query (the revisions'
+    differences are read in Python)."""
+    found: dict[tuple[str, int], list[tuple[Publication, Difference]]] = {}
+    revised = (
+        Publication.objects.filter(
+            rating_list__in=list(rating_lists), period_id__in=list(periods), revision__gt=1
+        )
+        .select_related("corrected_in")
+        .order_by("period_id", "revision")
+    )
+    for p in revised:
+        for row in p.differences:
+            if row[0] == player.pk:
+                key = (p.rating_list, p.period_id)
+                found.setdefault(key, []).append((p, Difference(player, *row)))
+    return found
+
+
 def as_published(period: RatingPeriod, rating_list: str, revision: int | None = None) -> Any:
     """The lines of a period's list as published (the latest revision, or ``revision``),
     best first; None if it was never published."""
     publications = Publication.objects.filter(period=period, rating_list=rating_list)
     if revision is not None:
         publications = publications.filter(revision=revision)
-    publication = publications.order_by("-revision").first()
+    publication = (
+        publications.select_related("published_by", "corrected_in").order_by("-revision").first()
+    )
     if publication is None:
         return None
     best_first = (F("rating").desc(nulls_last=True), "player__name", "player_id")

@@ -343,14 +343,43 @@ def _line(player: Player, game: Game, opening: _Opening, method: str) -> Line:
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
 
 
-def what_if(
-    player: Player, opponent_rating: int, rating_list: str = RatingList.STANDARD
-) -> dict[str, fide.EventCalculation] | None:
-    """What a win, a draw or a loss against ``opponent_rating`` on a list would do to the
-    player now.
+@dataclass(frozen=True)
+class NextGame:
+    """What a next game would do, counted the FIDE way (8.3.2): every game of a period counts
+    from the rating that opened it, so the change shown is the period's whole change from
+    ``start``, the games already rated this period included; ``live`` is the rating shown now
+    (``start`` plus the change so far)."""
 
-    Uses the player's real K and the games already rated in the current open period, so the
-    700 rule and the single rounding apply to the period as a whole. None while unrated.
+    period: RatingPeriod
+    start: int  # the rating on the list that opened the period
+    live: int | None  # the player's live rating now
+    k: int
+    games_rated: int  # games already rated this period
+    outcomes: dict[str, fide.EventCalculation]  # win, draw, loss
+
+    @property
+    def so_far(self) -> int | None:
+        """The live rating's change this period so far (live minus start)."""
+        return None if self.live is None else self.live - self.start
+
+    @property
+    def rows(self) -> list[tuple[str, fide.EventCalculation, int | None]]:
+        """Each outcome with what it does against the live rating (new rating minus live)."""
+        return [
+            (name, calc, None if self.live is None else calc.rating_after - self.live)
+            for name, calc in self.outcomes.items()
+        ]
+
+
+def next_game(
+    player: Player, opponent_rating: int, rating_list: str = RatingList.STANDARD
+) -> NextGame | None:
+    """What a win, a draw or a loss against ``opponent_rating`` on a list would do to the
+    player in the current open period.
+
+    Uses the player's real K and the games already rated in the period, so the 700 rule and
+    the single rounding apply to the period as a whole. None while unrated or with no open
+    period.
     """
     period = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start").first()
     rating = player.on_list(rating_list).rating
@@ -375,10 +404,19 @@ def what_if(
     if own is None or k is None:
         return None  # the engine writes both on a rated row; without either, no preview
     exemption = fide.cap_exemption_in_force(period.start)
-    return {
+    outcomes = {
         outcome: fide.event_calculation(
             own, [*played, (opponent_rating, units)], k=k, method=rules().method,
             exemption=exemption,
         )
         for outcome, units in (("win", fide.UNIT), ("draw", fide.UNIT // 2), ("loss", 0))
     }  # fmt: skip
+    return NextGame(period, own, rating, k, len(played), outcomes)
+
+
+def what_if(
+    player: Player, opponent_rating: int, rating_list: str = RatingList.STANDARD
+) -> dict[str, fide.EventCalculation] | None:
+    """The outcomes of ``next_game`` (win, draw, loss), or None when there is no preview."""
+    found = next_game(player, opponent_rating, rating_list)
+    return None if found is None else found.outcomes

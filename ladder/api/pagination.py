@@ -10,11 +10,13 @@ class RatingListPagination(PageNumberPagination):
 
     period: dict | None = None
     rating_list: str | None = None
+    publication: dict | None = None  # the publication read (``as_published``)
 
     def get_paginated_response(self, data):
         response = super().get_paginated_response(data)
         response.data["period"] = self.period
         response.data["rating_list"] = self.rating_list
+        response.data["publication"] = self.publication
         return response
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
@@ -34,5 +36,19 @@ class RatingListPagination(PageNumberPagination):
         paginated["properties"]["rating_list"] = {
             "type": "string",
             "description": "The list these lines are on: standard, rapid or blitz.",
+        }
+        paginated["properties"]["publication"] = {
+            "type": "object",
+            "nullable": True,
+            "description": "With `as_published`: the publication these lines are (revision 1: "
+            "as first published); null for a list read as it is now.",
+            "properties": {
+                "revision": {"type": "integer"},
+                "published_at": {"type": "string", "format": "date-time"},
+                "published_by": {"type": "string", "nullable": True},
+                "reason": {"type": "string"},
+                "corrected_in": {"type": "string", "nullable": True},
+                "players_changed": {"type": "integer"},
+            },
         }
         return paginated

@@ -25,7 +25,7 @@ from ladder.models import (
     default_list,
     kept_lists,
 )
-from ratings import calculator, fide, publication, selectors
+from ratings import calculator, fide, official, publication, selectors
 from ratings.models import RatingChange, RatingRun
 
 from .exceptions import field_errors
@@ -89,10 +89,36 @@ class PlayerRefSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class OfficialListRefSerializer(serializers.Serializer):
+    """The published list an official rating is read from."""
+
+    period = serializers.CharField(help_text="The period's label, e.g. 2026-10.")
+    period_id = serializers.IntegerField()
+    revision = serializers.IntegerField(help_text="1: as first published; 2, 3...: revisions.")
+    published_at = serializers.DateTimeField()
+
+
+OFFICIAL_RATING_HELP = (
+    "The official rating: the player's line on the last list published (the latest revision "
+    "of the latest period closed); null while unrated there, when the player is not on it or "
+    "when no list was published yet."
+)
+OFFICIAL_LIST_HELP = "Which published list `official_rating` is read from; null: none yet."
+PROVISIONAL_HELP = (
+    "True when `rating` (the live rating, which counts every game rated so far, the open "
+    "period's included) differs from `official_rating`: it is provisional until published."
+)
+
+
 class ListRatingSerializer(serializers.Serializer):
     """A player on one list: the derived state, the K, and the entry data of that list."""
 
-    rating = serializers.IntegerField(allow_null=True, help_text="Null while unrated.")
+    rating = serializers.IntegerField(
+        allow_null=True, help_text="The live rating (provisional); null while unrated."
+    )
+    official_rating = serializers.IntegerField(allow_null=True, help_text=OFFICIAL_RATING_HELP)
+    official_list = OfficialListRefSerializer(allow_null=True, help_text=OFFICIAL_LIST_HELP)
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
     rated_games = serializers.IntegerField()
     peak_rating = serializers.IntegerField(allow_null=True)
     last_rated_on = serializers.DateField(allow_null=True)
@@ -117,6 +143,32 @@ def _k(player: Player, year: int | None, rating_list: str) -> dict | None:
     return None if k is None else {"value": k.value, "reason": k.reason}
 
 
+def _official(standing: official.Standing) -> dict:
+    """The official rating, the list it is read from, and whether the live one differs."""
+    published = standing.publication
+    return {
+        "official_rating": standing.official,
+        "official_list": None
+        if published is None
+        else {
+            "period": published.period.label,
+            "period_id": published.period_id,
+            "revision": published.revision,
+            "published_at": published.published_at,
+        },
+        "provisional": standing.provisional,
+    }
+
+
+class PlayerListSerializer(serializers.ListSerializer):
+    """Players read together: the official lists of the whole page in two queries."""
+
+    def to_representation(self, data: Any) -> list:
+        players = list(data.all() if hasattr(data, "all") else data)
+        cast(dict, self._context)["officials"] = official.official_lists(kept_lists(), players)
+        return super().to_representation(players)
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     """A player: entry data (writable) and the current state derived from every game.
 
@@ -128,17 +180,23 @@ class PlayerSerializer(serializers.ModelSerializer):
     inactive = serializers.SerializerMethodField(help_text="No rated game for 12 months.")
     ratings = serializers.SerializerMethodField(
         help_text="The player on each list the club keeps (standard, rapid, blitz): rating, "
-        "games, peak, K, activity and entry data. The flat fields are the standard list's."
+        "official rating, games, peak, K, activity and entry data. The flat fields are the "
+        "standard list's."
     )
+    official_rating = serializers.SerializerMethodField(help_text=OFFICIAL_RATING_HELP)
+    official_list = serializers.SerializerMethodField(help_text=OFFICIAL_LIST_HELP)
+    provisional = serializers.SerializerMethodField(help_text=PROVISIONAL_HELP)
 
     class Meta:
         model = Player
+        list_serializer_class = PlayerListSerializer
         fields = [
             "id", "name", "fide_id", "birth_year", "sex", "federation", "title",
             "entry_rating", "entry_rated_games", "entry_peak_rating",
             "rapid_entry_rating", "rapid_entry_rated_games", "rapid_entry_peak_rating",
             "blitz_entry_rating", "blitz_entry_rated_games", "blitz_entry_peak_rating",
-            "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
+            "rating", "official_rating", "official_list", "provisional",
+            "rated_games", "peak_rating", "last_rated_on", "last_change",
             "k", "level", "inactive", "ratings", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
@@ -147,11 +205,42 @@ class PlayerSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
         # The model's sentence for the rating bounds (DRF would write its own).
         extra_kwargs = {
-            name: {"error_messages": {"min_value": ENTRY_RATING_MESSAGE,
-                                      "max_value": ENTRY_RATING_MESSAGE}}
-            for fields in LIST_FIELDS.values()
-            for name in (fields.entry_rating, fields.entry_peak_rating)
+            "rating": {"help_text": "The live rating (provisional); null while unrated."},
+            **{
+                name: {"error_messages": {"min_value": ENTRY_RATING_MESSAGE,
+                                          "max_value": ENTRY_RATING_MESSAGE}}
+                for fields in LIST_FIELDS.values()
+                for name in (fields.entry_rating, fields.entry_peak_rating)
+            },
         }  # fmt: skip
+
+    def _standings(self, player: Player) -> dict[str, official.Standing]:
+        """The player on each kept list's official list: read for the whole page by the view
+        (``officials`` in the context), else for this one player (two queries)."""
+        officials = self.context.get("officials")
+        if officials is None:
+            read = cast(dict, self.context).setdefault("officials_read", {})
+            if player.pk not in read:
+                read[player.pk] = official.official_lists(kept_lists(), [player])
+            officials = read[player.pk]
+        return {name: o.standing(player) for name, o in officials.items()}
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_official_rating(self, player: Player) -> int | None:
+        return self._official_on(player)["official_rating"]
+
+    @extend_schema_field(OfficialListRefSerializer(allow_null=True))
+    def get_official_list(self, player: Player) -> dict | None:
+        return self._official_on(player)["official_list"]
+
+    def get_provisional(self, player: Player) -> bool:
+        return bool(self._official_on(player)["provisional"])
+
+    def _official_on(self, player: Player) -> dict:
+        standing = self._standings(player).get(RatingList.STANDARD)
+        if standing is None:  # a club without the standard list: nothing official on it
+            standing = official.Standing(None, player.rating, None, False)
+        return _official(standing)
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:
@@ -160,12 +249,14 @@ class PlayerSerializer(serializers.ModelSerializer):
     @extend_schema_field(RatingsSerializer)
     def get_ratings(self, player: Player) -> dict:
         year = self.context.get("year")
+        standings = self._standings(player)
         ratings = {}
         for name in kept_lists():
             fields = LIST_FIELDS[name]
             state = player.on_list(name)
             ratings[name] = {
                 "rating": state.rating,
+                **_official(standings[name]),
                 "rated_games": state.rated_games,
                 "peak_rating": state.peak_rating,
                 "last_rated_on": state.last_rated_on,
@@ -269,8 +360,8 @@ class DifferenceSerializer(serializers.Serializer):
     new_change = serializers.IntegerField()
 
 
-class PublicationSerializer(serializers.Serializer):
-    """One publication of the period's list: revision 1 when it closed, then each revision."""
+class PublicationRefSerializer(serializers.Serializer):
+    """A publication of a period's list: revision 1 when it closed, then each revision."""
 
     revision = serializers.IntegerField()
     published_at = serializers.DateTimeField()
@@ -283,6 +374,11 @@ class PublicationSerializer(serializers.Serializer):
         help_text="The earlier period whose correction flowed into this list.",
     )  # fmt: skip
     players_changed = serializers.IntegerField()
+
+
+class PublicationSerializer(PublicationRefSerializer):
+    """One publication of the period's list with each player's difference."""
+
     differences = DifferenceSerializer(
         source="changes", many=True, help_text="Each player whose line changed."
     )
@@ -355,6 +451,43 @@ class ListEntrySerializer(serializers.Serializer):
 
     def to_representation(self, entry: selectors.ListEntry) -> dict:
         return {**entry.as_dict(), "level": entry.level}
+
+
+class PublishedLineSerializer(serializers.Serializer):
+    """A line of a list as published (``as_published``): what the publication kept."""
+
+    id = serializers.IntegerField(source="player_id", help_text="The player's id.")
+    name = serializers.CharField(source="player.name")
+    fide_id = serializers.IntegerField(source="player.fide_id", allow_null=True)
+    rating = serializers.IntegerField(allow_null=True, help_text="Null: unrated on the list.")
+    change = serializers.IntegerField()
+    k = serializers.IntegerField(allow_null=True, help_text="K applied (700 rule).")
+    games = serializers.IntegerField(help_text="Rated games in the period.")
+    total_games = serializers.IntegerField(help_text="Rated games in all.")
+    status = serializers.CharField(help_text="rated, first rating, unrated, fell below floor.")
+    level = serializers.SerializerMethodField(help_text="FIDE title, else the rating level.")
+
+    def get_level(self, line: Any) -> str:
+        return fide.level(line.player.title, line.rating)
+
+
+class RatingListQuery(serializers.Serializer):
+    """The rating list's parameters: period, list, and the list as published."""
+
+    period = serializers.IntegerField(required=False, min_value=1)
+    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+    as_published = serializers.BooleanField(required=False, default=False)
+    revision = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict) -> dict:
+        """A revision is of a published list: with ``as_published=false`` it is refused."""
+        if "revision" in attrs:
+            if "as_published" in self.initial_data and not attrs["as_published"]:
+                raise serializers.ValidationError(
+                    {"revision": ["A revision is of a list as published: drop as_published=false."]}
+                )
+            attrs["as_published"] = True
+        return attrs
 
 
 # --- history -------------------------------------------------------------------------------

@@ -32,9 +32,16 @@ from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
 
 from ladder import actions, read_cache
-from ladder.models import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
+from ladder.models import (
+    Game,
+    PeriodLog,
+    Player,
+    RatingList,
+    RatingPeriod,
+    default_list,
+)
 from ladder.validation import GameEntry
-from ratings import calculator, fide, runs, selectors
+from ratings import calculator, fide, official, publication, runs, selectors
 from ratings import services as rating_services
 from ratings.models import RatingRun
 
@@ -105,7 +112,10 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
     list=extend_schema(
         summary="List players",
         description="Every player with the current rating, K, level and activity (the flat "
-        "fields are the standard list's; `ratings` has every list the club keeps). Filter by "
+        "fields are the standard list's; `ratings` has every list the club keeps). `rating` is "
+        "the live rating, provisional: it counts every game rated so far; `official_rating` "
+        "is the player's line on the last published list (`official_list` says which period "
+        "and revision) and `provisional` says whether the two differ. Filter by "
         "name or FIDE id (`search`), `rated`, `title`, `federation`, rating range; order by "
         "`name`, `rating`, `rated_games`, `fide_id`, `last_rated_on` (prefix `-` to reverse). "
         "`list` (standard, rapid or blitz; default standard) says which list `rated`, "
@@ -115,7 +125,8 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
     retrieve=extend_schema(
         summary="Get a player",
         description="One player: entry data and the current state derived from every game, with "
-        "the K that applies now and its reason.",
+        "the K that applies now and its reason; the live rating (`rating`, provisional) beside "
+        "the official one (`official_rating`, from the last published list, `official_list`).",
         responses={200: s.PlayerSerializer, **errors(404)},
     ),
     create=extend_schema(
@@ -411,23 +422,41 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 # --- the rating list -----------------------------------------------------------------------
 
 
-class PeriodQuery(serializers.Serializer):
-    period = serializers.IntegerField(required=False, min_value=1)
-    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
-
-
 @extend_schema(
     summary="The rating list as of a period",
     description="Every player's line on the list (`list`: standard, rapid or blitz) that "
     "closes the period (default: the latest): rated players by rating, then the unrated by "
-    "name. The rows are those of `manage.py rating_list --format json`, plus `level`.",
+    "name. The rows are those of `manage.py rating_list --format json`, plus `level`.\n\n"
+    "With `as_published=true` the list as it was published when the period closed, its "
+    "latest revision (default period: the last one published, the official list), or the "
+    "revision `revision` (1: as first published; `revision` alone implies `as_published`). "
+    "Its rows are what the publication kept (rating, change, K, games, status), and "
+    "`publication` says which one it is (null for a list read live).",
     parameters=[
         OpenApiParameter(
             "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
         ),
         list_parameter("The list: " + LIST_DEFAULT),
+        OpenApiParameter(
+            "as_published",
+            OpenApiTypes.BOOL,
+            description="The list as published (latest revision), not as it reads now.",
+        ),
+        OpenApiParameter(
+            "revision",
+            OpenApiTypes.INT,
+            description="With `as_published`: this revision (1: as first published).",
+        ),
     ],
-    responses={200: s.ListEntrySerializer(many=True), **errors(400, 404)},
+    responses={
+        200: PolymorphicProxySerializer(
+            component_name="RatingListLine",
+            serializers=[s.ListEntrySerializer, s.PublishedLineSerializer],
+            resource_type_field_name=None,
+            many=True,
+        ),
+        **errors(400, 404),
+    },
 )
 class RatingListView(ApiMixin, GenericAPIView):
     queryset = RatingPeriod.objects.all()
@@ -436,19 +465,50 @@ class RatingListView(ApiMixin, GenericAPIView):
     filter_backends: list = []
 
     def get(self, request):
-        query = PeriodQuery(data=request.query_params)
+        query = s.RatingListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
+        rating_list = query.validated_data.get("list") or default_list()
         period: RatingPeriod | None
         if "period" in query.validated_data:
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
+        elif query.validated_data["as_published"]:
+            latest = official.latest_publications([rating_list]).get(rating_list)
+            period = latest.period if latest else None
         else:
             period = RatingPeriod.objects.latest_period()
-        rating_list = query.validated_data.get("list") or default_list()
-        page = self.paginate_queryset(selectors.rating_list(period, rating_list))
         paginator = cast(RatingListPagination, self.paginator)
         paginator.period = s.PeriodRefSerializer(period).data if period else None
         paginator.rating_list = rating_list
+        if query.validated_data["as_published"]:
+            return self._published(period, rating_list, query.validated_data.get("revision"))
+        page = self.paginate_queryset(selectors.rating_list(period, rating_list))
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
+
+    def _published(self, period: RatingPeriod | None, rating_list: str, revision: int | None):
+        found = publication.as_published(period, rating_list, revision) if period else None
+        if found is None:
+            raise serializers.ValidationError(_unpublished(period, rating_list, revision))
+        published, lines = found
+        cast(RatingListPagination, self.paginator).publication = s.PublicationRefSerializer(
+            published
+        ).data
+        page = self.paginate_queryset(lines)
+        return self.get_paginated_response(s.PublishedLineSerializer(page, many=True).data)
+
+
+def _unpublished(period: RatingPeriod | None, rating_list: str, revision: int | None) -> dict:
+    """The field error of a list asked for as published that never was (or no such
+    revision)."""
+    if period is None:
+        return {"as_published": [f"No {rating_list} list has been published yet: a period's "
+                                 "list is published when the period closes."]}  # fmt: skip
+    count = period.publications.filter(rating_list=rating_list).count()
+    if revision is not None and count:
+        return {"revision": [f"The {rating_list} list of {period.label} has no revision "
+                             f"{revision}: it has revisions 1 to {count}."]}  # fmt: skip
+    return {"as_published": [f"The {rating_list} list of {period.label} has not been "
+                             "published: a period's list is published when the period "
+                             "closes."]}  # fmt: skip
 
 
 # --- rating runs and freshness -----------------------------------------------------------------

@@ -20,6 +20,7 @@ LIST = "/api/v1/rating-list/"
 LIST_KEYS = {
     "rating", "rated_games", "peak_rating", "last_rated_on", "last_change", "k", "inactive",
     "entry_rating", "entry_rated_games", "entry_peak_rating",
+    "official_rating", "official_list", "provisional",
 }  # fmt: skip
 
 
@@ -178,7 +179,15 @@ def test_ratings_are_keyed_by_list_and_v1_fields_stay_standard(anon, lists):
     standard, rapid = body["ratings"]["standard"], body["ratings"]["rapid"]
     for name in ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change", "k"):
         assert standard[name] == body[name]
-    for name in ("entry_rating", "entry_rated_games", "entry_peak_rating", "inactive"):
+    for name in (
+        "entry_rating",
+        "entry_rated_games",
+        "entry_peak_rating",
+        "inactive",
+        "official_rating",
+        "official_list",
+        "provisional",
+    ):
         assert standard[name] == body[name]
     judit = Player.objects.get(pk=lists.judit.pk)
     assert body["rating"] == judit.rating

@@ -49,14 +49,15 @@ def crowd_periods() -> int:
 
 # (path, queries): count + page, plus what each endpoint reads once per request.
 ENDPOINTS = {
-    "players": ("/api/v1/players/", 3),  # + the current year for K
+    # + the current year for K, + the official lists (publications, the page's lines)
+    "players": ("/api/v1/players/", 5),
     "games": ("/api/v1/games/", 2),
     "periods": ("/api/v1/periods/", 2),
     "history": ("/api/v1/players/{hero}/history/", 5),  # + player, games, opening ratings
     "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
     "period report": ("/api/v1/periods/{period}/", 4),  # period, log, report, publications
     # ?list= reads another list's columns and rows, in as many queries.
-    "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 3),
+    "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 5),
     "games (rapid)": ("/api/v1/games/?list=rapid", 2),
     "history (rapid)": ("/api/v1/players/{hero}/history/?list=rapid", 5),
     "rating list (rapid)": ("/api/v1/rating-list/?list=rapid", 3),

@@ -61,6 +61,7 @@ def test_list_with_no_periods(anon, db):
         "results": [],
         "period": None,
         "rating_list": "standard",
+        "publication": None,
     }
 
 

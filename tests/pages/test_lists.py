@@ -195,13 +195,16 @@ def test_query_budgets_with_games_on_two_lists(
     with committed():
         players = build_two_lists(size)
     for rating_list in ("standard", "blitz"):
-        with django_assert_max_num_queries(9):  # with the latest period and its top movers
+        # with the official list (its publication, the page's lines), the periods since it and
+        # the top movers
+        with django_assert_max_num_queries(10):
             response = client.get(reverse("ladder:standings"), {"list": rating_list})
             assert response.status_code == HTTPStatus.OK
         with django_assert_max_num_queries(9):  # + publications, + the players they changed
             response = client.get(reverse("ladder:period", args=["2026-03"]), {"list": rating_list})
             assert response.status_code == HTTPStatus.OK
-        with django_assert_max_num_queries(14):
+        # + the official lists (their publications, the player's lines), + the revisions
+        with django_assert_max_num_queries(17):
             response = client.get(
                 players[0].get_absolute_url(), {"opponent": "1700", "list": rating_list}
             )
