@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from ladder import actions, data_version
@@ -323,3 +323,29 @@ def test_with_the_database_cache_a_kept_read_is_one_query(client, league):
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/")["X-Read-Cache"] == "hit"
     assert len(queries) == 1
+
+
+ODD_READS = [
+    "/api/v1/players/?format=bogus",
+    "/api/v1/players/%00/",
+    "/players/%C3%28/",
+    "/players/99999/",
+    "/api/v1/players/?page=999",
+    "/?" + "x" * 5000,
+    "/api/v1/players/?ordering=%27",
+    "/periods/nope/",
+]
+
+
+@pytest.mark.parametrize("url", ODD_READS)
+def test_odd_reads_are_answered_never_kept_wrongly_never_500(shared_cache, url):
+    client = Client()
+    first, second, head = client.get(url), client.get(url), client.head(url)
+    assert max(first.status_code, second.status_code, head.status_code) < 500, url
+    assert first.status_code == second.status_code
+    if first.status_code != 200:
+        assert "X-Read-Cache" not in second  # only what answered 200 is kept
+
+
+def test_a_host_not_allowed_is_refused_before_any_lookup(shared_cache):
+    assert Client(HTTP_HOST="evil.example").get("/").status_code == 400
