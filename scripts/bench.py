@@ -144,10 +144,34 @@ def lists(one_list: float, games: int, seed: int) -> None:
           f"standard, a quarter each on rapid and blitz), built in "
           f"{time.perf_counter() - started:.1f} s")  # fmt: skip
     kept = run_measure("grouped")
+    on_one_list(GROUPED[0])
+    print(f"\n== the same {games:,} games of {GROUPED[0]}, all on the standard list")
+    same = run_measure("grouped_one")
     grouped(seed, games, build=False)  # gone again before the federation case
-    print(f"-- one list {one_list:.2f} s; three lists, each player on one {kept:.2f} s "
-          f"({kept / one_list:.2f}x); every player on each {three:.2f} s "
+    print(
+        f"-- {GROUPED[0]}: one list {same:.2f} s; three lists, each player on one "
+        f"{kept:.2f} s ({kept / same:.2f}x the same games on one list)"
+    )
+    print(f"-- against the first period's one list {one_list:.2f} s: each player on one "
+          f"{kept / one_list:.2f}x, every player on each {three:.2f} s "
           f"({three / one_list:.2f}x)")  # fmt: skip
+
+
+def on_one_list(label: str) -> None:
+    """Put every game of the period ``label`` on the standard list and forget its rows, so
+    that the same games are rated on one list as they were on three, from nothing."""
+    import django
+
+    django.setup()
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM ladder_ratingperiod WHERE label = %s", [label])
+        (period,) = cursor.fetchone()
+        cursor.execute("UPDATE ladder_game SET rating_list = 'standard' WHERE period_id = %s",
+                       [period])  # fmt: skip
+        cursor.execute("DELETE FROM ratings_ratingchange WHERE period_id = %s", [period])
+    _analyze()
 
 
 GROUPED = ("2026-06", date(2026, 6, 1), date(2026, 6, 30))
@@ -465,8 +489,24 @@ def measure_grouped() -> None:
     measured(f"full recompute of the 3 lists of {GROUPED[0]}", all_three)
 
 
+def measure_grouped_one() -> None:
+    """The same period's games, all on the standard list (``on_one_list``)."""
+    import django
+
+    django.setup()
+    from ladder.models import RatingList, RatingPeriod
+    from ratings import services
+
+    period = RatingPeriod.objects.get(label=GROUPED[0])
+    measured(
+        f"full recompute of the standard list of {GROUPED[0]}",
+        lambda: services.recompute_lists(period, rating_lists=[RatingList.STANDARD])["standard"],
+    )
+
+
 MEASURES = {
     "grouped": measure_grouped,
+    "grouped_one": measure_grouped_one,
     "lists": measure_lists,
     "first": measure_first,
     "federation": measure_federation,
