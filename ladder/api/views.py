@@ -220,6 +220,13 @@ _RAPID_EXAMPLE = OpenApiExample(
 )
 
 
+# A correction's answer: the corrected game, or with ``?dry_run=true`` its preview.
+_CORRECTED_OR_PREVIEW = OpenApiResponse(
+    PolymorphicProxySerializer("GameOrPreview", [s.GameReadSerializer, PreviewSerializer], None),
+    "The corrected game; with `?dry_run=true`, the preview (nothing is saved).",
+)
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List games",
@@ -259,12 +266,7 @@ _RAPID_EXAMPLE = OpenApiExample(
         request=s.GameSerializer,
         parameters=[DRY_RUN],
         responses={
-            200: OpenApiResponse(
-                PolymorphicProxySerializer(
-                    "GameOrPreview", [s.GameReadSerializer, PreviewSerializer], None
-                ),
-                "The corrected game; with `?dry_run=true`, the preview (nothing is saved).",
-            ),
+            200: _CORRECTED_OR_PREVIEW,
             **errors(*OBJECT_WRITE_ERRORS, 409),
         },
         examples=[_GAME_EXAMPLE],
@@ -275,12 +277,7 @@ _RAPID_EXAMPLE = OpenApiExample(
         request=s.GameSerializer,
         parameters=[DRY_RUN],
         responses={
-            200: OpenApiResponse(
-                PolymorphicProxySerializer(
-                    "GameOrPreview", [s.GameReadSerializer, PreviewSerializer], None
-                ),
-                "The corrected game; with `?dry_run=true`, the preview (nothing is saved).",
-            ),
+            200: _CORRECTED_OR_PREVIEW,
             **errors(*OBJECT_WRITE_ERRORS, 409),
         },
     ),
