@@ -114,8 +114,11 @@ class PlayerLookup:
             self.by_name[_key(player.name)].append(player)
 
     @classmethod
-    def load(cls) -> PlayerLookup:
-        return cls(Player.objects.order_by("name", "pk"))
+    def load(cls, *, only: Sequence[str] = ()) -> PlayerLookup:
+        """Read every player in one query; ``only`` these fields (besides what lookup needs)
+        when the caller reads no other, as a big file's check does (a million games)."""
+        players = Player.objects.order_by("name", "pk")
+        return cls(players.only("name", "fide_id", *only) if only else players)
 
     def find(self, text: str) -> Player:
         """Return the player ``text`` names; raise ``LookupError`` with the reason."""
@@ -251,15 +254,20 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     _check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
-        bound = latest_game_date()
-        if entry.date > bound:
-            checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
-                        f"next month): {entry.date.isoformat()} is still to come.")  # fmt: skip
-        else:
-            periods.check(entry.date, checked)
+        check_date(entry.date, periods, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def check_date(day: date, periods: Periods, checked: Checked) -> None:
+    """Note why a game cannot be dated ``day``: still to come, or no open period can hold it."""
+    bound = latest_game_date()
+    if day > bound:
+        checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
+                    f"next month): {day.isoformat()} is still to come.")  # fmt: skip
+    else:
+        periods.check(day, checked)
 
 
 def latest_game_date(today: date | None = None) -> date:
@@ -299,11 +307,18 @@ def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
     elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
         if control.minutes_for_60_moves < needed:
-            checked.add("time_control", f"A {control} game is too fast for the standard list "
-                        f"when a player is rated {threshold} or more: FIDE asks for {needed} "
-                        "minutes each for 60 moves, so it is rated on no list.")  # fmt: skip
+            checked.add("time_control", too_fast_message(control, needed, threshold))
     game.rating_list = chosen
     game.time_control = str(control) if control is not None else ""
+
+
+def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
+    """Say that a time control is too fast for the standard list at these players' ratings."""
+    return (
+        f"A {control} game is too fast for the standard list when a player is rated "
+        f"{threshold} or more: FIDE asks for {needed} minutes each for 60 moves, so it is "
+        "rated on no list."
+    )
 
 
 def _model_checks(game: Game, checked: Checked) -> None:
@@ -381,16 +396,28 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
         key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
         if key in existing:
             pk, result = existing[key]
-            names = f"{game.white.name} - {game.black.name}"
-            item.add(NON_FIELD_ERRORS, f"This game is already recorded: {names} {result} on "
-                     f"{game.date.isoformat()} (game #{pk}).")  # fmt: skip
+            item.add(NON_FIELD_ERRORS, recorded_message(game.white, game.black, result,
+                                                        game.date, pk))  # fmt: skip
             item.game = None
         elif key in seen:
-            first = seen[key].entry.source or "another game of this batch"
-            item.add(NON_FIELD_ERRORS, f"This game repeats {first[:1].lower()}{first[1:]}.")
+            item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
             item.game = None
         else:
             seen[key] = item
+
+
+def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
+    """Say that a game is already recorded (as game ``pk``)."""
+    return (
+        f"This game is already recorded: {white.name} - {black.name} {result} on "
+        f"{day.isoformat()} (game #{pk})."
+    )
+
+
+def repeat_message(first: str) -> str:
+    """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
+    first = first or "another game of this batch"
+    return f"This game repeats {first[:1].lower()}{first[1:]}."
 
 
 # --- players' entry data ------------------------------------------------------------------------
