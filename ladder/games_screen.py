@@ -15,8 +15,10 @@ the duplicates within the file; the rows themselves are not kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any, TextIO
 
@@ -43,6 +45,8 @@ from .validation import (
 )
 
 _REQUIRED = {"date", "white", "black", "result"}
+# The columns that make a row's context: rows alike in them are checked once for them.
+_CONTEXT = ("date", "result", "event", "list", "time_control")
 # The fields full_clean checks on a game the validator built (the players are resolved objects
 # and the period follows the date).
 _MODEL_FIELDS: list[Field] = [
@@ -62,8 +66,7 @@ def screen_games(file: TextIO) -> None:
     start = file.tell()
     header, rows = importers._table(file, GAME_COLUMNS, _REQUIRED)
     screen = _Screen(header)
-    for line, values in rows:
-        screen.row(line, values)
+    screen.read(rows)
     file.seek(start)
     screen.raise_problems()
 
@@ -87,7 +90,10 @@ class _Screen:
     # Every good row's duplicate key -> its line; rows repeating one: (line, key).
     keys: dict[int, int] = field(default_factory=dict)
     repeats: list[tuple[int, int]] = field(default_factory=list)
-    players_of_keys: dict[int, tuple[Player, Player]] = field(default_factory=dict)
+    # The players' texts found without a problem (-> the player's id), the plain contexts
+    # (date, result, event, list, time control -> the key's part for them, None: not plain).
+    found: dict[str, int] = field(default_factory=dict)
+    contexts: dict[tuple[str, ...], int | None] = field(default_factory=dict)
     # What each distinct text (or date) was found to be, and what is wrong with it.
     days: dict[str, date | None] = field(default_factory=dict)
     players: dict[tuple[str, str], tuple[Player | None, str | None]] = field(default_factory=dict)
@@ -100,13 +106,60 @@ class _Screen:
         self.at = {
             name: self.header.index(name) if name in self.header else None for name in GAME_COLUMNS
         }
-        self.lookup = PlayerLookup.load(only=("rating",))
+        self.lookup = PlayerLookup.load(light=True)
         self.by_pk = {player.pk: player for player in self.lookup.players}
         self.periods = Periods()
         try:
             Game(white_id=1, black_id=1).clean()
         except ValidationError as error:
             self.self_play = [(n, m) for n, ms in error.message_dict.items() for m in ms]
+
+    def read(self, rows: Iterator[tuple[int, list[str]]]) -> None:
+        """Check every row: the usual one (good players, a plain context, a short round) here
+        in a few dictionary reads, any other by ``row``."""
+        at = self.at
+        context_of = itemgetter(*(at[n] for n in _CONTEXT if at[n] is not None))
+        white_at, black_at = self.header.index("white"), self.header.index("black")
+        round_at = at["round"]
+        contexts, found, keys, repeats = self.contexts, self.found, self.keys, self.repeats
+        for line, values in rows:
+            texts = context_of(values)
+            base = contexts[texts] if texts in contexts else self.plain_context(texts, values)
+            white, black = found.get(values[white_at]), found.get(values[black_at])
+            if white is None or black is None:  # a player's first row: find them
+                self.player("white", values[white_at])
+                self.player("black", values[black_at])
+                white, black = found.get(values[white_at]), found.get(values[black_at])
+            round_ = "" if round_at is None else values[round_at]
+            if (
+                base is None or white is None or black is None or white == black
+                or not (len(round_) <= _ROUND_LENGTH and round_.isascii() and round_.isprintable())
+            ):  # fmt: skip
+                self.row(line, values)
+                continue
+            self.rows += 1
+            if self.not_dates:
+                continue  # only the dates are reported
+            key = _key(round_, base, white, black)
+            if keys.setdefault(key, line) != line:
+                repeats.append((line, key))
+
+    def plain_context(self, texts: tuple[str, ...], values: list[str]) -> int | None:
+        """Return the key's part for the date and list of rows with these texts (date, result,
+        event, list, time control) when nothing is wrong with them and no time control asks
+        for the players' ratings; else None."""
+        day = importers._parse_date(self.text(values, "date"))
+        result, problem = self.result(self.text(values, "result"))
+        outcome = self.list_of(values, None, None)
+        model = {"date": day, "result": result, "event": self.text(values, "event"), "round": "",
+                 "rating_list": outcome.chosen, "time_control": outcome.time_control}  # fmt: skip
+        plain = (
+            day is not None and problem is None and not self.text(values, "time_control")
+            and not outcome.problems and not self.dated(day)
+            and not any(self.field_messages(f, model[f.name]) for f in _MODEL_FIELDS)
+        )  # fmt: skip
+        self.contexts[texts] = _base(day, outcome.chosen) if plain and day else None
+        return self.contexts[texts]
 
     def text(self, values: list[str], name: str) -> str:
         index = self.at[name]
@@ -151,7 +204,9 @@ class _Screen:
             and not any(self.field_messages(f, model[f.name]) for f in _MODEL_FIELDS)
         )
         if plain and white is not None and black is not None:
-            self.remember(line, day, white, black, round_, outcome.chosen)
+            key = _key(round_, _base(day, outcome.chosen), white.pk, black.pk)
+            if self.keys.setdefault(key, line) != line:
+                self.repeats.append((line, key))
         else:
             problems = self.compose(typed, white, black, outcome, model, day)
             columns = importers._GAME_FIELD_COLUMNS
@@ -195,6 +250,8 @@ class _Screen:
             problem = _typed_problem(colour, text, self.lookup)
             found = self.lookup.find(text) if problem is None else None
             self.players[colour, text] = (found, problem)
+            if found is not None:
+                self.found[text] = found.pk
         return self.players[colour, text]
 
     def result(self, text: str) -> tuple[str, str | None]:
@@ -257,16 +314,6 @@ class _Screen:
             self.dates[day] = [(n, m) for n, ms in checked.problems.items() for m in ms]
         return self.dates[day]
 
-    def remember(
-        self, line: int, day: date, white: Player, black: Player, round_: str, rating_list: str
-    ) -> None:
-        key = _key(day, white.pk, black.pk, round_, rating_list)
-        first = self.keys.setdefault(key, line)
-        if first != line:
-            self.repeats.append((line, key))
-        if len(self.keys) <= _IN_LIST_LIMIT:
-            self.players_of_keys[key] = (white, black)
-
     def raise_problems(self) -> None:
         """Raise what ``check_games`` would raise, stage by stage; return when all is good."""
         if self.not_dates:
@@ -283,11 +330,10 @@ class _Screen:
             return []
         stored = Game.objects.all()
         if len(self.keys) <= _IN_LIST_LIMIT:
-            pairs = self.players_of_keys.values()
             stored = stored.filter(
                 date__in={_day(key) for key in self.keys},
-                white_id__in={white.pk for white, _ in pairs},
-                black_id__in={black.pk for _, black in pairs},
+                white_id__in={key >> 64 & _ID for key in self.keys},
+                black_id__in={key & _ID for key in self.keys},
             )
         else:
             days = [_day(key) for key in self.keys]
@@ -296,7 +342,7 @@ class _Screen:
         for pk, day, white, black, round_, rating_list, result in stored.values_list(
             "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
         ):
-            key = _key(day, white, black, round_, rating_list)
+            key = _key(round_, _base(day, rating_list), white, black)
             if key in self.keys:
                 existing[key] = (pk, result, day, white, black)
         lines = [(line, key) for key, line in self.keys.items() if key in existing]
@@ -326,13 +372,19 @@ def _clean(model_field: Field, value: Any) -> list[str]:
     return []
 
 
-def _key(day: date, white: int, black: int, round_: str, rating_list: str) -> int:
+_ID = (1 << 64) - 1  # a player's id in a key
+
+
+def _base(day: date, rating_list: str) -> int:
+    """The part of a game's key for its day and list (see ``_key``)."""
+    return _LISTS.get(rating_list, 3) << 21 | day.toordinal()
+
+
+def _key(round_: str, base: int, white: int, black: int) -> int:
     """One integer for what makes two games the same game (``validation._check_duplicates``):
-    the round's text, the list, the day, the players."""
+    the round's text, the list and the day (``_base``), the players' ids."""
     written = round_.encode()
-    key = int.from_bytes(written, "big") << 8 | len(written)
-    key = key << 2 | _LISTS.get(rating_list, 3)
-    key = key << 21 | day.toordinal()
+    key = (int.from_bytes(written, "big") << 8 | len(written)) << 23 | base
     return (key << 64 | white) << 64 | black
 
 
