@@ -124,7 +124,9 @@ class _Screen:
         contexts, found, keys, repeats = self.contexts, self.found, self.keys, self.repeats
         for line, values in rows:
             texts = context_of(values)
-            base = contexts[texts] if texts in contexts else self.plain_context(texts, values)
+            base = contexts.get(texts, _UNSEEN)
+            if base is _UNSEEN:
+                base = self.plain_context(texts, values)
             white, black = found.get(values[white_at]), found.get(values[black_at])
             if white is None or black is None:  # a player's first row: find them
                 self.player("white", values[white_at])
@@ -373,6 +375,7 @@ def _clean(model_field: Field, value: Any) -> list[str]:
 
 
 _ID = (1 << 64) - 1  # a player's id in a key
+_UNSEEN = -1  # a context not checked yet (a key's part is never negative)
 
 
 def _base(day: date, rating_list: str) -> int:
