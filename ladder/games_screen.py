@@ -122,10 +122,11 @@ class _Screen:
         white_at, black_at = self.header.index("white"), self.header.index("black")
         round_at = at["round"]
         contexts, found, keys, repeats = self.contexts, self.found, self.keys, self.repeats
+        not_dates, plain = self.not_dates, 0
         for line, values in rows:
             texts = context_of(values)
             base = contexts.get(texts, _UNSEEN)
-            if base is _UNSEEN:
+            if base == _UNSEEN:
                 base = self.plain_context(texts, values)
             white, black = found.get(values[white_at]), found.get(values[black_at])
             if white is None or black is None:  # a player's first row: find them
@@ -139,12 +140,13 @@ class _Screen:
             ):  # fmt: skip
                 self.row(line, values)
                 continue
-            self.rows += 1
-            if self.not_dates:
+            plain += 1
+            if not_dates:
                 continue  # only the dates are reported
             key = _key(round_, base, white, black)
             if keys.setdefault(key, line) != line:
                 repeats.append((line, key))
+        self.rows += plain
 
     def plain_context(self, texts: tuple[str, ...], values: list[str]) -> int | None:
         """Return the key's part for the date and list of rows with these texts (date, result,
