@@ -176,9 +176,11 @@ def test_a_file_is_screened_in_queries_that_do_not_grow_with_it(kind):
 def test_an_import_is_refused_in_queries_that_do_not_grow_with_the_file(kind):
     counts = []
     for rows in (1100, 5000):
-        with CaptureQueriesContext(connection) as queries:
-            with pytest.raises(importers.ImportFailed):
-                actions.import_games(StringIO(games_file(BAD_ROWS[kind], rows=rows)))
+        with (
+            CaptureQueriesContext(connection) as queries,
+            pytest.raises(importers.ImportFailed),
+        ):
+            actions.import_games(StringIO(games_file(BAD_ROWS[kind], rows=rows)))
         counts.append(len(queries))
 
     assert counts[0] == counts[1] <= 8
