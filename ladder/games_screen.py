@@ -15,7 +15,9 @@ the duplicates within the file; the rows themselves are not kept.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from operator import itemgetter
@@ -66,9 +68,24 @@ def screen_games(file: TextIO) -> None:
     start = file.tell()
     header, rows = importers._table(file, GAME_COLUMNS, _REQUIRED)
     screen = _Screen(header)
-    screen.read(rows)
+    with _no_cycle_collection():
+        screen.read(rows)
     file.seek(start)
     screen.raise_problems()
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector: the pass makes a million short-lived lists and no
+    cycles, and the collector walked the tracked objects over and over for nothing (11% of
+    the CPU of a 50 MB file)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass
