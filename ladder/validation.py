@@ -410,8 +410,8 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
         key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
         if key in existing:
             pk, result = existing[key]
-            item.add(NON_FIELD_ERRORS, recorded_message(game.white, game.black, result,
-                                                        game.date, pk))  # fmt: skip
+            message = recorded_message(game.white, game.black, result, game.date, pk)
+            item.add(NON_FIELD_ERRORS, message)
             item.game = None
         elif key in seen:
             item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
