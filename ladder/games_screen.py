@@ -111,6 +111,8 @@ class _Screen:
     # (date, result, event, list, time control -> the key's part for them, None: not plain).
     found: dict[str, int] = field(default_factory=dict)
     contexts: dict[tuple[str, ...], int | None] = field(default_factory=dict)
+    # Contexts plain but for a time control, which the players' ratings may find too fast.
+    timed: dict[tuple[str, ...], int] = field(default_factory=dict)
     # What each distinct text (or date) was found to be, and what is wrong with it.
     days: dict[str, date | None] = field(default_factory=dict)
     players: dict[tuple[str, str], tuple[Player | None, str | None]] = field(default_factory=dict)
@@ -150,6 +152,10 @@ class _Screen:
                 self.player("white", values[white_at])
                 self.player("black", values[black_at])
                 white, black = found.get(values[white_at]), found.get(values[black_at])
+            if base is None and texts in self.timed and white is not None and black is not None:
+                players = self.by_pk[white], self.by_pk[black]
+                if not self.list_of(values, *players).problems:
+                    base = self.timed[texts]
             round_ = "" if round_at is None else values[round_at]
             if (
                 base is None or white is None or black is None or white == black
@@ -168,18 +174,24 @@ class _Screen:
     def plain_context(self, texts: tuple[str, ...], values: list[str]) -> int | None:
         """Return the key's part for the date and list of rows with these texts (date, result,
         event, list, time control) when nothing is wrong with them and no time control asks
-        for the players' ratings; else None."""
+        for the players' ratings; else None (and, when only the ratings are left to ask, keep
+        the part in ``timed``)."""
         day = importers._parse_date(self.text(values, "date"))
         result, problem = self.result(self.text(values, "result"))
         outcome = self.list_of(values, None, None)
         model = {"date": day, "result": result, "event": self.text(values, "event"), "round": "",
                  "rating_list": outcome.chosen, "time_control": outcome.time_control}  # fmt: skip
         plain = (
-            day is not None and problem is None and not self.text(values, "time_control")
-            and not outcome.problems and not self.dated(day)
+            day is not None and problem is None and not outcome.problems
+            and not self.dated(day)
             and not any(self.field_messages(f, model[f.name]) for f in _MODEL_FIELDS)
         )  # fmt: skip
-        self.contexts[texts] = _base(day, outcome.chosen) if plain and day else None
+        self.contexts[texts] = None
+        if plain and day is not None:
+            if self.text(values, "time_control"):
+                self.timed[texts] = _base(day, outcome.chosen)
+            else:
+                self.contexts[texts] = _base(day, outcome.chosen)
         return self.contexts[texts]
 
     def text(self, values: list[str], name: str) -> str:

@@ -53,6 +53,7 @@ GOOD_ROWS = {
     "round in another script": "2026-03-02,1001,1002,1-0,,Runde 1 – ä,,",
     "time control": "2026-03-02,1003,1001,1-0,,,,120+30",
     "rapid list": "2026-03-02,1001,1002,1/2-1/2,,,rapid,15+10",
+    "standard time control at 1800": "2026-03-02,1001,1002,1-0,,,,90+0",
 }
 
 
@@ -75,9 +76,10 @@ def club():
     return feb
 
 
-def games_file(last: str, *, rows: int) -> str:
-    """A games file of ``rows`` good games (distinct rounds) and then ``last``."""
-    good = [f"2026-03-{1 + i % 28:02d},1002,1001,1-0,Club,{i},," for i in range(rows)]
+def games_file(last: str, *, rows: int, control: str = "") -> str:
+    """A games file of ``rows`` good games (distinct rounds; ``control``: their time control)
+    and then ``last``."""
+    good = [f"2026-03-{1 + i % 28:02d},1002,1001,1-0,Club,{i},,{control}" for i in range(rows)]
     return HEADER + "\n".join([*good, last]) + "\n"
 
 
@@ -112,6 +114,24 @@ def test_the_screen_finds_what_the_validator_finds(kind, rows):
 
     assert found == found_by_validator(text)
     assert bool(found) == (kind in BAD_ROWS)
+
+
+@pytest.mark.usefixtures("club")
+@pytest.mark.parametrize(
+    ("last", "bad"),
+    [
+        (BAD_ROWS["too fast for the players"], True),
+        ("2026-03-02,1003,1001,1-0,,,,120+30", False),
+        ("2026-03-01,1002,1001,1-0,Club,0,,90+30", True),  # repeats the first row
+    ],
+)
+def test_a_file_of_timed_games_gets_the_validators_messages(last, bad):
+    text = games_file(last, rows=1100, control="90+30")
+
+    found = found_by_screen(text)
+
+    assert found == found_by_validator(text)
+    assert bool(found) == bad
 
 
 @pytest.mark.usefixtures("club")
