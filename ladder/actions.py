@@ -22,7 +22,15 @@ from simple_history.utils import bulk_create_with_history
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-from . import audit, club_io, correction_window, data_version, importers, tournaments
+from . import (
+    audit,
+    club_io,
+    correction_window,
+    data_version,
+    games_screen,
+    importers,
+    tournaments,
+)
 from .models import (
     Game,
     ImportedFile,
@@ -234,6 +242,7 @@ def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
     """Import games from a CSV file, whole or not at all, through ``enter_games``.
     The same file twice is refused (``importers.AlreadyImported``)."""
     file, digest = importers.fingerprinted(file, ImportedFile.Kind.GAMES)
+    games_screen.screen_games(file)  # a bad file is refused before a game is built
     entries = importers.read_games(file)
     try:
         games = enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")

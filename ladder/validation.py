@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import cast
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -114,8 +115,14 @@ class PlayerLookup:
             self.by_name[_key(player.name)].append(player)
 
     @classmethod
-    def load(cls) -> PlayerLookup:
-        return cls(Player.objects.order_by("name", "pk"))
+    def load(cls, *, light: bool = False) -> PlayerLookup:
+        """Read every player in one query; ``light``: as ``PlayerRecord``s (a big file's
+        screen finds 100,000 players without a model instance each)."""
+        players = Player.objects.order_by("name", "pk")
+        if light:
+            records = players.values_list(*PlayerRecord.__slots__)
+            return cls(cast(list[Player], [PlayerRecord(*row) for row in records]))
+        return cls(players)
 
     def find(self, text: str) -> Player:
         """Return the player ``text`` names; raise ``LookupError`` with the reason."""
@@ -148,6 +155,16 @@ class PlayerLookup:
         if not close:
             return ""
         return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+
+
+class PlayerRecord:
+    """What finding a player, its messages and a standard game's time control read of one."""
+
+    __slots__ = ("pk", "name", "fide_id", "rating")
+    __str__ = Player.__str__  # the one way a player is written
+
+    def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
+        self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
 
 
 def _key(text: str) -> str:
@@ -251,15 +268,20 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     _check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
-        bound = latest_game_date()
-        if entry.date > bound:
-            checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
-                        f"next month): {entry.date.isoformat()} is still to come.")  # fmt: skip
-        else:
-            periods.check(entry.date, checked)
+        check_date(entry.date, periods, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def check_date(day: date, periods: Periods, checked: Checked) -> None:
+    """Note why a game cannot be dated ``day``: still to come, or no open period can hold it."""
+    bound = latest_game_date()
+    if day > bound:
+        checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
+                    f"next month): {day.isoformat()} is still to come.")  # fmt: skip
+    else:
+        periods.check(day, checked)
 
 
 def latest_game_date(today: date | None = None) -> date:
@@ -299,11 +321,18 @@ def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
     elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
         if control.minutes_for_60_moves < needed:
-            checked.add("time_control", f"A {control} game is too fast for the standard list "
-                        f"when a player is rated {threshold} or more: FIDE asks for {needed} "
-                        "minutes each for 60 moves, so it is rated on no list.")  # fmt: skip
+            checked.add("time_control", too_fast_message(control, needed, threshold))
     game.rating_list = chosen
     game.time_control = str(control) if control is not None else ""
+
+
+def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
+    """Say that a time control is too fast for the standard list at these players' ratings."""
+    return (
+        f"A {control} game is too fast for the standard list when a player is rated "
+        f"{threshold} or more: FIDE asks for {needed} minutes each for 60 moves, so it is "
+        "rated on no list."
+    )
 
 
 def _model_checks(game: Game, checked: Checked) -> None:
@@ -381,16 +410,28 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
         key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
         if key in existing:
             pk, result = existing[key]
-            names = f"{game.white.name} - {game.black.name}"
-            item.add(NON_FIELD_ERRORS, f"This game is already recorded: {names} {result} on "
-                     f"{game.date.isoformat()} (game #{pk}).")  # fmt: skip
+            message = recorded_message(game.white, game.black, result, game.date, pk)
+            item.add(NON_FIELD_ERRORS, message)
             item.game = None
         elif key in seen:
-            first = seen[key].entry.source or "another game of this batch"
-            item.add(NON_FIELD_ERRORS, f"This game repeats {first[:1].lower()}{first[1:]}.")
+            item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
             item.game = None
         else:
             seen[key] = item
+
+
+def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
+    """Say that a game is already recorded (as game ``pk``)."""
+    return (
+        f"This game is already recorded: {white.name} - {black.name} {result} on "
+        f"{day.isoformat()} (game #{pk})."
+    )
+
+
+def repeat_message(first: str) -> str:
+    """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
+    first = first or "another game of this batch"
+    return f"This game repeats {first[:1].lower()}{first[1:]}."
 
 
 # --- players' entry data ------------------------------------------------------------------------
