@@ -11,7 +11,6 @@ door shows the same sentence.
 from __future__ import annotations
 
 import calendar
-import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from django.utils import timezone
 
 from ratings import fide
 
+from .close_names import NameIndex
 from .models import (
     PLAYER_ENTRY_FIELDS,
     Game,
@@ -113,6 +113,7 @@ class PlayerLookup:
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in self.players:
             self.by_name[_key(player.name)].append(player)
+        self._names: NameIndex | None = None
 
     @classmethod
     def load(cls, *, light: bool = False) -> PlayerLookup:
@@ -151,7 +152,9 @@ class PlayerLookup:
 
     def suggest(self, key: str) -> str:
         names = {k: group[0].name for k, group in self.by_name.items()}
-        close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+        if self._names is None:  # built once, for the first unknown name
+            self._names = NameIndex(list(names))
+        close = self._names.close_matches(key, n=3, cutoff=0.6)
         if not close:
             return ""
         return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
