@@ -21,6 +21,7 @@ import numpy as np
 # Each character is counted in the bucket of its code point modulo 127: every ASCII character
 # has a bucket of its own, and the others share (which only raises the bound).
 _BUCKETS = 127
+_CHUNK = 10_000  # names counted at a time
 
 
 class NameIndex:
@@ -29,12 +30,15 @@ class NameIndex:
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
         self.lengths = np.fromiter(map(len, self.names), dtype=np.int64, count=len(self.names))
-        rows = np.repeat(np.arange(len(self.names)), self.lengths)
-        counts = np.bincount(
-            rows * _BUCKETS + _buckets("".join(self.names)), minlength=len(self.names) * _BUCKETS
-        )
         # A count is at most a name's length (a Player.name holds 200 characters at most).
-        self.counts = counts.reshape(len(self.names), _BUCKETS).astype(np.uint16)
+        self.counts = np.zeros((len(self.names), _BUCKETS), dtype=np.uint16)
+        for start in range(0, len(self.names), _CHUNK):  # counted a chunk at a time: the
+            chunk = self.names[start : start + _CHUNK]  # int64 counts of all names at once
+            rows = np.repeat(np.arange(len(chunk)), self.lengths[start : start + _CHUNK])
+            counts = np.bincount(  # would take 100 MB for a federation
+                rows * _BUCKETS + _buckets("".join(chunk)), minlength=len(chunk) * _BUCKETS
+            )
+            self.counts[start : start + len(chunk)] = counts.reshape(len(chunk), _BUCKETS)
 
     def close_matches(self, word: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
         """``difflib.get_close_matches(word, names, n, cutoff)``, exactly."""
