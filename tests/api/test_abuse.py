@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from ladder.api.throttling import AnonThrottle
@@ -33,6 +34,7 @@ def shared_cache(settings, monkeypatch):
         backend = {"BACKEND": "ladder.cache.DatabaseCache",
                    "LOCATION": "ladder_cache"}  # fmt: skip
     settings.CACHES = {"default": backend}
+    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
     cache.clear()
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/hour"})
     yield

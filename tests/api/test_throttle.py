@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from django.core.cache import cache
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from ladder.api.throttling import AnonThrottle
@@ -42,6 +43,7 @@ def backend(request, settings):
     if request.param == "redis" and not BACKENDS["redis"]["LOCATION"]:
         pytest.skip("no Redis server reachable (REDIS_URL)")
     settings.CACHES = {"default": BACKENDS[request.param]}
+    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
     cache.clear()
     yield request.param
     cache.clear()

@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -48,6 +49,7 @@ def shared_cache(request, settings):
         backend = {"BACKEND": "ladder.cache.DatabaseCache",
                    "LOCATION": "ladder_cache"}  # fmt: skip
     settings.CACHES = {"default": backend}
+    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
     cache.clear()
     yield request.param
     cache.clear()
