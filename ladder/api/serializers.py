@@ -466,9 +466,15 @@ class PublishedLineSerializer(serializers.Serializer):
     total_games = serializers.IntegerField(help_text="Rated games in all.")
     status = serializers.CharField(help_text="rated, first rating, unrated, fell below floor.")
     level = serializers.SerializerMethodField(help_text="FIDE title, else the rating level.")
+    revision = serializers.SerializerMethodField(
+        help_text="The revision of the published list the line is from (a live line has none)."
+    )
 
     def get_level(self, line: Any) -> str:
         return fide.level(line.player.title, line.rating)
+
+    def get_revision(self, line: Any) -> int:
+        return int(self.context["revision"])
 
 
 class RatingListQuery(serializers.Serializer):

@@ -490,7 +490,10 @@ class RatingListView(ApiMixin, GenericAPIView):
             published
         ).data
         page = self.paginate_queryset(lines)
-        return self.get_paginated_response(s.PublishedLineSerializer(page, many=True).data)
+        lines_data = s.PublishedLineSerializer(
+            page, many=True, context={"revision": published.revision}
+        ).data
+        return self.get_paginated_response(lines_data)
 
 
 def _unpublished(period: RatingPeriod | None, rating_list: str, revision: int | None) -> dict:

@@ -82,6 +82,7 @@ def test_the_rating_list_as_published_defaults_to_the_official_list(anon, revise
         "total_games": first["total_games"],
         "status": "rated",
         "level": "",
+        "revision": 2,
     }
     # The list read live carries no publication.
     assert anon.get(LIST).json()["publication"] is None
@@ -90,6 +91,7 @@ def test_the_rating_list_as_published_defaults_to_the_official_list(anon, revise
 def test_the_first_publication_stays_readable(anon, revised_march):
     march = revised_march.march.pk
     as_first = anon.get(LIST, {"period": march, "as_published": "1", "revision": "1"}).json()
+    assert {line["revision"] for line in as_first["results"]} == {1}  # live lines have none
     assert as_first["publication"]["revision"] == 1
     anna = next(r for r in as_first["results"] if r["name"] == "Anna Alekhina")
     assert (anna["rating"], anna["change"]) == (2005, 5)
