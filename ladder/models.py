@@ -823,6 +823,8 @@ class ApiToken(models.Model):
     def issue(cls, user: Any, *, days: int, name: str = "") -> tuple[ApiToken, str]:
         """Create a token for ``user`` valid ``days`` days; return it and its key (shown once)."""
         key = secrets.token_urlsafe(32)
+        while key.startswith("-"):  # its prefix must not read as an option: --revoke PREFIX
+            key = secrets.token_urlsafe(32)
         token = cls.objects.create(
             user=user, name=name, prefix=key[:8], digest=cls.hash(key),
             expires_at=timezone.now() + timedelta(days=days),

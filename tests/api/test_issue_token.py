@@ -86,3 +86,16 @@ def test_a_token_of_a_user_made_inactive_is_refused():
     user.is_active = False
     user.save()
     assert answer(key).status_code == 401
+
+
+def test_no_key_starts_like_an_option(monkeypatch):
+    """A key's prefix is typed after --revoke: one starting with '-' would read as an option
+    (one key in 64 did, and its revoke failed)."""
+    import secrets
+
+    keys = iter(["-looks-like-an-option" + "x" * 22, "Abc-not-an-option" + "y" * 26])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(keys))
+    User.objects.create_user("admin")
+    key = issue("admin")
+    assert key.startswith("Abc")
+    assert issue("admin", "--revoke", key[:8]) == "Revoked 1 token."
