@@ -367,9 +367,14 @@ def _ratings_after(rated: engine.RatedColumns) -> list[int | None]:
 
 
 def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
-    """The lists with rows in a period before ``start`` (one small query each)."""
-    earlier = RatingChange.objects.filter(period__start__lt=start)
-    return [name for name in rating_lists if earlier.filter(rating_list=name).exists()]
+    """The lists with rows in a period before ``start``: an index probe each (the periods'
+    ids first: joined to the periods, the probe became a scan of every row, 28 ms a list on
+    the benchmark), and nothing at all before the first period."""
+    earlier = list(RatingPeriod.objects.filter(start__lt=start).values_list("pk", flat=True))
+    if not earlier:
+        return []
+    rows = RatingChange.objects.filter(period_id__in=earlier)
+    return [name for name in rating_lists if rows.filter(rating_list=name).exists()]
 
 
 def _delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:
