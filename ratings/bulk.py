@@ -11,6 +11,7 @@ from the models' metadata, never from input.
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -142,6 +143,23 @@ class RowWriter:
             self.copy.write_row(row)
             count += 1
         return count
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while bulk work builds millions of short-lived objects.
+
+    They hold no reference cycles (reference counting frees them), but their number triggers
+    collection after collection over everything alive: about a sixth of a federation-sized
+    recompute's time, and a tenth of a 50 MB games file's screening (measured).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextmanager

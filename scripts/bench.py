@@ -453,19 +453,23 @@ def measure_correction() -> None:
     )
 
 
-def measure_lists() -> None:
-    period, services = _setup()
+def _all_three(period):
+    """A full recompute of the three lists from ``period`` in one pass, as a rating run of
+    recompute_ratings does, summed into one summary."""
     from ladder.models import RatingList
+    from ratings import services
 
-    def all_three():  # as a rating run of recompute_ratings does: one pass over the lists
-        done = services.recompute_lists(period, rating_lists=RatingList.values).values()
-        return services.Recompute(
-            periods=next(iter(done)).periods,
-            rows=sum(r.rows for r in done),
-            players_changed=sum(r.players_changed for r in done),
-        )
+    done = services.recompute_lists(period, rating_lists=RatingList.values).values()
+    return services.Recompute(
+        periods=next(iter(done)).periods,
+        rows=sum(r.rows for r in done),
+        players_changed=sum(r.players_changed for r in done),
+    )
 
-    measured(f"full recompute of the 3 lists of {PERIOD[0]}", all_three)
+
+def measure_lists() -> None:
+    period, _ = _setup()
+    measured(f"full recompute of the 3 lists of {PERIOD[0]}", lambda: _all_three(period))
 
 
 def measure_grouped() -> None:
@@ -473,20 +477,10 @@ def measure_grouped() -> None:
     import django
 
     django.setup()
-    from ladder.models import RatingList, RatingPeriod
-    from ratings import services
+    from ladder.models import RatingPeriod
 
     period = RatingPeriod.objects.get(label=GROUPED[0])
-
-    def all_three():
-        done = services.recompute_lists(period, rating_lists=RatingList.values).values()
-        return services.Recompute(
-            periods=next(iter(done)).periods,
-            rows=sum(r.rows for r in done),
-            players_changed=sum(r.players_changed for r in done),
-        )
-
-    measured(f"full recompute of the 3 lists of {GROUPED[0]}", all_three)
+    measured(f"full recompute of the 3 lists of {GROUPED[0]}", lambda: _all_three(period))
 
 
 def measure_grouped_one() -> None:
