@@ -11,10 +11,9 @@ full replay.
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -188,7 +187,7 @@ def _recompute_from(
         # and each with a pool, as rows. The unrated are rated only then (``unrated`` is
         # computed when first read), and each list's rows are built while the server stores
         # the rows before them (``bulk.RowWriter``).
-        found = {name: _rate(current, states[name], name, games.get(name)) for name in rating_lists}
+        found = {name: _rate(current, states[name], games.get(name)) for name in rating_lists}
         del games
         unrated_by: dict[str, dict[int, engine.PlayerPeriod]] = {}
         with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
@@ -369,21 +368,21 @@ def _delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str,
     delete = f"DELETE FROM {table} WHERE period_id = %s AND rating_list IN ({marks})"
     params: list[Any] = [period.pk, *rating_lists]
     deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
+    if connection.vendor == "postgresql":
+        packed = bulk.fetch_packed(
+            f"WITH d AS ({delete} RETURNING player_id, rating_list) "
+            "SELECT rating_list, string_agg(int8send(player_id), ''::bytea) "
+            "FROM d GROUP BY rating_list",
+            params,
+            np.dtype(">i8"),
+        )
+        for (rating_list,), ids in packed:
+            deleted[rating_list] = set(ids.tolist())
+        return deleted
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                f"WITH d AS ({delete} RETURNING player_id, rating_list) SELECT rating_list, "
-                "encode(string_agg(int8send(player_id), ''::bytea), 'base64') "
-                "FROM d GROUP BY rating_list",
-                params,
-            )
-            for rating_list, packed in cursor.fetchall():
-                ids = np.frombuffer(base64.b64decode(packed), dtype=">i8")
-                deleted[rating_list] = set(ids.tolist())
-        else:
-            cursor.execute(f"{delete} RETURNING player_id, rating_list", params)
-            for pid, rating_list in cursor.fetchall():
-                deleted[rating_list].add(pid)
+        cursor.execute(f"{delete} RETURNING player_id, rating_list", params)
+        for pid, rating_list in cursor.fetchall():
+            deleted[rating_list].add(pid)
     return deleted
 
 
@@ -394,20 +393,13 @@ def _narrow(entry: dict[str, _EntryStates]) -> bool:
 
 
 def _rate(
-    period: RatingPeriod,
-    states: dict[int, engine.PlayerState],
-    rating_list: str,
-    games: engine.GameColumns | None,
+    period: RatingPeriod, states: dict[int, engine.PlayerState], games: engine.GameColumns | None
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    try:
-        return engine.rate_period_columns(span, states, games, rules())
-    except _HashCollision:  # rating reads ``states`` only: the period can be rated again
-        games = _exact_game_columns(period, rating_list)
-        return engine.rate_period_columns(span, states, games, rules())
+    return engine.rate_period_columns(span, states, games, rules())
 
 
 def _games_by_list(
@@ -416,159 +408,85 @@ def _games_by_list(
     """The period's games on the lists, in one query, as integer columns for each list that has
     any: White's score and the day decoded by the query.
 
-    On PostgreSQL they come packed into one value straight into numpy (a million Python tuples
-    of strings and dates cost more than the rest of the reading). Event names are needed only
-    for the games that count toward first ratings: each game carries its event's ``hashtext``
-    and the names of those games' hashes are fetched when asked for. Coding every game's event
-    exactly (a ``DISTINCT`` over the period and a join, ``_exact_game_columns``, kept for hash
-    collisions) cost about 0.2 s more server time on a federation's million games. ``narrow``:
-    every player's id fits int4, so the games' ids are sent as int4.
+    On PostgreSQL they come packed into ``bytea`` values straight into numpy (a million Python
+    tuples of strings and dates cost more than the rest of the reading), one value for each
+    list and event: the server groups them, so each game's list and event are known without a
+    byte of their own, and the event names come once each. ``narrow``: every player's id fits
+    int4, so White's and Black's ids share one int8.
     """
     table = connection.ops.quote_name(Game._meta.db_table)
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
-    codes = " ".join(f"WHEN '{name}' THEN {at}" for at, name in enumerate(rating_lists))
     marks = ", ".join(["%s"] * len(rating_lists))
     where = f"period_id = %s AND rating_list IN ({marks})"
     if connection.vendor != "postgresql":
         sql = (
-            f"SELECT white_id, black_id, CASE result {cases} ELSE -1 END, "
-            f"CASE rating_list {codes} END, date, event FROM {table} WHERE {where}"
+            f"SELECT rating_list, white_id, black_id, CASE result {cases} ELSE -1 END, date, "
+            f"event FROM {table} WHERE {where}"
         )
         rows = list(bulk.fetch_rows_sql(sql, [period.pk, *rating_lists]))
-        ints = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
-        days = np.fromiter(
-            (date.fromisoformat(str(row[4])[:10]).toordinal() for row in rows), np.int64, len(rows)
-        )
-        events = np.array([row[5] for row in rows], dtype=object)
-        white, black, score, code = ints.T
-
-        def names_of(chosen: np.ndarray) -> Callable[[np.ndarray], list[str]]:
-            return lambda at: events[chosen][at].tolist()
-
-    else:
-        # The narrow form packs 16 bytes a game, not 28: the text sent and decoded (base64) is
-        # 22 MB instead of 38 for a federation's million games. Scores (at most UNIT), days
-        # within a period and the list's code (two more bytes, when several lists are read)
-        # fit int2; players' ids fit int4 unless ``narrow`` says otherwise.
-        ids, small = ("int4send", "::int4") if narrow else ("int8send", "")
-        several = len(rating_lists) > 1  # else no list code: one list needs none
-        coded = f" || int2send((CASE rating_list {codes} END)::int2)" if several else ""
-        dtype = _NARROW_GAME if narrow else _HASHED_GAME
-        _, records = bulk.fetch_packed(
-            f"""SELECT string_agg({ids}(white_id{small}) || {ids}(black_id{small})
-                                  || int2send((CASE result {cases} ELSE -1 END)::int2)
-                                  || int2send((date - %s)::int2) || int4send(hashtext(event))
-                                  {coded}, ''::bytea
-                       ) AS packed
-                FROM {table} WHERE {where}""",
-            [period.start, period.pk, *rating_lists],
-            _with_list(dtype) if several else dtype,
-        )
-        white, black = records["white"].astype(np.int64), records["black"].astype(np.int64)
-        score = records["score"].astype(np.int64)
-        code = records["list"] if several else np.zeros(len(white), np.int16)
-        days = records["day"].astype(np.int64) + period.start.toordinal()
-        hashes = records["event"]
-        known: dict[int, str] = {}  # the event names found so far, by hash
-
-        def names_of(chosen: np.ndarray) -> Callable[[np.ndarray], list[str]]:
-            return functools.partial(_events_by_hash, table, period.pk, known, hashes[chosen])
-
-    found = {}
-    for at, rating_list in enumerate(rating_lists):
-        chosen = np.flatnonzero(code == at)
-        if len(chosen) == len(code):  # one list, or every game on it: no copies
-            chosen = np.arange(len(code))
-        if len(chosen):
-            found[rating_list] = engine.GameColumns(
-                white[chosen], black[chosen], score[chosen], days[chosen], names_of(chosen)
+        found = {}
+        for rating_list in rating_lists:
+            chosen = [row[1:] for row in rows if row[0] == rating_list]
+            if not chosen:
+                continue
+            white, black, score = np.array([row[:3] for row in chosen], np.int64).T
+            days = np.fromiter(
+                (date.fromisoformat(str(row[3])[:10]).toordinal() for row in chosen),
+                np.int64,
+                len(chosen),
             )
+            events = np.array([row[4] for row in chosen], dtype=object)
+            found[rating_list] = engine.GameColumns(
+                white, black, score, days, functools.partial(_names, events, None)
+            )
+        return found
+    # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
+    # the day in one int4 (score x 2**16 + day; the cast to int2 refuses a day out of range).
+    players = (
+        "int8send((white_id::int8 << 32) | black_id)"
+        if narrow
+        else "int8send(white_id) || int8send(black_id)"
+    )
+    groups = bulk.fetch_packed(
+        f"""SELECT rating_list, event,
+                   string_agg({players} || int4send((CASE result {cases} ELSE -1 END) * 65536
+                                                    + (date - %s)::int2), ''::bytea)
+            FROM {table} WHERE {where}
+            GROUP BY rating_list, event""",
+        [period.start, period.pk, *rating_lists],
+        _NARROW_GAME if narrow else _WIDE_GAME,
+    )
+    found = {}
+    for rating_list in rating_lists:
+        mine = [(event, records) for (name, event), records in groups if name == rating_list]
+        if not mine:
+            continue
+        records = np.concatenate([records for _, records in mine])
+        if narrow:
+            pair = records["players"].astype(np.int64)
+            white, black = pair >> 32, pair & 0xFFFFFFFF
+        else:
+            white, black = records["white"].astype(np.int64), records["black"].astype(np.int64)
+        packed = records["score_day"].astype(np.int64)
+        score = (packed + 32768) >> 16
+        days = packed - (score << 16) + period.start.toordinal()
+        events = np.array([event for event, _ in mine], dtype=object)
+        codes = np.repeat(np.arange(len(mine)), [len(records) for _, records in mine])
+        found[rating_list] = engine.GameColumns(
+            white, black, score, days, functools.partial(_names, events, codes)
+        )
     return found
 
 
-def _exact_game_columns(period: RatingPeriod, rating_list: str) -> engine.GameColumns:
-    """The period's games on a list with their events coded exactly (PostgreSQL only)."""
-    table = connection.ops.quote_name(Game._meta.db_table)
-    cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
-    (names,), records = bulk.fetch_packed(
-        f"""WITH events AS (
-                SELECT event, (row_number() OVER () - 1)::int AS code
-                FROM (SELECT DISTINCT event FROM {table}
-                      WHERE period_id = %s AND rating_list = %s) AS d
-            )
-            SELECT (SELECT array_agg(event ORDER BY code) FROM events) AS names,
-                   string_agg(int8send(white_id) || int8send(black_id)
-                              || int4send(CASE result {cases} ELSE -1 END)
-                              || int4send(date - %s) || int4send(events.code), ''::bytea
-                   ) AS packed
-            FROM {table} JOIN events USING (event)
-            WHERE period_id = %s AND rating_list = %s""",
-        [period.pk, rating_list, period.start, period.pk, rating_list],
-        _PACKED_GAME,
-        others=["names"],
-    )
-    events = np.array(names or [], dtype=object)
-    codes = records["event"]
-
-    def named(at: np.ndarray) -> list[str]:
-        return events[codes[at]].tolist()  # type: ignore[no-any-return]
-
-    return engine.GameColumns(
-        records["white"].astype(np.int64),
-        records["black"].astype(np.int64),
-        records["score"].astype(np.int64),
-        records["day"].astype(np.int64) + period.start.toordinal(),
-        named,
-    )
+def _names(events: np.ndarray, codes: np.ndarray | None = None, at: Any = None) -> list[str]:
+    """The event names of the games at ``at``: ``events`` holds a name a game, or with
+    ``codes`` a name a code."""
+    chosen = codes[at] if codes is not None else at
+    return events[chosen].tolist()  # type: ignore[no-any-return]
 
 
-class _HashCollision(Exception):
-    """Two of a period's event names share a ``hashtext``: its games must be read exactly."""
-
-
-def _events_by_hash(
-    table: str, period_pk: int, known: dict[int, str], hashes: np.ndarray, at: np.ndarray
-) -> list[str]:
-    """The event names of the games at ``at``, looked up by the hashes the games carry.
-
-    Only the names of those games' hashes are fetched (the pools' games are few next to the
-    period's), and only those not already ``known`` from another list's games of the period:
-    the lists of a period share one lookup, each query a scan of the period's games. If two
-    distinct names share a hash, the names cannot be told apart: raise ``_HashCollision`` and
-    let ``_rate`` read the list's games again the exact way.
-    """
-    wanted = hashes[at]
-    distinct = np.unique(wanted)
-    missing = [h for h in distinct.tolist() if h not in known]
-    if missing:
-        rows = bulk.fetch_rows_sql(
-            f"SELECT DISTINCT event, hashtext(event) FROM {table} "
-            "WHERE period_id = %s AND hashtext(event) = ANY(%s)",
-            [period_pk, missing],
-        )
-        names: dict[int, str] = {}
-        for event, hashed in rows:
-            if names.setdefault(hashed, event) != event:
-                raise _HashCollision(event)
-        known.update(names)
-    found = np.array([known[h] for h in distinct.tolist()], dtype=object)
-    return found[np.searchsorted(distinct, wanted)].tolist()  # type: ignore[no-any-return]
-
-
-_PACKED_GAME = np.dtype(
-    [("white", ">i8"), ("black", ">i8"), ("score", ">i4"), ("day", ">i4"), ("event", ">i4")]
-)
-_HASHED_GAME = np.dtype(
-    [("white", ">i8"), ("black", ">i8"), ("score", ">i2"), ("day", ">i2"), ("event", ">i4")]
-)
-_NARROW_GAME = np.dtype(
-    [("white", ">i4"), ("black", ">i4"), ("score", ">i2"), ("day", ">i2"), ("event", ">i4")]
-)
-
-
-def _with_list(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """A packed game's type with the code of its list after it (a read of several lists)."""
-    return np.dtype([*(dtype.descr), ("list", ">i2")])
+_WIDE_GAME = np.dtype([("white", ">i8"), ("black", ">i8"), ("score_day", ">i4")])
+_NARROW_GAME = np.dtype([("players", ">i8"), ("score_day", ">i4")])
 
 
 _INT4_MAX = 2**31 - 1

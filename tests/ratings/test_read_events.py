@@ -1,12 +1,11 @@
-"""Event names read back by hash for the newcomers' pools, and the period's games read by list
-(services._games_by_list, services._exact_game_columns)."""
+"""The period's games read by list and event for the newcomers' pools
+(services._games_by_list)."""
 
 import json
 from datetime import date
 
 import numpy as np
 import pytest
-from django.db import connection
 
 from ladder.models import Game, RatingPeriod
 from ratings import engine, services
@@ -41,21 +40,9 @@ def test_the_pools_carry_each_game_s_own_event_name():
                                     "event:Zürich Open"}  # fmt: skip
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="hashtext is PostgreSQL's")
-def test_names_sharing_a_hash_are_read_exactly(monkeypatch):
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT hashtext(%s) = hashtext(%s)", list(COLLIDING))
-        assert cursor.fetchone() == (True,)
-    exact = []
-    read = services._exact_game_columns
-
-    def exact_game_columns(period, rating_list):
-        exact.append(rating_list)
-        return read(period, rating_list)
-
-    monkeypatch.setattr(services, "_exact_game_columns", exact_game_columns)
+def test_names_sharing_a_hash_are_read_apart():
+    """Each game's event is its own, even for names PostgreSQL's ``hashtext`` confuses."""
     assert _pool_events(COLLIDING) == {f"event:{name}" for name in COLLIDING}
-    assert exact == ["standard"]  # the hash path found the collision; the exact one read it
 
 
 def test_pool_text_is_json_dumps_of_the_pool():
@@ -69,22 +56,30 @@ def test_pool_text_is_json_dumps_of_the_pool():
     assert services._pool_text(odd) == json.dumps(services._pool_to_json(odd))
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the packed reads are PostgreSQL's")
-def test_the_narrow_wide_and_exact_reads_agree():
-    _pool_events(("Open", "", "Blitz"))
+def _as_stored(period, rating_list="standard"):
+    """The period's games on a list as the ORM reads them, in ``_games`` form."""
+    return sorted(
+        (white, black, engine.WHITE_SCORE.get(result, -1), day.toordinal(), event)
+        for white, black, result, day, event in Game.objects.filter(
+            period=period, rating_list=rating_list
+        ).values_list("white_id", "black_id", "result", "date", "event")
+    )
+
+
+def _games(read):  # the reads may order the games differently
+    at = np.arange(len(read.white))
+    return sorted(zip(*(column.tolist() for column in read[:4]), read.events(at), strict=True))
+
+
+def test_the_narrow_and_wide_reads_give_the_games_as_stored():
+    _pool_events(("Open", "", "Blitz", *COLLIDING))
+    Game.objects.filter(pk=Game.objects.order_by("pk").first().pk).update(result="+/-")
     period = RatingPeriod.objects.get()
-    reads = [
-        services._games_by_list(period, ["standard"], narrow=True)["standard"],
-        services._games_by_list(period, ["standard"])["standard"],
-        services._exact_game_columns(period, "standard"),
-    ]
-
-    def games(read):  # the reads may order the games differently
-        at = np.arange(len(read.white))
-        return sorted(zip(*(column.tolist() for column in read[:4]), read.events(at), strict=True))
-
-    assert games(reads[0]) == games(reads[1]) == games(reads[2])
-    assert sorted(game[4] for game in games(reads[0])) == ["", "Blitz", "Open"]
+    for narrow in (True, False):
+        read = services._games_by_list(period, ["standard"], narrow=narrow)["standard"]
+        assert _games(read) == _as_stored(period)
+    assert {game[2] for game in _games(read)} == {-1, engine.UNIT // 2}
+    assert sorted({game[4] for game in _games(read)}) == ["", "Blitz", "Open", *COLLIDING]
 
 
 def test_one_read_of_several_lists_splits_them_as_reads_of_each():
@@ -100,45 +95,11 @@ def test_one_read_of_several_lists_splits_them_as_reads_of_each():
         for i, name in enumerate(lists)
     )  # fmt: skip
 
-    def games(read):
-        at = np.arange(len(read.white))
-        return sorted(zip(*(column.tolist() for column in read[:4]), read.events(at), strict=True))
-
     together = services._games_by_list(period, ["standard", "rapid", "blitz"])
     assert {name: len(read.white) for name, read in together.items()} == {
         "standard": 1, "rapid": 2, "blitz": 3
     }  # fmt: skip
     for name in ("standard", "rapid", "blitz"):
         (alone,) = services._games_by_list(period, [name]).values()
-        assert games(together[name]) == games(alone)
+        assert _games(together[name]) == _games(alone) == _as_stored(period, name)
     assert services._games_by_list(period, ["standard"], narrow=True).keys() == {"standard"}
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="hashtext is PostgreSQL's")
-def test_a_collision_on_one_list_reads_that_list_exactly_and_the_others_by_hash(monkeypatch):
-    day = date(2026, 3, 5)
-    period = RatingPeriod.objects.for_date(day)
-    newcomers = {name: UnratedPlayerFactory() for name in ("standard", "rapid")}
-    games = [
-        Game(date=day, white=newcomers[name], result="1-0",
-             black=PlayerFactory(rapid_entry_rating=1600, rapid_entry_rated_games=30),
-             period=period, event=event, rating_list=name,
-             time_control="90+30" if name == "standard" else "15+10")
-        for name, events in (("standard", ("Open",)), ("rapid", COLLIDING))
-        for event in events
-    ]  # fmt: skip
-    Game.objects.bulk_create(games)
-    exact = []
-    read = services._exact_game_columns
-
-    def exact_game_columns(period, rating_list):
-        exact.append(rating_list)
-        return read(period, rating_list)
-
-    monkeypatch.setattr(services, "_exact_game_columns", exact_game_columns)
-    services.recompute_lists(period, rating_lists=["standard", "rapid"])
-    assert exact == ["rapid"]
-    pools = dict(RatingChange.objects.filter(player__in=newcomers.values()).values_list(
-        "rating_list", "pool"))  # fmt: skip
-    assert {game[1] for game in pools["standard"]} == {"event:Open"}
-    assert {game[1] for game in pools["rapid"]} == {f"event:{name}" for name in COLLIDING}
