@@ -72,6 +72,25 @@ def fetch_packed(
         ]
 
 
+@contextmanager
+def in_background(sql: str, params: Sequence[Any]) -> Iterator[None]:
+    """Run one statement while the caller's block runs; return when both are done.
+
+    On PostgreSQL the statement is sent in pipeline mode, so the server executes it while
+    Python goes on; the block must not use the connection. Elsewhere it runs first.
+    """
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+        yield
+        return
+    connection.ensure_connection()
+    raw = connection.connection
+    with raw.pipeline(), psycopg.Cursor(raw) as cursor:
+        cursor.execute(sql, params)
+        yield
+
+
 def as_date(value: date | str | None) -> date | None:
     """Read a date as PostgreSQL (``date``) or SQLite (ISO text) returns it."""
     if value is None or isinstance(value, date):

@@ -178,55 +178,80 @@ def _recompute_from(
         )  # fmt: skip
     stale: dict[str, set[int]] = {name: set() for name in rating_lists}
     rated: dict[str, set[int]] = {name: set() for name in rating_lists}
+    moves: dict[str, list[RatingMove]] = {}
     for index, current in enumerate(periods):
+        last = index + 1 == len(periods)
         for name, deleted in _delete_rows(current, rating_lists).items():
             stale[name] |= deleted
         games = _games_by_list(current, rating_lists, narrow=_narrow(entry))
-        # Every list's rated players first (reading event names as needed), then all rows in
-        # one statement: the rated players' as columns (ratings.columns), the unrated, fewer
-        # and each with a pool, as rows. The unrated are rated only then (``unrated`` is
-        # computed when first read), and each list's rows are built while the server stores
-        # the rows before them (``bulk.RowWriter``).
-        found = {name: _rate(current, states[name], games.get(name)) for name in rating_lists}
+        found = {
+            name: results
+            for name in rating_lists
+            if (results := _rate(current, states[name], games.get(name))) is not None
+        }
         del games
-        unrated_by: dict[str, dict[int, engine.PlayerPeriod]] = {}
+        # The rated players' rows of every list first, as columns (ratings.columns), then the
+        # newcomers', fewer and each with a pool, as rows, all in one statement. The newcomers
+        # are rated only then (``unrated`` is computed when first read), while the server
+        # stores the rows before theirs (``bulk.RowWriter``).
         with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
             for name, results in found.items():
-                if results is None:
-                    continue
                 summaries[name].rows += columns.insert_rated(
                     RatingChange, _ROW_COLUMNS, current.pk, results.rated, name, writer
                 )
-                unrated = {results.ids[k]: result for k, result in results.unrated.items()}
-                unrated_by[name] = unrated
+            newcomers = _newcomers(found)
+            for name, unrated in newcomers.items():
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
-        for name, results in found.items():
-            if results is None:
-                continue
-            unrated = unrated_by[name]
-            rated[name].update(results.ids)
-            final[name].update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
-            final[name].update((pid, result.rating_after) for pid, result in unrated.items())
-            if index + 1 < len(periods):  # the closing states open the next period
-                states[name].update(
-                    zip(results.rated.ids, engine.rated_states(results.rated), strict=True)
-                )
-                states[name].update((pid, result.state) for pid, result in unrated.items())
-        del found  # a federation's period: free it before the next one
-    _write_players_from_rows(periods, rating_lists)
+        if last:  # the players' fields are written while the summaries are drawn up
+            with bulk.in_background(*_players_from_rows(periods, rating_lists)):
+                for name, results in found.items():
+                    _carry(results, newcomers[name], rated[name], final[name], None)
+                moves = {name: _moves(final[name], stored[name]) for name in rating_lists}
+        else:
+            for name, results in found.items():
+                _carry(results, newcomers[name], rated[name], final[name], states[name])
+        del found, newcomers  # a federation's period: free it before the next one
     for name in rating_lists:
-        was = stored[name]
-        moves = [
-            RatingMove(pid, was.get(pid), rating)
-            for pid, rating in final[name].items()
-            if was.get(pid) != rating
-        ]
-        moves += _write_stale(periods[0].start, stale[name] - rated[name], name)
-        summaries[name].moves, summaries[name].players_changed = moves, len(moves)
+        moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
+        summaries[name].moves, summaries[name].players_changed = moves[name], len(moves[name])
     if dry_run:
         transaction.set_rollback(True)
     return summaries
+
+
+def _newcomers(found: dict[str, engine.PeriodColumns]) -> dict[str, dict[int, engine.PlayerPeriod]]:
+    """Each list's unrated players' results by id (computed here, when first read)."""
+    return {
+        name: {results.ids[k]: result for k, result in results.unrated.items()}
+        for name, results in found.items()
+    }
+
+
+def _carry(
+    results: engine.PeriodColumns,
+    newcomers: dict[int, engine.PlayerPeriod],
+    rated: set[int],
+    final: dict[int, int | None],
+    states: dict[int, engine.PlayerState] | None,
+) -> None:
+    """Note a list's period: who was rated, their ratings after it, and (``states`` given,
+    before a later period) the states they close it with, which open the next."""
+    rated.update(results.ids)
+    final.update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
+    final.update((pid, result.rating_after) for pid, result in newcomers.items())
+    if states is not None:
+        states.update(zip(results.rated.ids, engine.rated_states(results.rated), strict=True))
+        states.update((pid, result.state) for pid, result in newcomers.items())
+
+
+def _moves(final: dict[int, int | None], stored: dict[int, int | None]) -> list[RatingMove]:
+    """The players whose rating after the recompute differs from the stored one."""
+    return [
+        RatingMove(pid, stored.get(pid), rating)
+        for pid, rating in final.items()
+        if stored.get(pid) != rating
+    ]
 
 
 def try_recompute_lock() -> bool:
@@ -853,9 +878,12 @@ def _write_stale(start: date, players: set[int], rating_list: str) -> list[Ratin
 _DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
 
 
-def _write_players_from_rows(periods: Sequence[RatingPeriod], rating_lists: Sequence[str]) -> None:
-    """Copy each player's latest row on each list in ``periods`` (a period and every later one)
-    into their derived fields of that list, in SQL, every list in one statement.
+def _players_from_rows(
+    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The statement (SQL and parameters) that copies each player's latest row on each list in
+    ``periods`` (a period and every later one) into their derived fields of that list, every
+    list in one statement.
 
     Only players whose fields differ are written, each once whatever the number of lists. The
     rows were just written, so the database joins them to the players faster than a scratch
@@ -935,9 +963,8 @@ def _write_players_from_rows(periods: Sequence[RatingPeriod], rating_lists: Sequ
         ]
         unequal = " OR ".join(f"{players}.{column} {differ} l.{value}" for column, value in pairs)
         different.append(f"(l.on_{n} AND ({unequal}))")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {players} SET {', '.join(assignments)} FROM ({latest}) AS l "
-            f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})",
-            params,
-        )
+    return (
+        f"UPDATE {players} SET {', '.join(assignments)} FROM ({latest}) AS l "
+        f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})",
+        params,
+    )
