@@ -192,21 +192,25 @@ def rate_period_columns(
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
-    ids, totals, pools = _tally(period, states, columns, rules)
+    ids, totals, pools_of = _tally(period, states, columns, rules)
     rated = np.flatnonzero(totals.rating >= 0)
     rated_columns = _rate_rated(period, states, ids, rated, totals, rules)
-    unrated = _Later(
-        lambda: {
+
+    def rate_unrated() -> dict[int, PlayerPeriod]:
+        pools = pools_of()
+        return {
             k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
             for k in np.flatnonzero(totals.rating < 0).tolist()
         }
-    )
+
+    unrated = _Later(rate_unrated)
     return PeriodColumns(ids, rated, rated_columns, unrated)
 
 
 class _Later(Mapping[int, "PlayerPeriod"]):
-    """The unrated players' results, computed when first read: a caller may store the rated
-    players' rows first and rate the newcomers while the database works (services)."""
+    """The unrated players' results, computed (their pools collected too) when first read: a
+    caller may store the rated players' rows first and rate the newcomers while the database
+    works (services)."""
 
     def __init__(self, compute: Callable[[], dict[int, PlayerPeriod]]) -> None:
         self._compute: Callable[[], dict[int, PlayerPeriod]] | None = compute
@@ -258,13 +262,14 @@ class Totals(NamedTuple):
 
 def _tally(
     period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
-) -> tuple[list[int], Totals, dict[int, list[PoolGame]]]:
-    """Sum every player's rated games of the period; collect unrated players' pool games.
+) -> tuple[list[int], Totals, Callable[[], dict[int, list[PoolGame]]]]:
+    """Sum every player's rated games of the period; say how to collect the unrated players'
+    pool games.
 
     The games of a federation's period number in the millions, so the sums are taken with numpy
     over whole columns; the arithmetic stays in integers (UNIT), and float64 sums of integers
-    below 2**53 are exact. Returns the players' ids, their totals in the same order, and the
-    unrated players' pool games by position.
+    below 2**53 are exact. Returns the players' ids, their totals in the same order, and a
+    function returning the unrated players' pool games by position.
     """
     score = games.score
     ids, wi, bi = _dense_index(games.white, games.black)
@@ -298,7 +303,10 @@ def _tally(
         total(np.concatenate([rbb, rwb])),
         last,
     )
-    pools = _pool_games(period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games)
+    # The pools are collected only when the unrated players are rated (see ``_Later``).
+    pools = functools.partial(
+        _pool_games, period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games
+    )
     return id_list, totals, pools
 
 
