@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -50,7 +50,11 @@ def fetch_rows_sql(sql: str, params: Sequence[Any], *, chunk: int = 50_000) -> I
 
 
 def fetch_packed(
-    sql: str, params: Sequence[Any], dtype: np.dtype[Any]
+    sql: str,
+    params: Sequence[Any],
+    dtype: np.dtype[Any],
+    *,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[tuple[Row, np.ndarray]]:
     """Run a PostgreSQL query whose last column packs rows into a ``bytea``; unpack each.
 
@@ -62,14 +66,49 @@ def fetch_packed(
 
     The query runs on a psycopg cursor of Django's connection, in its transaction: Django's
     own cursors bind parameters on the client, which psycopg allows only with text results.
+    ``meanwhile`` is called while the server runs the query (sent in pipeline mode).
     """
     connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, binary=True)
+    raw = connection.connection
+    with psycopg.Cursor(raw) as cursor:
+        if meanwhile is None:
+            cursor.execute(sql, params, binary=True)
+        else:
+            with raw.pipeline():
+                cursor.execute(sql, params, binary=True)
+                meanwhile()
         return [
             (tuple(values), np.frombuffer(packed or b"", dtype=dtype))
             for *values, packed in cursor.fetchall()
         ]
+
+
+def fetch_int_columns(model: type[Model], columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Every row's primary key and integer ``columns`` (-1 for NULL; values must fit int4 and
+    not be negative), as an array and an array of a row per row, in no particular order.
+
+    On PostgreSQL the rows come packed (``fetch_packed``): 100,000 players' tuples of a dozen
+    values cost more than the query.
+    """
+    meta = model._meta
+    quote = connection.ops.quote_name
+    assert meta.pk is not None
+    key = quote(_column(meta.pk))
+    names = [quote(_column(_field(meta, c))) for c in columns]
+    table = quote(meta.db_table)
+    if connection.vendor == "postgresql":
+        packed = "".join(f" || int4send(COALESCE({name}, -1)::int4)" for name in names)
+        dtype = np.dtype([("id", ">i8"), ("values", ">i4", (len(names),))])
+        found = fetch_packed(
+            f"SELECT string_agg(int8send({key}){packed}, ''::bytea) FROM {table}", [], dtype
+        )
+        records = found[0][1] if found else np.zeros(0, dtype)
+        return records["id"].astype(np.int64), records["values"].astype(np.int64)
+    rows = list(fetch_rows_sql(f"SELECT {key}, {', '.join(names)} FROM {table}", []))
+    values = np.array(
+        [[-1 if value is None else value for value in row] for row in rows], np.int64
+    ).reshape(len(rows), len(names) + 1)
+    return values[:, 0].copy(), values[:, 1:]
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -164,7 +164,7 @@ def _recompute_from(
     summaries = {name: Recompute(list(first.periods), dry_run=dry_run) for name in rating_lists}
     if not periods:
         return summaries
-    entry, stored = _load_entry(rating_lists)
+    table, entry = _load_entry(rating_lists)
     # Each player's rating after their latest row from ``period`` on, by list: against the
     # stored ratings, how many players' ratings the recompute changed.
     final: dict[str, dict[int, int | None]] = {name: {} for name in rating_lists}
@@ -183,22 +183,26 @@ def _recompute_from(
         last = index + 1 == len(periods)
         for name, deleted in _delete_rows(current, rating_lists).items():
             stale[name] |= deleted
-        games = _games_by_list(current, rating_lists, narrow=_narrow(entry))
-        found = {
-            name: results
-            for name in rating_lists
-            if (results := _rate(current, states[name], games.get(name))) is not None
-        }
-        del games
-        # The rated players' rows of every list first, as columns (ratings.columns), then the
-        # newcomers', fewer and each with a pool, as rows, all in one statement. The newcomers
-        # are rated only then (``unrated`` is computed when first read), while the server
-        # stores the rows before theirs (``bulk.RowWriter``).
+        # The entry data are made ready for the rating while the server reads the games.
+        games = _games_by_list(
+            current, rating_lists, narrow=table.narrow(), meanwhile=table.prepare
+        )
+        # Each list is rated and its rated players' rows sent as columns (ratings.columns)
+        # before the next list is rated, so that the server stores them meanwhile; then the
+        # newcomers' rows, fewer and each with a pool, all in one statement. The newcomers are
+        # rated only then (``unrated`` is computed when first read), while the server stores
+        # the rows before theirs (``bulk.RowWriter``).
+        found: dict[str, engine.PeriodColumns] = {}
         with bulk.writing(RatingChange, _ROW_COLUMNS) as writer:
-            for name, results in found.items():
+            for name in rating_lists:
+                results = _rate(current, states[name], games.pop(name, None))
+                if results is None:
+                    continue
+                found[name] = results
                 summaries[name].rows += columns.insert_rated(
                     RatingChange, _ROW_COLUMNS, current.pk, results.rated, name, writer
                 )
+            del games
             newcomers = _newcomers(found)
             for name, unrated in newcomers.items():
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
@@ -207,7 +211,7 @@ def _recompute_from(
             with bulk.in_background(*_players_from_rows(periods, rating_lists)):
                 for name, results in found.items():
                     _carry(results, newcomers[name], rated[name], final[name], None)
-                moves = {name: _moves(final[name], stored[name]) for name in rating_lists}
+                moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
         else:
             for name, results in found.items():
                 _carry(results, newcomers[name], rated[name], final[name], states[name])
@@ -307,60 +311,99 @@ def _load_players(
     return entry, derived
 
 
-class _EntryStates(dict[int, engine.PlayerState]):
-    """A list's states, each player's entry state built only when first asked for.
+class _EntryTable:
+    """Every player's id, birth year and, on each list read, entry rating, rated games, peak
+    and stored rating, as integer columns in id order (-1 for none), read in one query.
 
     A full replay starts every player of every list at their entry state, but most players of
-    a federation play on one list: building the state of every player on every list cost a
-    three-list replay a tenth more than one list over the same games (measured). A player not
-    held is at their entry state, read from the row ``_load_entry`` read.
+    a federation play on one list: a state is built only when a list asks for it
+    (``_EntryStates``), and the columns, read packed on PostgreSQL, cost a three-list replay
+    little more than a replay of one list (as Python tuples, twice as much: measured).
     """
 
-    def __init__(self, rows: dict[int, tuple[Any, ...]], at: int) -> None:
+    def __init__(self, rating_lists: Sequence[str]) -> None:
+        columns = ["birth_year"]
+        for rating_list in rating_lists:
+            fields = LIST_FIELDS[rating_list]
+            columns += [*fields.entry, fields.rating]
+        ids, values = bulk.fetch_int_columns(Player, columns)
+        order = np.argsort(ids, kind="stable")
+        self.ids, self.values = ids[order], values[order]
+        self.at = {name: 1 + 4 * index for index, name in enumerate(rating_lists)}
+        self._lists: dict[str, tuple[list[int | None], ...]] = {}
+
+    @functools.cached_property
+    def position(self) -> dict[int, int]:
+        """Each player's position in the columns, by id."""
+        return dict(zip(self.ids.tolist(), range(len(self.ids)), strict=True))
+
+    @functools.cached_property
+    def born(self) -> list[int | None]:
+        """Each player's birth year."""
+        return self._plain(self.values[:, 0])
+
+    def prepare(self) -> None:
+        """Build now what building the states needs (the Python values of every list)."""
+        for rating_list in self.at:
+            self.of_list(rating_list)
+        self.position, self.born  # noqa: B018 - computed and kept
+
+    @staticmethod
+    def _plain(column: np.ndarray) -> list[int | None]:
+        """A column as Python values, None for none."""
+        values: list[int | None] = column.tolist()
+        for k in np.flatnonzero(column < 0).tolist():
+            values[k] = None
+        return values
+
+    def of_list(self, rating_list: str) -> tuple[list[int | None], ...]:
+        """A list's entry rating, rated games, peak and stored rating as Python values."""
+        if rating_list not in self._lists:
+            at = self.at[rating_list]
+            self._lists[rating_list] = tuple(self._plain(self.values[:, at + n]) for n in range(4))
+        return self._lists[rating_list]
+
+    def stored(self, rating_list: str) -> dict[int, int | None]:
+        """Each player's stored rating on a list."""
+        return dict(zip(self.ids.tolist(), self.of_list(rating_list)[3], strict=True))
+
+    def narrow(self) -> bool:
+        """Whether every player's id fits int4."""
+        return not len(self.ids) or int(self.ids[-1]) <= _INT4_MAX
+
+
+class _EntryStates(dict[int, engine.PlayerState]):
+    """A list's states, each player's entry state built only when first asked for (a player
+    not held is at their entry state, read from the ``_EntryTable``)."""
+
+    def __init__(self, table: _EntryTable, rating_list: str) -> None:
         super().__init__()
-        self._rows, self._at = rows, at
+        self._table, self._list = table, rating_list
 
     def __missing__(self, pid: int) -> engine.PlayerState:
-        row, at = self._rows[pid], self._at
-        peak = row[at + 2] if row[at + 2] is not None else row[at]
-        state = self[pid] = engine.PlayerState(row[at], row[at + 1], peak, row[1])
+        table = self._table
+        k = table.position[pid]
+        rating, games, peak, _ = table.of_list(self._list)
+        state = self[pid] = engine.PlayerState(
+            rating[k], games[k] or 0, peak[k] if peak[k] is not None else rating[k], table.born[k]
+        )
         return state
 
     def fresh(self) -> _EntryStates:
         """The entry states again, none built (what a replay's states start from)."""
-        return _EntryStates(self._rows, self._at)
-
-    def player_ids(self) -> Iterable[int]:
-        """Every player's id (built or not)."""
-        return self._rows.keys()
+        return _EntryStates(self._table, self._list)
 
 
-def _load_entry(
-    rating_lists: Sequence[str],
-) -> tuple[dict[str, _EntryStates], dict[str, dict[int, int | None]]]:
-    """Every player's entry state (built when asked for) and stored rating on each list, in
-    one query.
+def _load_entry(rating_lists: Sequence[str]) -> tuple[_EntryTable, dict[str, _EntryStates]]:
+    """Every player's entry data and stored rating on each list, in one query, and the states
+    on each list (built when asked for).
 
     Reading all players is cheaper than selecting those of a period: a federation's player
     table is small next to its games, and the selection would scan the games again.
     """
-    names = [
-        name
-        for rating_list in rating_lists
-        for name in (*LIST_FIELDS[rating_list].entry, LIST_FIELDS[rating_list].rating)
-    ]
-    rows = {
-        row[0]: row
-        for row in bulk.fetch_rows(
-            Player.objects.order_by().values_list("pk", "birth_year", *names)
-        )
-    }
-    entry, stored = {}, {}
-    for index, rating_list in enumerate(rating_lists):
-        at = 2 + 4 * index  # the list's entry rating, rated games, peak and rating follow
-        entry[rating_list] = _EntryStates(rows, at)
-        stored[rating_list] = {pid: row[at + 3] for pid, row in rows.items()}
-    return entry, stored
+    table = _EntryTable(rating_lists)
+    entry = {name: _EntryStates(table, name) for name in rating_lists}
+    return table, entry
 
 
 def _ratings_after(rated: engine.RatedColumns) -> list[int | None]:
@@ -411,12 +454,6 @@ def _delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str,
     return deleted
 
 
-def _narrow(entry: dict[str, _EntryStates]) -> bool:
-    """Whether every player's id fits int4 (each list's entry holds every player)."""
-    first = next(iter(entry.values()), None)
-    return max(first.player_ids() if first is not None else (), default=0) <= _INT4_MAX
-
-
 def _rate(
     period: RatingPeriod, states: dict[int, engine.PlayerState], games: engine.GameColumns | None
 ) -> engine.PeriodColumns | None:
@@ -428,7 +465,11 @@ def _rate(
 
 
 def _games_by_list(
-    period: RatingPeriod, rating_lists: Sequence[str], *, narrow: bool = False
+    period: RatingPeriod,
+    rating_lists: Sequence[str],
+    *,
+    narrow: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> dict[str, engine.GameColumns]:
     """The period's games on the lists, in one query, as integer columns for each list that has
     any: White's score and the day decoded by the query.
@@ -437,13 +478,16 @@ def _games_by_list(
     tuples of strings and dates cost more than the rest of the reading), one value for each
     list and event: the server groups them, so each game's list and event are known without a
     byte of their own, and the event names come once each. ``narrow``: every player's id fits
-    int4, so White's and Black's ids share one int8.
+    int4, so White's and Black's ids share one int8. ``meanwhile`` is called while the server
+    reads (on PostgreSQL; elsewhere first).
     """
     table = connection.ops.quote_name(Game._meta.db_table)
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
     marks = ", ".join(["%s"] * len(rating_lists))
     where = f"period_id = %s AND rating_list IN ({marks})"
     if connection.vendor != "postgresql":
+        if meanwhile is not None:
+            meanwhile()
         sql = (
             f"SELECT rating_list, white_id, black_id, CASE result {cases} ELSE -1 END, date, "
             f"event FROM {table} WHERE {where}"
@@ -480,6 +524,7 @@ def _games_by_list(
             GROUP BY rating_list, event""",
         [period.start, period.pk, *rating_lists],
         _NARROW_GAME if narrow else _WIDE_GAME,
+        meanwhile=meanwhile,
     )
     found = {}
     for rating_list in rating_lists:
