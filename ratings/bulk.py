@@ -10,8 +10,10 @@ from the models' metadata, never from input.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -72,10 +74,10 @@ def fetch_packed(
     raw = connection.connection
     with psycopg.Cursor(raw) as cursor:
         if meanwhile is None:
-            cursor.execute(sql, params, binary=True)
+            _execute(cursor, sql, params, binary=True)
         else:
             with raw.pipeline():
-                cursor.execute(sql, params, binary=True)
+                _execute(cursor, sql, params, binary=True)
                 meanwhile()
         return [
             (tuple(values), np.frombuffer(packed or b"", dtype=dtype))
@@ -126,8 +128,29 @@ def in_background(sql: str, params: Sequence[Any]) -> Iterator[None]:
     connection.ensure_connection()
     raw = connection.connection
     with raw.pipeline(), psycopg.Cursor(raw) as cursor:
-        cursor.execute(sql, params)
+        _execute(cursor, sql, params)
         yield
+
+
+def _execute(cursor: psycopg.Cursor[Any], sql: str, params: Sequence[Any], **options: Any) -> None:
+    """Execute on a psycopg cursor of Django's connection as Django's own cursors do: through
+    the connection's execute wrappers (``connection.execute_wrapper``), and in its query log
+    when it keeps one (``DEBUG``, tests counting queries)."""
+
+    def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> None:
+        started = time.monotonic()
+        try:
+            cursor.execute(sql, params, **options)
+        finally:
+            if connection.queries_logged:
+                connection.queries_log.append(
+                    {"sql": sql, "time": f"{time.monotonic() - started:.3f}"}
+                )
+
+    executor = execute
+    for wrapper in reversed(connection.execute_wrappers):
+        executor = functools.partial(wrapper, executor)
+    executor(sql, params, False, {"connection": connection, "cursor": cursor})
 
 
 def as_date(value: date | str | None) -> date | None:

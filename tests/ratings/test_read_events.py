@@ -6,6 +6,7 @@ from datetime import date
 
 import numpy as np
 import pytest
+from django.db import connection
 
 from ladder.models import Game, RatingPeriod
 from ratings import engine, services
@@ -103,3 +104,24 @@ def test_one_read_of_several_lists_splits_them_as_reads_of_each():
         (alone,) = services._games_by_list(period, [name]).values()
         assert _games(together[name]) == _games(alone) == _as_stored(period, name)
     assert services._games_by_list(period, ["standard"], narrow=True).keys() == {"standard"}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the packed reads are PostgreSQL's")
+def test_the_packed_reads_and_the_background_update_are_counted_as_queries():
+    """Queries sent on psycopg cursors (binary results, pipeline mode) still go through
+    Django's execute wrappers and query log, so query counts stay honest."""
+    from django.test.utils import CaptureQueriesContext
+
+    _pool_events(("Open",))
+    period = RatingPeriod.objects.get()
+    wrapped = []
+
+    def count(execute, sql, params, many, context):
+        wrapped.append(sql)
+        return execute(sql, params, many, context)
+
+    with CaptureQueriesContext(connection) as logged, connection.execute_wrapper(count):
+        recompute_from(period)
+    for queries in ([q["sql"] for q in logged.captured_queries], wrapped):
+        assert any("string_agg" in sql and "ladder_game" in sql for sql in queries)
+        assert any(sql.startswith("UPDATE") and "ladder_player" in sql for sql in queries)
