@@ -42,35 +42,40 @@ def rated_columns(
     period_pk: int, rated: engine.RatedColumns, rating_list: str = "standard"
 ) -> dict[str, bulk.Column]:
     """The rows' values by column name, in database form (see ``bulk.Column``)."""
-    n = len(rated.ids)
-    below = rated.below_floor().tolist()
-    after = rated.after.tolist()
+    below = rated.below_floor()
     opening = rated.opening
     days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
+    # Below the floor: no rating after, the peak as it was (None if there was none).
+    peak = np.where(below, opening.peak, rated.peak)
     return {
         "player": np.array(rated.ids, np.int64),
         "period": bulk.Same(period_pk),
         "rating_list": bulk.Same(rating_list),
-        "status": [engine.STATUS_BELOW_FLOOR if b else engine.STATUS_RATED for b in below],
-        "rating_before": [state.rating for state in opening],
-        "k": [k.value for k in rated.k],
-        "k_reason": [k.reason for k in rated.k],
+        "status": [engine.STATUS_BELOW_FLOOR if b else engine.STATUS_RATED for b in below.tolist()],
+        "rating_before": opening.rating,
+        "k": rated.k,
+        "k_reason": rated.k_reason,
         "k_applied": rated.applied,
         "games": rated.games,
         "score_units": rated.score,
         "expected_units": rated.expected,
         "change_exact_units": rated.exact,
         "change": rated.change,
-        "rating_after": [None if b else a for b, a in zip(below, after, strict=True)],
+        "rating_after": _nullable(rated.after, below),
         "performance": rated.performance,
-        "rated_games_after": (
-            np.fromiter((state.rated_games for state in opening), np.int64, n) + rated.games
-        ),
-        "peak_after": [
-            state.peak_rating if b else peak
-            for state, b, peak in zip(opening, below, rated.peak.tolist(), strict=True)
-        ],
+        "rated_games_after": opening.rated_games + rated.games,
+        "peak_after": _nullable(peak, peak < 0),
         "last_rated_on": [days.get(day) for day in rated.last.tolist()],
-        "first_event": [state.first_event or "" for state in opening],
+        "first_event": [event or "" for event in opening.first_event],
         "pool": bulk.Same("[]"),
     }
+
+
+def _nullable(values: np.ndarray, null: np.ndarray) -> bulk.Column:
+    """A column of integers, None where ``null`` (an array if there is none)."""
+    if not null.any():
+        return values
+    found: list[int | None] = values.tolist()
+    for k in np.flatnonzero(null).tolist():
+        found[k] = None
+    return found

@@ -8,7 +8,7 @@ result does not depend on the order of the games inside the period.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -62,6 +62,64 @@ class PlayerState:
     last_rated_on: date | None = None
     pool: tuple[PoolGame, ...] = ()
     first_event: str | None = None
+
+
+class StateColumns(NamedTuple):
+    """Players' states as columns, one entry per player (-1 for none): what a full recompute
+    reads of 100,000 players without building a ``PlayerState`` for each."""
+
+    rating: np.ndarray
+    rated_games: np.ndarray
+    peak: np.ndarray
+    birth_year: np.ndarray
+    last: np.ndarray  # ordinal of the last rated game's date
+    first_event: list[str | None]
+
+    @classmethod
+    def of(cls, states: Sequence[PlayerState]) -> StateColumns:
+        """The columns of these states, in their order."""
+        count = len(states)
+
+        def column(values: Iterable[int | None]) -> np.ndarray:
+            return np.fromiter((-1 if v is None else v for v in values), np.int64, count)
+
+        return cls(
+            column(s.rating for s in states),
+            column(s.rated_games for s in states),
+            column(s.peak_rating for s in states),
+            column(s.birth_year for s in states),
+            column(s.last_rated_on.toordinal() if s.last_rated_on else None for s in states),
+            [s.first_event for s in states],
+        )
+
+    def take(self, at: np.ndarray) -> StateColumns:
+        """The players at positions ``at``."""
+        events = self.first_event
+        return StateColumns(
+            self.rating[at], self.rated_games[at], self.peak[at], self.birth_year[at],
+            self.last[at], [events[k] for k in at.tolist()],
+        )  # fmt: skip
+
+    def state(self, k: int) -> PlayerState:
+        """The state of the player at position ``k`` (a rated one: no pool)."""
+        peak, born, last = int(self.peak[k]), int(self.birth_year[k]), int(self.last[k])
+        return PlayerState(
+            int(self.rating[k]), int(self.rated_games[k]), None if peak < 0 else peak,
+            None if born < 0 else born, None if last < 0 else date.fromordinal(last), (),
+            self.first_event[k],
+        )  # fmt: skip
+
+
+def state_columns(states: Mapping[int, PlayerState], ids: np.ndarray) -> StateColumns:
+    """The states of the players ``ids`` (sorted) as columns.
+
+    A mapping that can give them as columns itself (a ``state_columns(ids)`` method, as the
+    full recompute's entry states have) is asked to; any other gives its ``PlayerState``s.
+    """
+    own = getattr(states, "state_columns", None)
+    if own is not None:
+        return own(ids)  # type: ignore[no-any-return]
+    return StateColumns.of([states[pid] for pid in ids.tolist()])
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +213,9 @@ class RatedColumns(NamedTuple):
     """
 
     ids: list[int]
-    opening: list[PlayerState]  # each player's state on the opening list
-    k: list[fide.KFactor]
+    opening: StateColumns  # each player's state on the opening list
+    k: np.ndarray  # K published for the period
+    k_reason: list[str]
     games: np.ndarray
     score: np.ndarray  # UNIT
     expected: np.ndarray  # UNIT
@@ -192,9 +251,9 @@ def rate_period_columns(
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
-    ids, totals, pools_of = _tally(period, states, columns, rules)
+    ids, opening, totals, pools_of = _tally(period, states, columns, rules)
     rated = np.flatnonzero(totals.rating >= 0)
-    rated_columns = _rate_rated(period, states, ids, rated, totals, rules)
+    rated_columns = _rate_rated(period, opening.take(rated), ids, rated, totals, rules)
 
     def rate_unrated() -> dict[int, PlayerPeriod]:
         pools = pools_of()
@@ -262,20 +321,21 @@ class Totals(NamedTuple):
 
 def _tally(
     period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
-) -> tuple[list[int], Totals, Callable[[], dict[int, list[PoolGame]]]]:
+) -> tuple[list[int], StateColumns, Totals, Callable[[], dict[int, list[PoolGame]]]]:
     """Sum every player's rated games of the period; say how to collect the unrated players'
     pool games.
 
     The games of a federation's period number in the millions, so the sums are taken with numpy
     over whole columns; the arithmetic stays in integers (UNIT), and float64 sums of integers
-    below 2**53 are exact. Returns the players' ids, their totals in the same order, and a
-    function returning the unrated players' pool games by position.
+    below 2**53 are exact. Returns the players' ids, their states on the opening list and their
+    totals in the same order, and a function returning the unrated players' pool games by
+    position.
     """
     score = games.score
     ids, wi, bi = _dense_index(games.white, games.black)
     id_list = ids.tolist()
-    ratings = [states[pid].rating for pid in id_list]
-    rating = np.fromiter((-1 if r is None else r for r in ratings), np.int64, len(id_list))
+    opening = state_columns(states, ids)
+    rating = opening.rating
     rw, rb = rating[wi], rating[bi]
     played = score >= 0
     both = played & (rw >= 0) & (rb >= 0)
@@ -307,7 +367,7 @@ def _tally(
     pools = functools.partial(
         _pool_games, period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games
     )
-    return id_list, totals, pools
+    return id_list, opening, totals, pools
 
 
 def _pool_games(
@@ -385,27 +445,23 @@ def _expectation_tables(method: str) -> tuple[np.ndarray, np.ndarray]:
 
 def _rate_rated(
     period: Period,
-    states: Mapping[int, PlayerState],
+    opening: StateColumns,
     ids: list[int],
     at: np.ndarray,
     totals: Totals,
     rules: Rules,
 ) -> RatedColumns:
-    """Apply 8.3 to the rated players at positions ``at``: K from the opening list, the 700
-    rule, one rounding, the 1400 floor.
+    """Apply 8.3 to the rated players at positions ``at`` (``opening``: their states): K from
+    the opening list, the 700 rule, one rounding, the 1400 floor.
 
-    The arithmetic runs on whole columns (integers in UNIT, exact); only K's eligibility and
-    the result objects are per player. A federation's period rates 100,000 players here.
+    The arithmetic runs on whole columns (integers in UNIT, exact), K's eligibility too
+    (``fide.k_factors``). A federation's period rates 100,000 players here.
     """
-    players = [states[ids[k]] for k in at.tolist()]
-    year = period.start.year
-    ks = [
-        fide.k_factor(peak_rating=s.peak_rating, rated_games=s.rated_games,
-                      birth_year=s.birth_year, year=year, club_k=rules.club_k)
-        for s in players
-    ]  # fmt: skip
+    k, reasons = fide.k_factors(
+        peak_rating=opening.peak, rated_games=opening.rated_games,
+        birth_year=opening.birth_year, year=period.start.year, club_k=rules.club_k,
+    )  # fmt: skip
     games, score, expected = totals.games[at], totals.score[at], totals.expected[at]
-    k = np.fromiter((kf.value for kf in ks), np.int64, len(ks))
     # 8.3.3, the 700 rule: K x n above 700 gives K = floor(700 / n) for every game.
     over = k * games > fide.K_CAP_PRODUCT
     applied = np.where(over, fide.K_CAP_PRODUCT // np.maximum(games, 1), k)
@@ -413,34 +469,31 @@ def _rate_rated(
     # 8.3.4: one rounding per period, half away from zero.
     change = np.sign(exact) * ((np.abs(exact) + UNIT // 2) // UNIT)
     after = totals.rating[at] + change
-    peaks = np.fromiter((-1 if s.peak_rating is None else s.peak_rating for s in players),
-                        np.int64, len(players))  # fmt: skip
-    peak = np.maximum(peaks, after)
-    last = np.maximum(totals.last[at], np.fromiter(
-        (-1 if s.last_rated_on is None else s.last_rated_on.toordinal() for s in players),
-        np.int64, len(players)))  # fmt: skip
+    peak = np.maximum(opening.peak, after)
+    last = np.maximum(totals.last[at], opening.last)
     performances = _performances(totals.opponents[at], games, score)
     return RatedColumns(
-        [ids[k] for k in at.tolist()], players, ks, games, score, expected, applied, exact,
-        change, after, peak, last, performances,
+        [ids[k] for k in at.tolist()], opening, k, reasons, games, score, expected, applied,
+        exact, change, after, peak, last, performances,
     )  # fmt: skip
 
 
 def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
     """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order."""
     days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
-    sums = zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(), strict=True)
-    changes = zip(
-        rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
-        rated.after.tolist(), strict=True,
-    )  # fmt: skip
-    closing = zip(rated.peak.tolist(), rated.last.tolist(), strict=True)
+    opening = rated.opening
     return [
-        _rated_result(state, k, totals_of, changed, peak, days.get(day), rp)
-        for state, k, totals_of, changed, (peak, day), rp in zip(
-            rated.opening, rated.k, sums, changes, closing, rated.performance, strict=True
-        )
-    ]
+        _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
+                      days.get(day), rp)
+        for i, (k, reason, sums, changed, peak, day, rp) in enumerate(zip(
+            rated.k.tolist(), rated.k_reason,
+            zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(),
+                strict=True),
+            zip(rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
+                rated.after.tolist(), strict=True),
+            rated.peak.tolist(), rated.last.tolist(), rated.performance, strict=True,
+        ))
+    ]  # fmt: skip
 
 
 def rated_states(rated: RatedColumns) -> list[PlayerState]:
@@ -448,7 +501,22 @@ def rated_states(rated: RatedColumns) -> list[PlayerState]:
 
     The same as their ``rated_results(rated)[i].state``, without the results.
     """
-    return [result.state for result in rated_results(rated)]
+    opening = rated.opening
+    below = rated.below_floor().tolist()
+    days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
+    born = [None if b < 0 else b for b in opening.birth_year.tolist()]
+    return [
+        PlayerState(
+            None if low else after, games_before + games,
+            (None if peak_before < 0 else peak_before) if low else peak,
+            year, days.get(day), (), first_event,
+        )
+        for low, after, games_before, games, peak_before, peak, year, day, first_event in zip(
+            below, rated.after.tolist(), opening.rated_games.tolist(), rated.games.tolist(),
+            opening.peak.tolist(), rated.peak.tolist(), born, rated.last.tolist(),
+            opening.first_event, strict=True,
+        )
+    ]  # fmt: skip
 
 
 def _rated_result(

@@ -19,6 +19,8 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+import numpy as np
+
 UNIT = 10_000  # one point (a won game) in integer units
 
 FLOOR = 1400  # 7.2.1 and 8.2.3: lowest published rating
@@ -200,6 +202,44 @@ def k_factor(
     if rated_games < 30:
         return KFactor(40, f"fewer than 30 rated games ({rated_games})")
     return KFactor(20, f"{rated_games} rated games, never 2400+")
+
+
+def k_factors(
+    *,
+    peak_rating: np.ndarray,
+    rated_games: np.ndarray,
+    birth_year: np.ndarray,
+    year: int,
+    club_k: int | None = None,
+) -> tuple[np.ndarray, list[str]]:
+    """``k_factor`` for whole columns (-1 for a missing peak or birth year): the values and
+    the reasons, the same as ``k_factor`` gives each player (tests/ratings/test_fide.py).
+
+    A federation's period rates 90,000 players; each reason is written once per distinct
+    value it names.
+    """
+    count = len(rated_games)
+    if club_k is not None:
+        return np.full(count, club_k, np.int64), ["club K"] * count
+    top = peak_rating >= 2400
+    junior = (birth_year >= 0) & (birth_year >= junior_born_from(year)) & (peak_rating < 2300)
+    few = rated_games < 30
+    kind = np.select([top, junior, few], [0, 1, 2], 3)
+    values = np.array([10, 40, 40, 20], np.int64)[kind]
+    texts = (
+        (peak_rating, "published 2400+ (peak {}), for good"),
+        (birth_year, "junior, born {}, never 2300+"),
+        (rated_games, "fewer than 30 rated games ({})"),
+        (rated_games, "{} rated games, never 2400+"),
+    )
+    reasons: list[str] = [""] * count
+    for code, (named, text) in enumerate(texts):
+        at = np.flatnonzero(kind == code)
+        named_values = named[at].tolist()
+        words = {value: text.format(value) for value in set(named_values)}
+        for k, value in zip(at.tolist(), named_values, strict=True):
+            reasons[k] = words[value]
+    return values, reasons
 
 
 def k_applied(k: int, games: int) -> int:

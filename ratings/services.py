@@ -393,6 +393,30 @@ class _EntryStates(dict[int, engine.PlayerState]):
         """The entry states again, none built (what a replay's states start from)."""
         return _EntryStates(self._table, self._list)
 
+    def state_columns(self, ids: np.ndarray) -> engine.StateColumns:
+        """The states of the players ``ids`` (sorted) as columns (``engine.state_columns``):
+        the entry data's columns, with the states held (carried from an earlier period) put
+        over them. No ``PlayerState`` is built for a player at their entry state."""
+        table = self._table
+        position = np.searchsorted(table.ids, ids)
+        at = table.at[self._list]
+        values = table.values[position]
+        rating, peak = values[:, at], values[:, at + 2]
+        columns = engine.StateColumns(
+            rating, values[:, at + 1], np.where(peak < 0, rating, peak), values[:, 0],
+            np.full(len(ids), -1, np.int64), [None] * len(ids),
+        )  # fmt: skip
+        if self:
+            held = [(k, self[pid]) for k, pid in enumerate(ids.tolist()) if pid in self]
+            if held:
+                at_held = np.array([k for k, _ in held], np.int64)
+                states = engine.StateColumns.of([state for _, state in held])
+                for mine, theirs in zip(columns[:5], states[:5], strict=True):
+                    mine[at_held] = theirs
+                for k, event in zip(at_held.tolist(), states.first_event, strict=True):
+                    columns.first_event[k] = event
+        return columns
+
 
 def _load_entry(rating_lists: Sequence[str]) -> tuple[_EntryTable, dict[str, _EntryStates]]:
     """Every player's entry data and stored rating on each list, in one query, and the states

@@ -25,10 +25,12 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         engine.PlayerState(1405, 10, None, None, None, (), None),
         engine.PlayerState(2410, 300, 2450, 1970, None, (), "event:\\"),
     ]
+    ks = [KFactor(20, "50 rated games, never 2400+"), KFactor(40, "tab\there"), KFactor(10, "")]
     rated = engine.RatedColumns(
         ids=[p.pk for p in players],
-        opening=opening,
-        k=[KFactor(20, "50 rated games, never 2400+"), KFactor(40, "tab\there"), KFactor(10, "")],
+        opening=engine.StateColumns.of(opening),
+        k=np.array([k.value for k in ks]),
+        k_reason=[k.reason for k in ks],
         games=np.array([2, 1, 0]),
         score=np.array([2000, 0, 0]),
         expected=np.array([1000, 800, 0]),
@@ -59,3 +61,28 @@ def test_copy_value_rejects_what_it_cannot_write():
     assert bulk._copy_value("a\tb\\") == "a\\tb\\\\"
     with pytest.raises(TypeError):
         bulk._copy_value(1.5)
+
+
+def test_the_entry_states_as_columns_are_the_states_as_columns():
+    """A full recompute reads the opening states as columns straight from the entry data;
+    they equal the columns of the states built one by one, held (carried) states included."""
+    players = [
+        PlayerFactory(rapid_entry_rating=1650, rapid_entry_rated_games=12,
+                      rapid_entry_peak_rating=1700, birth_year=2012),
+        PlayerFactory(rapid_entry_rating=2410, rapid_entry_rated_games=300, birth_year=None),
+        PlayerFactory(rapid_entry_rating=None, rapid_entry_rated_games=0),
+        PlayerFactory(rapid_entry_rating=1500, rapid_entry_rated_games=40),
+    ]  # fmt: skip
+    table = services._EntryTable(["standard", "rapid"])
+    states = services._EntryStates(table, "rapid")
+    carried = engine.PlayerState(1544, 51, 1560, 1990, date(2026, 1, 30), (), "event:Open")
+    states[players[3].pk] = carried
+    ids = np.array(sorted(p.pk for p in players))
+
+    expected = engine.StateColumns.of([states[pid] for pid in ids.tolist()])
+    found = states.state_columns(ids)
+
+    for mine, theirs in zip(found[:5], expected[:5], strict=True):
+        assert mine.tolist() == theirs.tolist()
+    assert found.first_event == expected.first_event
+    assert found.take(np.array([3])).state(0) == carried

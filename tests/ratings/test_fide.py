@@ -4,8 +4,9 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import fide
@@ -252,3 +253,32 @@ def test_first_rating_in_whole_numbers_equals_the_exact_formula(opponents, data)
     assert found.average == (Decimal(ra.numerator) / Decimal(ra.denominator)).quantize(
         Decimal("0.01")
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.integers(1000, 2900)),
+            st.integers(0, 200),
+            st.one_of(st.none(), st.integers(1940, 2020)),
+        ),
+        max_size=30,
+    ),
+    st.integers(2000, 2040),
+    st.one_of(st.none(), st.integers(1, 100)),
+)
+def test_k_factors_over_columns_are_k_factor_for_each_player(players, year, club_k):
+    """The columns' K and reasons (a full recompute's) equal each player's ``k_factor``."""
+    peak, games, born = (
+        np.array([-1 if v is None else v for v in column], np.int64).reshape(len(players))
+        for column in (zip(*players, strict=True) if players else ((), (), ()))
+    )
+    values, reasons = fide.k_factors(
+        peak_rating=peak, rated_games=games, birth_year=born, year=year, club_k=club_k
+    )
+    expected = [
+        fide.k_factor(peak_rating=p, rated_games=g, birth_year=b, year=year, club_k=club_k)
+        for p, g, b in players
+    ]
+    assert [fide.KFactor(v, r) for v, r in zip(values.tolist(), reasons, strict=True)] == expected
