@@ -72,7 +72,8 @@ def fetch_packed(
     """
     connection.ensure_connection()
     raw = connection.connection
-    with psycopg.Cursor(raw) as cursor:
+    # Django's error classes, as its own cursors raise them (django.db.DataError, ...).
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
         if meanwhile is None:
             _execute(cursor, sql, params, binary=True)
         else:
@@ -127,7 +128,7 @@ def in_background(sql: str, params: Sequence[Any]) -> Iterator[None]:
         return
     connection.ensure_connection()
     raw = connection.connection
-    with raw.pipeline(), psycopg.Cursor(raw) as cursor:
+    with connection.wrap_database_errors, raw.pipeline(), psycopg.Cursor(raw) as cursor:
         _execute(cursor, sql, params)
         yield
 

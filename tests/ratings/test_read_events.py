@@ -125,3 +125,17 @@ def test_the_packed_reads_and_the_background_update_are_counted_as_queries():
     for queries in ([q["sql"] for q in logged.captured_queries], wrapped):
         assert any("string_agg" in sql and "ladder_game" in sql for sql in queries)
         assert any(sql.startswith("UPDATE") and "ladder_player" in sql for sql in queries)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the packed reads are PostgreSQL's")
+def test_a_failing_packed_read_raises_django_s_error_and_leaves_the_transaction_usable():
+    from django.db import DataError, transaction
+
+    from ratings import bulk
+
+    with pytest.raises(DataError), transaction.atomic():
+        bulk.fetch_packed("SELECT 1/0 AS packed", [], np.dtype(">i8"), meanwhile=lambda: None)
+    update = bulk.in_background("UPDATE ladder_player SET rating = 1/0", [])
+    with pytest.raises(DataError), transaction.atomic(), update:
+        pass
+    assert bulk.fetch_packed("SELECT int8send(7) AS packed", [], np.dtype(">i8"))[0][1] == [7]
