@@ -86,3 +86,21 @@ def test_the_entry_states_as_columns_are_the_states_as_columns():
         assert mine.tolist() == theirs.tolist()
     assert found.first_event == expected.first_event
     assert found.take(np.array([3])).state(0) == carried
+
+
+def test_int_columns_come_back_as_stored():
+    """bulk.fetch_int_columns (packed in pairs on PostgreSQL): NULL as -1, odd counts of
+    columns, the largest int4."""
+    from ladder.models import Player
+
+    PlayerFactory(entry_rating=None, birth_year=None, entry_rated_games=0)
+    PlayerFactory(entry_rating=3500, birth_year=2016, entry_rated_games=100_000)
+    Player.objects.filter(pk=PlayerFactory().pk).update(rated_games=2**31 - 1)
+    for names in (["birth_year"], ["entry_rating", "birth_year", "rated_games"]):
+        ids, values = bulk.fetch_int_columns(Player, names)
+        found = dict(zip(ids.tolist(), map(tuple, values.tolist()), strict=True))
+        stored = {
+            pk: tuple(-1 if v is None else v for v in rest)
+            for pk, *rest in Player.objects.values_list("pk", *names)
+        }
+        assert found == stored
