@@ -318,3 +318,49 @@ def _edit(op, players):
         setattr(player, fields.entry_rating, result)
         setattr(player, fields.entry_peak_rating, None)
         actions.save_player(player=player)
+
+
+def test_one_period_of_players_keeping_to_one_list_each_or_not(committed, monkeypatch):
+    """One period's players each on one list (their fields written from a row each), then
+    one of them on a second list too (the lists' rows joined per player): either way the
+    fields and rows equal each list replayed alone."""
+    apart = []
+    write = services._players_from_rows
+
+    def players_from_rows(periods, rating_lists, **options):
+        apart.append(options.get("apart", False))
+        return write(periods, rating_lists, **options)
+
+    monkeypatch.setattr(services, "_players_from_rows", players_from_rows)
+    players = [
+        PlayerFactory(**entry("standard", 1800 + 10 * i), **entry("rapid", 1700 + 10 * i),
+                      **entry("blitz", 1600 + 10 * i))
+        for i in range(6)
+    ]  # fmt: skip
+    a, b, c, d, e, f = players
+    with committed():
+        play([(date(2026, 1, 5), a, b, "1-0")], "standard")
+        play([(date(2026, 1, 6), c, d, "1/2-1/2")], "rapid")
+        play([(date(2026, 1, 7), e, f, "0-1")], "blitz")
+    period = RatingPeriod.objects.get(label="2026-01")
+    for overlap in (False, True):
+        if overlap:
+            with committed():
+                play([(date(2026, 1, 8), a, f, "1-0")], "blitz")
+        RatingChange.objects.all().delete()
+        for name in LISTS:
+            services.recompute_from(period, rating_list=name)
+        alone = snapshot()
+        RatingChange.objects.all().delete()
+        for player in Player.objects.all():
+            player.start_from_entry()
+            player.save()
+        services.recompute_lists(period, rating_lists=LISTS)
+        assert snapshot() == alone
+        a.refresh_from_db()
+        assert (a.rating, a.blitz_rating is not None) == (
+            RatingChange.objects.get(player=a, rating_list="standard").rating_after,
+            True,
+        )
+        assert a.rapid_rating == a.rapid_entry_rating  # no rapid game: as entered
+        assert apart[-1] is not overlap
