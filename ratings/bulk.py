@@ -128,11 +128,14 @@ def fetch_int_columns(model: type[Model], columns: Sequence[str]) -> tuple[np.nd
 
 
 @contextmanager
-def in_background(sql: str, params: Sequence[Any]) -> Iterator[None]:
+def in_background(
+    sql: str, params: Sequence[Any], *, settings: dict[str, str] | None = None
+) -> Iterator[None]:
     """Run one statement while the caller's block runs; return when both are done.
 
     On PostgreSQL the statement is sent in pipeline mode, so the server executes it while
     Python goes on; the block must not use the connection. Elsewhere it runs first.
+    ``settings``: PostgreSQL settings for this statement only (restored after it).
     """
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
@@ -141,9 +144,23 @@ def in_background(sql: str, params: Sequence[Any]) -> Iterator[None]:
         return
     connection.ensure_connection()
     raw = connection.connection
-    with connection.wrap_database_errors, raw.pipeline(), psycopg.Cursor(raw) as cursor:
-        _execute(cursor, sql, params)
-        yield
+    names = list(settings or {})
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+        wanted = settings or {}
+        was = {}
+        if names:
+            marks = ", ".join(["current_setting(%s)"] * len(names))
+            _execute(cursor, f"SELECT {marks}", names)
+            row = cursor.fetchone() or ()
+            was = dict(zip(names, row, strict=True))
+        change = "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(names))
+        with raw.pipeline():
+            if names:
+                _execute(cursor, change, [v for name in names for v in (name, wanted[name])])
+            _execute(cursor, sql, params)
+            if names:
+                _execute(cursor, change, [v for name in names for v in (name, was[name])])
+            yield
 
 
 def _execute(cursor: psycopg.Cursor[Any], sql: str, params: Sequence[Any], **options: Any) -> None:

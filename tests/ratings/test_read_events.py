@@ -139,3 +139,29 @@ def test_a_failing_packed_read_raises_django_s_error_and_leaves_the_transaction_
     with pytest.raises(DataError), transaction.atomic(), update:
         pass
     assert bulk.fetch_packed("SELECT int8send(7) AS packed", [], np.dtype(">i8"))[0][1] == [7]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's settings")
+def test_a_background_statement_runs_with_its_settings_which_are_restored_after_it():
+    """The players' UPDATE runs with hash joins only (``services._HASHED``); the statements
+    after it in the transaction run as before."""
+    from django.db import transaction
+
+    from ratings import bulk
+
+    player = PlayerFactory(name="Before")
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_nestloop = on")
+        update = bulk.in_background(
+            "UPDATE ladder_player SET name = current_setting('enable_nestloop') WHERE id = %s",
+            [player.pk],
+            settings=services._HASHED,
+        )
+        with update:
+            pass
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW enable_nestloop")
+            assert cursor.fetchone() == ("on",)
+    player.refresh_from_db()
+    assert player.name == "off"
