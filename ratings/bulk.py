@@ -129,17 +129,19 @@ def fetch_int_columns(model: type[Model], columns: Sequence[str]) -> tuple[np.nd
 
 @contextmanager
 def in_background(
-    sql: str, params: Sequence[Any], *, settings: dict[str, str] | None = None
+    statements: Sequence[tuple[str, Sequence[Any]]], *, settings: dict[str, str] | None = None
 ) -> Iterator[None]:
-    """Run one statement while the caller's block runs; return when both are done.
+    """Run statements (SQL and parameters) while the caller's block runs; return when both
+    are done.
 
-    On PostgreSQL the statement is sent in pipeline mode, so the server executes it while
-    Python goes on; the block must not use the connection. Elsewhere it runs first.
-    ``settings``: PostgreSQL settings for this statement only (restored after it).
+    On PostgreSQL the statements are sent in pipeline mode, so the server executes them while
+    Python goes on; the block must not use the connection. Elsewhere they run first.
+    ``settings``: PostgreSQL settings for these statements only (restored after them).
     """
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            for sql, params in statements:
+                cursor.execute(sql, params)
         yield
         return
     connection.ensure_connection()
@@ -157,7 +159,8 @@ def in_background(
         with raw.pipeline():
             if names:
                 _execute(cursor, change, [v for name in names for v in (name, wanted[name])])
-            _execute(cursor, sql, params)
+            for sql, params in statements:
+                _execute(cursor, sql, params)
             if names:
                 _execute(cursor, change, [v for name in names for v in (name, was[name])])
             yield

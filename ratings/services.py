@@ -208,9 +208,13 @@ def _recompute_from(
                 rows = (_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
         if last:  # the players' fields are written while the summaries are drawn up
-            apart = len(periods) == 1 and _apart(found)
-            update = _players_from_rows(periods, rating_lists, apart=apart)
-            with bulk.in_background(*update, settings=_HASHED):
+            # Players who keep to one list each: a statement per list, each as for one list
+            # (no full joins of the lists' rows, no fields of the other lists rewritten).
+            if len(periods) == 1 and len(found) > 1 and _apart(found):
+                update = [_players_from_rows(periods, [name]) for name in found]
+            else:
+                update = [_players_from_rows(periods, rating_lists)]
+            with bulk.in_background(update, settings=_HASHED):
                 for name, results in found.items():
                     _carry(results, newcomers[name], rated[name], final[name], None)
                 moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
@@ -962,11 +966,11 @@ _DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_chang
 
 
 def _players_from_rows(
-    periods: Sequence[RatingPeriod], rating_lists: Sequence[str], *, apart: bool = False
+    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
 ) -> tuple[str, list[Any]]:
     """The statement (SQL and parameters) that copies each player's latest row on each list in
     ``periods`` (a period and every later one) into their derived fields of that list, every
-    list in one statement. ``apart``: one period, where no player has rows on two lists.
+    list in one statement.
 
     Only players whose fields differ are written, each once whatever the number of lists. The
     rows were just written, so the database joins them to the players faster than a scratch
@@ -1015,16 +1019,7 @@ def _players_from_rows(
     latest = f"""SELECT player_id, {pivot} FROM ({rows}) AS latest
                  {"GROUP BY player_id" if several else ""}"""
     params: list[Any] = [Status.RATED, *rating_lists, where]
-    if len(periods) == 1 and several and apart:
-        # A row per player: each row sets its own list's fields, as one list's rows do, with
-        # no full joins of the lists' rows (a federation whose players keep to one list).
-        own = ", ".join(
-            f"rc.rating_list = '{name}' AS on_{n}, "
-            + ", ".join(f"rc.{value} AS {value}_{n}" for value in _DERIVED)
-            for n, name in enumerate(rating_lists)
-        )
-        latest = f"SELECT rc.player_id, {own} FROM ({rows}) AS rc"
-    elif len(periods) == 1 and several and connection.vendor == "postgresql":
+    if len(periods) == 1 and several and connection.vendor == "postgresql":
         # One row per player and list: the lists' rows side by side by full joins (hashes of
         # 100,000 rows each), not 300,000 rows sorted and grouped (measured: 0.45 s less).
         joined, key, flags = "", "", []

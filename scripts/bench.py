@@ -171,7 +171,10 @@ def on_one_list(label: str) -> None:
         cursor.execute("UPDATE ladder_game SET rating_list = 'standard' WHERE period_id = %s",
                        [period])  # fmt: skip
         cursor.execute("DELETE FROM ratings_ratingchange WHERE period_id = %s", [period])
-    _analyze()
+        # Every player's fields back to their entry data, as before the three-list run: the
+        # one-list run then writes every player's fields too, not only those it changes.
+        cursor.execute(f"UPDATE ladder_player SET {_DERIVED_FROM_ENTRY}")
+    _vacuum_players()
 
 
 GROUPED = ("2026-06", date(2026, 6, 1), date(2026, 6, 30))
@@ -223,7 +226,7 @@ def grouped(seed: int, games: int, *, build: bool) -> None:
                        now, name, controls[name])  # fmt: skip
 
         _insert_games(rows())
-    _analyze()
+    _vacuum_players()  # the players' table as the one-list run will find it (on_one_list)
 
 
 def split_over_lists(split: bool) -> None:
@@ -245,17 +248,27 @@ def split_over_lists(split: bool) -> None:
         for prefix in ("rapid_", "blitz_")
         for name in ("rating", "rated_games", "peak_rating")
     )
-    derived = ", ".join(
-        f"{prefix}rating = entry_rating, {prefix}rated_games = entry_rated_games, "
-        f"{prefix}peak_rating = coalesce(entry_peak_rating, entry_rating), "
-        f"{prefix}last_rated_on = NULL, {prefix}last_change = NULL"
-        for prefix in ("", "rapid_", "blitz_")
-    )
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"UPDATE ladder_game SET rating_list = {lists}")
         cursor.execute(f"UPDATE ladder_player SET {entry}")
-        cursor.execute(f"UPDATE ladder_player SET {derived}")
+        cursor.execute(f"UPDATE ladder_player SET {_DERIVED_FROM_ENTRY}")
         cursor.execute("DELETE FROM ratings_ratingchange")
+    _vacuum_players()
+
+
+# Every list's derived fields as a player's entry data leaves them (no rating run yet).
+_DERIVED_FROM_ENTRY = ", ".join(
+    f"{prefix}rating = {prefix}entry_rating, {prefix}rated_games = {prefix}entry_rated_games, "
+    f"{prefix}peak_rating = coalesce({prefix}entry_peak_rating, {prefix}entry_rating), "
+    f"{prefix}last_rated_on = NULL, {prefix}last_change = NULL"
+    for prefix in ("", "rapid_", "blitz_")
+)
+
+
+def _vacuum_players() -> None:
+    """Rewrite the players' table (as a fresh load leaves it), then VACUUM ANALYZE."""
+    from django.db import connection
+
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("VACUUM FULL ANALYZE ladder_player")

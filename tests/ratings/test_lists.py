@@ -327,9 +327,9 @@ def test_one_period_of_players_keeping_to_one_list_each_or_not(committed, monkey
     apart = []
     write = services._players_from_rows
 
-    def players_from_rows(periods, rating_lists, **options):
-        apart.append(options.get("apart", False))
-        return write(periods, rating_lists, **options)
+    def players_from_rows(periods, rating_lists):
+        apart.append(len(rating_lists) == 1)  # a statement per list
+        return write(periods, rating_lists)
 
     monkeypatch.setattr(services, "_players_from_rows", players_from_rows)
     players = [

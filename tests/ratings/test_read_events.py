@@ -135,7 +135,7 @@ def test_a_failing_packed_read_raises_django_s_error_and_leaves_the_transaction_
 
     with pytest.raises(DataError), transaction.atomic():
         bulk.fetch_packed("SELECT 1/0 AS packed", [], np.dtype(">i8"), meanwhile=lambda: None)
-    update = bulk.in_background("UPDATE ladder_player SET rating = 1/0", [])
+    update = bulk.in_background([("UPDATE ladder_player SET rating = 1/0", [])])
     with pytest.raises(DataError), transaction.atomic(), update:
         pass
     assert bulk.fetch_packed("SELECT int8send(7) AS packed", [], np.dtype(">i8"))[0][1] == [7]
@@ -154,8 +154,13 @@ def test_a_background_statement_runs_with_its_settings_which_are_restored_after_
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_nestloop = on")
         update = bulk.in_background(
-            "UPDATE ladder_player SET name = current_setting('enable_nestloop') WHERE id = %s",
-            [player.pk],
+            [
+                (
+                    "UPDATE ladder_player SET name = current_setting('enable_nestloop') "
+                    "WHERE id = %s",
+                    [player.pk],
+                )
+            ],
             settings=services._HASHED,
         )
         with update:
