@@ -146,15 +146,13 @@ def in_background(
         return
     connection.ensure_connection()
     raw = connection.connection
-    names = list(settings or {})
+    wanted = settings or {}
+    names = list(wanted)
     with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
-        wanted = settings or {}
         was = {}
         if names:
-            marks = ", ".join(["current_setting(%s)"] * len(names))
-            _execute(cursor, f"SELECT {marks}", names)
-            row = cursor.fetchone() or ()
-            was = dict(zip(names, row, strict=True))
+            _execute(cursor, "SELECT " + ", ".join(["current_setting(%s)"] * len(names)), names)
+            was = dict(zip(names, cursor.fetchone() or (), strict=True))
         change = "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(names))
         with raw.pipeline():
             if names:

@@ -73,8 +73,11 @@ def rated_columns(
 
 def _nullable(values: np.ndarray, null: np.ndarray) -> bulk.Column:
     """A column of integers, None where ``null`` (an array if there is none)."""
-    if not null.any():
-        return values
+    return nullable(values, null) if null.any() else values
+
+
+def nullable(values: np.ndarray, null: np.ndarray) -> list[int | None]:
+    """Integers as Python values, None where ``null``."""
     found: list[int | None] = values.tolist()
     for k in np.flatnonzero(null).tolist():
         found[k] = None

@@ -179,6 +179,18 @@ def is_junior(birth_year: int | None, year: int) -> bool:
     return birth_year is not None and birth_year >= junior_born_from(year)
 
 
+# 8.3.3: K by the state on the opening list, each with the reason a reader sees. One rule for
+# one player (``k_factor``) and for whole columns (``k_factors``).
+K_FOR_GOOD_PEAK = 2400  # K 10 once a rating of 2400 has been published
+K_JUNIOR_PEAK_BELOW = 2300  # a junior keeps K 40 while never rated 2300+
+K_NEW_PLAYER_GAMES = 30  # K 40 until 30 rated games are completed
+_K_FOR_GOOD = (10, "published 2400+ (peak {}), for good")
+_K_JUNIOR = (40, "junior, born {}, never 2300+")
+_K_NEW_PLAYER = (40, "fewer than 30 rated games ({})")
+_K_ESTABLISHED = (20, "{} rated games, never 2400+")
+_K_CLUB = "club K"
+
+
 def k_factor(
     *,
     peak_rating: int | None,
@@ -194,14 +206,17 @@ def k_factor(
     (1-100) replaces FIDE's eligibility when given.
     """
     if club_k is not None:
-        return KFactor(club_k, "club K")
-    if peak_rating is not None and peak_rating >= 2400:
-        return KFactor(10, f"published 2400+ (peak {peak_rating}), for good")
-    if is_junior(birth_year, year) and (peak_rating is None or peak_rating < 2300):
-        return KFactor(40, f"junior, born {birth_year}, never 2300+")
-    if rated_games < 30:
-        return KFactor(40, f"fewer than 30 rated games ({rated_games})")
-    return KFactor(20, f"{rated_games} rated games, never 2400+")
+        return KFactor(club_k, _K_CLUB)
+    named: int | None
+    if peak_rating is not None and peak_rating >= K_FOR_GOOD_PEAK:
+        (value, text), named = _K_FOR_GOOD, peak_rating
+    elif is_junior(birth_year, year) and (peak_rating is None or peak_rating < K_JUNIOR_PEAK_BELOW):
+        (value, text), named = _K_JUNIOR, birth_year
+    elif rated_games < K_NEW_PLAYER_GAMES:
+        (value, text), named = _K_NEW_PLAYER, rated_games
+    else:
+        (value, text), named = _K_ESTABLISHED, rated_games
+    return KFactor(value, text.format(named))
 
 
 def k_factors(
@@ -220,20 +235,23 @@ def k_factors(
     """
     count = len(rated_games)
     if club_k is not None:
-        return np.full(count, club_k, np.int64), ["club K"] * count
-    top = peak_rating >= 2400
-    junior = (birth_year >= 0) & (birth_year >= junior_born_from(year)) & (peak_rating < 2300)
-    few = rated_games < 30
-    kind = np.select([top, junior, few], [0, 1, 2], 3)
-    values = np.array([10, 40, 40, 20], np.int64)[kind]
-    texts = (
-        (peak_rating, "published 2400+ (peak {}), for good"),
-        (birth_year, "junior, born {}, never 2300+"),
-        (rated_games, "fewer than 30 rated games ({})"),
-        (rated_games, "{} rated games, never 2400+"),
+        return np.full(count, club_k, np.int64), [_K_CLUB] * count
+    kinds = (
+        (peak_rating >= K_FOR_GOOD_PEAK, peak_rating, _K_FOR_GOOD),
+        (
+            (birth_year >= 0)
+            & (birth_year >= junior_born_from(year))
+            & (peak_rating < K_JUNIOR_PEAK_BELOW),
+            birth_year,
+            _K_JUNIOR,
+        ),
+        (rated_games < K_NEW_PLAYER_GAMES, rated_games, _K_NEW_PLAYER),
+        (np.ones(count, bool), rated_games, _K_ESTABLISHED),
     )
+    kind = np.select([when for when, _, _ in kinds], range(len(kinds)))
+    values = np.array([value for _, _, (value, _) in kinds], np.int64)[kind]
     reasons: list[str] = [""] * count
-    for code, (named, text) in enumerate(texts):
+    for code, (_, named, (_, text)) in enumerate(kinds):
         at = np.flatnonzero(kind == code)
         named_values = named[at].tolist()
         words = {value: text.format(value) for value in set(named_values)}

@@ -340,11 +340,11 @@ class _EntryTable:
     """
 
     def __init__(self, rating_lists: Sequence[str]) -> None:
-        columns = ["birth_year"]
+        names = ["birth_year"]
         for rating_list in rating_lists:
             fields = LIST_FIELDS[rating_list]
-            columns += [*fields.entry, fields.rating]
-        ids, values = bulk.fetch_int_columns(Player, columns)
+            names += [*fields.entry, fields.rating]
+        ids, values = bulk.fetch_int_columns(Player, names)
         order = np.argsort(ids, kind="stable")
         self.ids, self.values = ids[order], values[order]
         self.at = {name: 1 + 4 * index for index, name in enumerate(rating_lists)}
@@ -369,10 +369,7 @@ class _EntryTable:
     @staticmethod
     def _plain(column: np.ndarray) -> list[int | None]:
         """A column as Python values, None for none."""
-        values: list[int | None] = column.tolist()
-        for k in np.flatnonzero(column < 0).tolist():
-            values[k] = None
-        return values
+        return columns.nullable(column, column < 0)
 
     def of_list(self, rating_list: str) -> tuple[list[int | None], ...]:
         """A list's entry rating, rated games, peak and stored rating as Python values."""
@@ -420,7 +417,7 @@ class _EntryStates(dict[int, engine.PlayerState]):
         at = table.at[self._list]
         values = table.values[position]
         rating, peak = values[:, at], values[:, at + 2]
-        columns = engine.StateColumns(
+        found = engine.StateColumns(
             rating, values[:, at + 1], np.where(peak < 0, rating, peak), values[:, 0],
             np.full(len(ids), -1, np.int64), [None] * len(ids),
         )  # fmt: skip
@@ -429,11 +426,11 @@ class _EntryStates(dict[int, engine.PlayerState]):
             if held:
                 at_held = np.array([k for k, _ in held], np.int64)
                 states = engine.StateColumns.of([state for _, state in held])
-                for mine, theirs in zip(columns[:5], states[:5], strict=True):
+                for mine, theirs in zip(found[:5], states[:5], strict=True):
                     mine[at_held] = theirs
                 for k, event in zip(at_held.tolist(), states.first_event, strict=True):
-                    columns.first_event[k] = event
-        return columns
+                    found.first_event[k] = event
+        return found
 
 
 def _load_entry(rating_lists: Sequence[str]) -> tuple[_EntryTable, dict[str, _EntryStates]]:
@@ -450,10 +447,7 @@ def _load_entry(rating_lists: Sequence[str]) -> tuple[_EntryTable, dict[str, _En
 
 def _ratings_after(rated: engine.RatedColumns) -> list[int | None]:
     """The rated players' ``rating_after`` as their rows hold it (None below the floor)."""
-    after: list[int | None] = rated.after.tolist()
-    for k in np.flatnonzero(rated.below_floor()).tolist():
-        after[k] = None
-    return after
+    return columns.nullable(rated.after, rated.below_floor())
 
 
 def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
