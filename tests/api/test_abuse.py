@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from ladder.api.throttling import AnonThrottle
+from tests import caches
 
 pytestmark = pytest.mark.django_db
 
@@ -28,14 +28,7 @@ def shared_cache(settings, monkeypatch):
     """The deployment's cache (the database; Redis when REDIS_URL is set) and 3 requests an
     hour for anonymous clients."""
     redis_url = os.environ.get("REDIS_URL")
-    if redis_url:
-        backend = {"BACKEND": "ladder.cache.RedisCache", "LOCATION": redis_url}
-    else:
-        backend = {"BACKEND": "ladder.cache.DatabaseCache",
-                   "LOCATION": "ladder_cache"}  # fmt: skip
-    settings.CACHES = {"default": backend}
-    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
-    cache.clear()
+    caches.use(settings, caches.redis(redis_url) if redis_url else caches.DATABASE)
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/hour"})
     yield
     cache.clear()

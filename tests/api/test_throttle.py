@@ -3,15 +3,14 @@ cache: the database's by default, Redis's when there is one (one round trip, ato
 
 from __future__ import annotations
 
-import os
 import threading
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from ladder.api.throttling import AnonThrottle
+from tests import caches
 
 pytestmark = pytest.mark.django_db
 
@@ -20,31 +19,15 @@ HOUR = 3600
 START = 1_000 * HOUR  # the start of a window
 
 
-def _redis_url() -> str | None:
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/7")
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=0.2).ping()
-    except Exception:  # noqa: BLE001 - no Redis here: that backend's cases are skipped
-        return None
-    return url
-
-
-BACKENDS = {
-    "database": {"BACKEND": "ladder.cache.DatabaseCache",
-                 "LOCATION": "ladder_cache"},
-    "redis": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url() or ""},
-}  # fmt: skip
+_REDIS = caches.redis_url(7)
+BACKENDS = {"database": caches.DATABASE, "redis": caches.redis(_REDIS or "")}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def backend(request, settings):
-    if request.param == "redis" and not BACKENDS["redis"]["LOCATION"]:
+    if request.param == "redis" and not _REDIS:
         pytest.skip("no Redis server reachable (REDIS_URL)")
-    settings.CACHES = {"default": BACKENDS[request.param]}
-    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
-    cache.clear()
+    caches.use(settings, BACKENDS[request.param])
     yield request.param
     cache.clear()
 

@@ -10,7 +10,6 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -18,6 +17,7 @@ from ladder import actions, data_version
 from ladder.models import Game, Player, RatingPeriod
 from ladder.validation import GameEntry
 from ratings import runs
+from tests import caches
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,14 +43,8 @@ READS = [
 @pytest.fixture(params=["database", "redis"])
 def shared_cache(request, settings):
     """The deployed caches: the database's, and Redis (when one answers on this machine)."""
-    if request.param == "redis":
-        backend = {"BACKEND": "ladder.cache.RedisCache", "LOCATION": _redis_url()}
-    else:
-        backend = {"BACKEND": "ladder.cache.DatabaseCache",
-                   "LOCATION": "ladder_cache"}  # fmt: skip
-    settings.CACHES = {"default": backend}
-    call_command("createcachetable", verbosity=0)  # migrate made it only if it was configured
-    cache.clear()
+    backend = caches.redis(_redis_url()) if request.param == "redis" else caches.DATABASE
+    caches.use(settings, backend)
     yield request.param
     cache.clear()
 
@@ -236,14 +230,9 @@ def test_a_new_day_is_read_afresh(client, league, monkeypatch):
 
 
 def _redis_url() -> str:
-    import os
-    import socket
-
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
-    except OSError:
-        pytest.skip("no Redis on 127.0.0.1:6379")
+    url = caches.redis_url(15)
+    if url is None:
+        pytest.skip("no Redis server reachable (REDIS_URL)")
     return url
 
 
