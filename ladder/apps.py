@@ -8,7 +8,7 @@ class LadderConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
-        from . import data_version
+        from ladder.records import versions as data_version
 
-        post_save.connect(data_version.record_changed, dispatch_uid="ladder.data_version.save")
-        post_delete.connect(data_version.record_changed, dispatch_uid="ladder.data_version.del")
+        post_save.connect(data_version.record_changed, dispatch_uid="ladder.records.versions.save")
+        post_delete.connect(data_version.record_changed, dispatch_uid="ladder.records.versions.del")

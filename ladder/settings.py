@@ -82,7 +82,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "ladder.middleware.StripNulMiddleware",
     # Kept reads are answered here, before the rest (ladder/read_cache.py).
-    "ladder.read_cache.ReadCacheMiddleware",
+    "ladder.caching.read_cache.ReadCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -107,7 +107,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "ratings.context_processors.freshness",
+                "ladder.web.context_processors.freshness",
             ],
         },
     },
@@ -136,11 +136,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default (its table is created by migration ladder 0009), Redis when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "ladder.cache.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "ladder.caching.backends.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {
         "default": {
-            "BACKEND": "ladder.cache.DatabaseCache",
+            "BACKEND": "ladder.caching.backends.DatabaseCache",
             "LOCATION": "ladder_cache",
         }
     }
@@ -167,7 +167,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("LADDER_LOGIN_FAILURES", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("LADDER_LOCKOUT_HOURS", "1"))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
-AXES_CLIENT_IP_CALLABLE = "ladder.clients.client_ip"
+AXES_CLIENT_IP_CALLABLE = "ladder.caching.clients.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
@@ -242,7 +242,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["ladder.api.throttling.AnonThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["ladder.caching.throttling.AnonThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("LADDER_ANON_THROTTLE", "1000/hour")},
 }
 
@@ -298,7 +298,8 @@ LADDER_DATE_MONTHS_AHEAD = int(_ahead)
 
 # The correction window (FIDE and the Dutch federation accept corrections only for a while after
 # publication): a period may be reopened this many days after its list was first published;
-# later only by holders of ladder.reopen_after_window (ladder.correction_window). None: no window.
+# later only by holders of ladder.reopen_after_window (ladder.writes.correction_window). None: no
+# window.
 _window = os.environ.get("LADDER_CORRECTION_WINDOW_DAYS", "").strip()
 if _window and not (_window.isascii() and _window.isdigit() and int(_window) <= 3650):
     raise ImproperlyConfigured(
@@ -314,7 +315,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
-# --- the read cache (ladder.read_cache; the cache itself is CACHES above) ---------------------
+
+# --- the read cache (ladder.caching.read_cache; the cache itself is CACHES above)
+# ---------------------
 # How long an anonymous read's answer is kept under one data version (0: never kept). A
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
 LADDER_READ_CACHE_SECONDS = int(os.environ.get("LADDER_READ_CACHE_SECONDS", "300"))

@@ -3,11 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .health import healthz
+from ladder.web.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ladder.api.urls")),
-    path("", include("ladder.page_urls")),
+    path("", include("ladder.web.urls")),
 ]

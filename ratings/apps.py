@@ -6,6 +6,6 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from . import signals
+        from ratings.runs import signals
 
         signals.connect()

@@ -3,7 +3,7 @@
 The row holds the whole calculation (rating before, K published and applied, n, score, ΣPD,
 K × ΣdR, the rounded change, the rating after) and the state the period leaves on the list, so
 that the next period can start from it. Per-game lines are derived on read
-(``ratings.services.game_lines``).
+(``ratings.recompute.services.game_lines``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from ladder.models import RatingList
-
-from . import engine, fide
+from ladder.records import RatingList
+from ratings.rules import engine, fide
 
 if TYPE_CHECKING:
-    from ladder.models import RatingPeriod
+    from ladder.records import RatingPeriod
 
 
 class Status(models.TextChoices):

@@ -1,7 +1,7 @@
 """Rating reads shared by the admin, the API, the pages and the commands.
 
 Every function here reads in a fixed number of queries whatever the number of rows; none holds a
-rule of its own: the arithmetic comes from ``ratings.fide``.
+rule of its own: the arithmetic comes from ``ratings.rules.fide``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subq
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ladder.models import (
+from ladder.records import (
     LIST_FIELDS,
     Game,
     PeriodStatus,
@@ -25,10 +25,9 @@ from ladder.models import (
     RatingList,
     RatingPeriod,
 )
-
-from . import engine, fide
-from .models import RatingChange, Status
-from .services import latest_changes, rules
+from ratings.models import RatingChange, Status
+from ratings.recompute.services import latest_changes, rules
+from ratings.rules import engine, fide
 
 # --- the rating list -----------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ def report(group: str, statuses: list[int]) -> None:
 
 
 def snapshot():
-    from ladder.models import Player
+    from ladder.records import Player
     from ratings.models import RatingChange
 
     rows = RatingChange.objects.order_by("player_id", "period_id", "rating_list").values_list(
@@ -49,7 +49,7 @@ def snapshot():
 
 
 def differs_from_replay() -> int:
-    from ratings import services
+    from ratings.recompute import services
 
     state = snapshot()
     services.recompute_from(None)
@@ -93,9 +93,9 @@ def seed():
 
     from django.contrib.auth import get_user_model
 
-    from ladder import actions
-    from ladder.models import Player, RatingPeriod
-    from ladder.validation import GameEntry
+    from ladder.records import Player, RatingPeriod
+    from ladder.writes import actions
+    from ladder.writes.validation import GameEntry
 
     user = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
     players = [
@@ -126,7 +126,7 @@ def client(club):
 def bad_input(club) -> None:
     from django.test import Client
 
-    from ladder.models import Game
+    from ladder.records import Game
 
     a, b = (p.pk for p in club["players"][:2])
     before = Game.objects.count()
@@ -230,8 +230,8 @@ def at_once(*calls):
 def races(club, trials: int) -> None:
     from datetime import date
 
-    from ladder import actions
-    from ladder.models import Game, Player, RatingPeriod
+    from ladder.records import Game, Player, RatingPeriod
+    from ladder.writes import actions
 
     players = club["players"]
 

@@ -187,7 +187,7 @@ def grouped(seed: int, games: int, *, build: bool) -> None:
     django.setup()
     from django.db import connection, transaction
 
-    from ladder.models import Player, RatingPeriod
+    from ladder.records import Player, RatingPeriod
     from ratings.models import RatingChange
 
     if not build:
@@ -297,7 +297,7 @@ def recreate_database() -> None:
 def build(players: int, games: int, seed: int) -> None:
     from django.db import transaction
 
-    from ladder.models import Player
+    from ladder.records import Player
 
     rng = random.Random(seed)
     batch = []
@@ -328,7 +328,7 @@ def extend(players: int, games: int, seed: int) -> None:
     """Add the federation's next two periods, of the same size, to the built one."""
     from django.db import transaction
 
-    from ladder.models import Player
+    from ladder.records import Player
 
     rng = random.Random(seed + 1)
     with transaction.atomic():
@@ -340,7 +340,7 @@ def extend(players: int, games: int, seed: int) -> None:
 
 def _load_period(spec, rng, ids, games: int) -> None:
 
-    from ladder.models import RatingPeriod
+    from ladder.records import RatingPeriod
 
     label, start, end = spec
     period = RatingPeriod.objects.create(label=label, start=start, end=end)
@@ -437,8 +437,8 @@ def _setup():
     import django
 
     django.setup()
-    from ladder.models import RatingPeriod
-    from ratings import services
+    from ladder.records import RatingPeriod
+    from ratings.recompute import services
 
     return RatingPeriod.objects.get(label=PERIOD[0]), services
 
@@ -456,7 +456,7 @@ def measure_federation() -> None:
 def measure_correction() -> None:
     """Correct one result of the first period (three periods back), then rate what it reaches."""
     period, services = _setup()
-    from ladder.models import Game
+    from ladder.records import Game
 
     game = Game.objects.filter(period=period, result="1-0").order_by("pk").first()
     Game.objects.filter(pk=game.pk).update(result="0-1")  # no signal: the bench runs it below
@@ -469,8 +469,8 @@ def measure_correction() -> None:
 def _all_three(period):
     """A full recompute of the three lists from ``period`` in one pass, as a rating run of
     recompute_ratings does, summed into one summary."""
-    from ladder.models import RatingList
-    from ratings import services
+    from ladder.records import RatingList
+    from ratings.recompute import services
 
     done = services.recompute_lists(period, rating_lists=RatingList.values).values()
     return services.Recompute(
@@ -490,7 +490,7 @@ def measure_grouped() -> None:
     import django
 
     django.setup()
-    from ladder.models import RatingPeriod
+    from ladder.records import RatingPeriod
 
     period = RatingPeriod.objects.get(label=GROUPED[0])
     measured(f"full recompute of the 3 lists of {GROUPED[0]}", lambda: _all_three(period))
@@ -501,8 +501,8 @@ def measure_grouped_one() -> None:
     import django
 
     django.setup()
-    from ladder.models import RatingList, RatingPeriod
-    from ratings import services
+    from ladder.records import RatingList, RatingPeriod
+    from ratings.recompute import services
 
     period = RatingPeriod.objects.get(label=GROUPED[0])
     measured(

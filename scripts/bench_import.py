@@ -107,9 +107,9 @@ def _club_state() -> None:
     """A closed February and one recorded game, for the last rows that need them."""
     from datetime import date
 
-    from ladder import actions
-    from ladder.models import PeriodStatus, RatingPeriod
-    from ladder.validation import GameEntry
+    from ladder.records import PeriodStatus, RatingPeriod
+    from ladder.writes import actions
+    from ladder.writes.validation import GameEntry
 
     RatingPeriod.objects.create(
         label="2026-02", start=date(2026, 2, 1), end=date(2026, 2, 28), status=PeriodStatus.CLOSED

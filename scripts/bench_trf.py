@@ -29,8 +29,8 @@ DATABASE = ROOT / "bench_trf.sqlite3"
 
 def swiss(players: int, rounds: int, seed: int) -> str:
     """A TRF-16 of a Swiss where every round pairs everyone (random opponents and results)."""
-    from ladder import exports
-    from ladder import tournament_file as tf
+    from ladder.files import exports
+    from ladder.files import tournament_file as tf
 
     rng = random.Random(seed)
     entrants = [
@@ -74,9 +74,10 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from ladder import actions, trf
-    from ladder.models import Game
-    from ladder.tournaments import prepare
+    from ladder.files import trf
+    from ladder.files.tournaments import prepare
+    from ladder.records import Game
+    from ladder.writes import actions
     from ratings import runs
     from ratings.models import RatingRun
 

@@ -120,8 +120,8 @@ def build(server: str, args: argparse.Namespace) -> int:
     from django.core.management import call_command
     from django.db import transaction
 
-    from ladder.models import Game, Player, RatingPeriod, kept_lists
-    from ratings import services
+    from ladder.records import Game, Player, RatingPeriod, kept_lists
+    from ratings.recompute import services
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)

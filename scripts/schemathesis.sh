@@ -43,9 +43,9 @@ echo "== loading a small club"
 "$PY" manage.py shell -v 0 -c '
 from datetime import date
 from django.contrib.auth import get_user_model
-from ladder import actions
-from ladder.models import Game, Player, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.writes import actions
+from ladder.records import Game, Player, RatingPeriod
+from ladder.writes.validation import GameEntry
 
 user, _ = get_user_model().objects.get_or_create(
     username="schemathesis", defaults={"is_staff": True, "is_superuser": True}

@@ -5,7 +5,7 @@ import os
 from django.core.cache import cache
 from django.core.management import call_command
 
-DATABASE = {"BACKEND": "ladder.cache.DatabaseCache", "LOCATION": "ladder_cache"}
+DATABASE = {"BACKEND": "ladder.caching.backends.DatabaseCache", "LOCATION": "ladder_cache"}
 
 
 def redis_url(db: int) -> str | None:
@@ -22,7 +22,7 @@ def redis_url(db: int) -> str | None:
 
 def redis(url: str) -> dict[str, str]:
     """The Redis cache at ``url``."""
-    return {"BACKEND": "ladder.cache.RedisCache", "LOCATION": url}
+    return {"BACKEND": "ladder.caching.backends.RedisCache", "LOCATION": url}
 
 
 def use(settings, backend: dict[str, str]) -> None:

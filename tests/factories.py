@@ -4,7 +4,7 @@ from datetime import date
 
 import factory
 
-from ladder.models import Game, Player, RatingPeriod, Result
+from ladder.records import Game, Player, RatingPeriod, Result
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from ladder import actions
-from ladder.models import Game, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import Game, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from tests.factories import PlayerFactory
 
 

@@ -1,5 +1,5 @@
 """API tokens, hashed at rest: ``Authorization: Token <key>`` is checked against the SHA-256
-of the key (``ladder.models.ApiToken``), with an expiry and a revocation."""
+of the key (``ladder.records.ApiToken``), with an expiry and a revocation."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from ladder.models import ApiToken
+from ladder.records import ApiToken
 
 
 class HashedTokenAuthentication(TokenAuthentication):

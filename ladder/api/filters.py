@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import Q
 from rest_framework.filters import OrderingFilter
 
-from ladder.models import (
+from ladder.records import (
     LIST_FIELDS,
     Game,
     PeriodStatus,

@@ -20,7 +20,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ladder.models import IdempotentRequest
+from ladder.records import IdempotentRequest
 
 HEADER = "Idempotency-Key"
 KEPT = timedelta(hours=24)

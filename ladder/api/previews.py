@@ -1,7 +1,7 @@
 """``?dry_run=true`` on the game writes: what the write would do to the ratings, writing nothing.
 
 A dry run validates exactly as the write (the same serializer, then the same action through
-``ladder.previews``: the same 400 field errors, the same 409 for a closed period) and answers
+``ladder.writes.previews``: the same 400 field errors, the same 409 for a closed period) and answers
 200 with the preview. It is never recorded as an idempotent answer (a retry of the real write
 with the same key is still the first one) and moves no data version: nothing commits.
 """
@@ -13,8 +13,8 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from ladder import previews
-from ladder.validation import GameEntry
+from ladder.writes import previews
+from ladder.writes.validation import GameEntry
 
 DRY_RUN = OpenApiParameter(
     "dry_run",

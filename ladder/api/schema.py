@@ -6,7 +6,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.permissions import SAFE_METHODS, AllowAny, DjangoModelPermissionsOrAnonReadOnly
 
-from .serializers import ErrorSerializer, FieldErrorsSerializer
+from ladder.api.serializers import ErrorSerializer, FieldErrorsSerializer
 
 _ERRORS = {
     400: OpenApiResponse(

@@ -10,7 +10,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
 
-from ladder.models import (
+from ladder.api.exceptions import field_errors
+from ladder.records import (
     ENTRY_RATING_MESSAGE,
     LIST_FIELDS,
     MAX_RATING,
@@ -25,10 +26,10 @@ from ladder.models import (
     default_list,
     kept_lists,
 )
-from ratings import calculator, fide, official, publication, selectors
+from ratings import publication, selectors
 from ratings.models import RatingChange, RatingRun
-
-from .exceptions import field_errors
+from ratings.publication import official
+from ratings.rules import calculator, fide
 
 
 @extend_schema_field({"type": "string", "format": "decimal", "example": "0.50"})

@@ -1,7 +1,10 @@
 """Tournament files at the API: import a TRF or a PGN (with a preview), export a TRF.
 
-Thin adapters: ``ladder.tournaments`` reads and matches, ``ladder.actions.import_tournament``
-writes (or, for a preview, does everything and rolls it back), ``ladder.exports`` writes files.
+Thin adapters: ``ladder.files.tournaments`` reads and matches,
+``ladder.writes.actions.import_tournament`
+``ladder.writes.actions.import_tournament``
+writes (or, for a preview, does everything and rolls it back), ``ladder.files.exports`` writes
+files.
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
-from ladder import actions, exports, tournaments
-from ladder.models import Game, RatingList
-from ladder.tournament_file import TrfRefused
-
-from .schema import errors
-from .views import ApiMixin
+from ladder.api.schema import errors
+from ladder.api.views import ApiMixin
+from ladder.files import exports, tournaments
+from ladder.files.tournament_file import TrfRefused
+from ladder.records import Game, RatingList
+from ladder.writes import actions
 
 
 class CanImport(BasePermission):

@@ -1,4 +1,4 @@
-"""REST API v1: thin adapters over ``ladder.actions`` and ``ratings`` (no rating logic here).
+"""REST API v1: thin adapters over ``ladder.writes.actions`` and ``ratings`` (no rating logic here).
 
 Reads are public; writes need an authenticated user with the model permission (session or
 token). Every list is paginated and reads in a fixed number of queries whatever its size.
@@ -31,33 +31,28 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
 
-from ladder import actions, read_cache
-from ladder.models import (
-    Game,
-    PeriodLog,
-    Player,
-    RatingList,
-    RatingPeriod,
-    default_list,
-)
-from ladder.validation import GameEntry
-from ratings import calculator, fide, official, publication, runs, selectors
-from ratings import services as rating_services
+from ladder.api import filters
+from ladder.api import serializers as s
+from ladder.api.authentication import HashedTokenAuthentication
+from ladder.api.exceptions import exception_handler
+from ladder.api.idempotency import idempotent
+from ladder.api.pagination import RatingListPagination
+from ladder.api.permissions import ModelPermissions
+from ladder.api.previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
+from ladder.caching import read_cache
+from ladder.records import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
+from ratings import publication, runs, selectors
 from ratings.models import RatingRun
-
-from . import filters
-from . import serializers as s
-from .authentication import HashedTokenAuthentication
-from .exceptions import exception_handler
-from .idempotency import idempotent
-from .pagination import RatingListPagination
-from .permissions import ModelPermissions
-from .previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
+from ratings.publication import official
+from ratings.recompute import services as rating_services
+from ratings.rules import calculator, fide
 
 if TYPE_CHECKING:
     from rest_framework.permissions import _PermissionClass
 
-from .schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, PublicReadsSchema, errors
+from ladder.api.schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, PublicReadsSchema, errors
 
 
 class ApiMixin:
@@ -80,7 +75,7 @@ class ApiMixin:
 
 def cached_api(view):
     """Wrap an API view (its URL's callback) so that its anonymous reads are kept and served
-    again by ``ladder.read_cache`` (which counts the anonymous throttle for them, once)."""
+    again by ``ladder.caching.read_cache`` (which counts the anonymous throttle for them, once)."""
 
     def answer(request, *args, **kwargs):
         return read_cache.keep(view(request, *args, **kwargs))

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from ladder.models import Game, Player
+from ladder.records import Game, Player
 from tests.admin.conftest import club_group
 from tests.factories import PlayerFactory
 

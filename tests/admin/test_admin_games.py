@@ -7,7 +7,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.messages import get_messages
 
-from ladder.models import Game, PeriodStatus, Player, RatingPeriod
+from ladder.records import Game, PeriodStatus, Player, RatingPeriod
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from http import HTTPStatus
 import pytest
 from django.test import override_settings
 
-from ladder.models import Game, RatingList
+from ladder.records import Game, RatingList
 from ratings.models import RatingChange
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.messages import get_messages
 
-from ladder.models import PeriodLog, PeriodStatus, RatingPeriod
+from ladder.records import PeriodLog, PeriodStatus, RatingPeriod
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.messages import get_messages
 
-from ladder.models import Player, Title
+from ladder.records import Player, Title
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db

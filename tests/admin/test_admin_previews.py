@@ -9,7 +9,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import Game, Player
+from ladder.records import Game, Player
 from ratings.models import RatingRun
 from tests.factories import GameFactory
 from tests.previews import reopened_october

@@ -6,9 +6,9 @@ from html import unescape
 
 import pytest
 
-from ladder import actions
-from ladder.models import Game, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import Game, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

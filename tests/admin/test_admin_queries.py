@@ -4,8 +4,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from ladder.actions import close_period
-from ladder.models import RatingPeriod
+from ladder.records import RatingPeriod
+from ladder.writes.actions import close_period
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.auth.models import User
 
-from ladder.models import Game
+from ladder.records import Game
 from tests.admin.conftest import club_group
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import Game, Player, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
-from ladder import actions
+from ladder.writes import actions
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 EDITOR_PERMISSIONS = [

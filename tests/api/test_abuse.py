@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from ladder.api.throttling import AnonThrottle
+from ladder.caching.throttling import AnonThrottle
 from tests import caches
 
 pytestmark = pytest.mark.django_db

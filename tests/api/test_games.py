@@ -4,7 +4,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import Game, RatingPeriod
+from ladder.records import Game, RatingPeriod
 
 pytestmark = pytest.mark.django_db
 

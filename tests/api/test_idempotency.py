@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ladder.models import Game, IdempotentRequest, Player, RatingPeriod
+from ladder.records import Game, IdempotentRequest, Player, RatingPeriod
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

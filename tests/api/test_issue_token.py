@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ladder.models import ApiToken
+from ladder.records import ApiToken
 
 pytestmark = pytest.mark.django_db
 

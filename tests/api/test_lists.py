@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from django.test import override_settings
 
-from ladder.models import Game, Player
+from ladder.records import Game, Player
 from ratings.models import RatingRun
 from tests.factories import GameFactory, PlayerFactory
 

@@ -4,7 +4,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder import actions
+from ladder.writes import actions
 from ratings.models import Publication
 from tests.factories import PlayerFactory
 

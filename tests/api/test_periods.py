@@ -4,7 +4,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import PeriodLog, PeriodStatus
+from ladder.records import PeriodLog, PeriodStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from ladder.models import ApiToken
+from ladder.records import ApiToken
 
 pytestmark = pytest.mark.django_db
 

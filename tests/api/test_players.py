@@ -4,7 +4,7 @@ from http import HTTPStatus
 
 import pytest
 
-from ladder.models import Player
+from ladder.records import Player
 
 pytestmark = pytest.mark.django_db
 

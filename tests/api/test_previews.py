@@ -9,8 +9,8 @@ from http import HTTPStatus
 import pytest
 from rest_framework.test import APIClient
 
-from ladder import data_version
-from ladder.models import Game, IdempotentRequest, Player
+from ladder.records import Game, IdempotentRequest, Player
+from ladder.records import versions as data_version
 from ratings.models import RatingRun
 from tests.factories import GameFactory
 from tests.previews import reopened_october

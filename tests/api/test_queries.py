@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from ladder import actions
-from ladder.models import PeriodLog, Player, RatingPeriod
+from ladder.records import PeriodLog, Player, RatingPeriod
+from ladder.writes import actions
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from ladder.api.throttling import AnonThrottle
+from ladder.caching.throttling import AnonThrottle
 from tests import caches
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +131,6 @@ def test_concurrent_counts_in_the_database_are_never_lost(settings, clock, monke
     for thread in threads:
         thread.join()
     assert allowed == [True] * 200
-    from ladder.models import ThrottleCount
+    from ladder.records import ThrottleCount
 
     assert ThrottleCount.objects.get().count == 200

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from ladder import actions
-from ladder.models import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
-from ladder.validation import GameEntry, PeriodClosedError, latest_game_date
+from ladder.records import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry, PeriodClosedError, latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def through_api_dry_run(client, club, day, white, black, event=""):
     return str(api.post("/api/v1/games/?dry_run=true", data, format="json").json())
 
 
-# The previews (ladder.previews) are doors too: the same refusals, and nothing written.
+# The previews (ladder.writes.previews) are doors too: the same refusals, and nothing written.
 DOORS = [through_admin, through_round_entry, through_api, through_csv, through_admin_preview,
          through_api_dry_run]  # fmt: skip
 

@@ -18,8 +18,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from ladder import actions, club_io
-from ladder.models import Game, Player, RatingPeriod
+from ladder.files import backup as club_io
+from ladder.records import Game, Player, RatingPeriod
+from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
 from tests.tournaments.files import ROUND_ROBIN

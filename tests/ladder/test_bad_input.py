@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from ladder import actions
 from ladder.api.parsers import MAX_DEPTH
-from ladder.models import ENTRY_RATING_MESSAGE, Game, PeriodLog, Player, RatingPeriod
-from ladder.validation import latest_game_date
+from ladder.records import ENTRY_RATING_MESSAGE, Game, PeriodLog, Player, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladder.close_names import NameIndex
+from ladder.records.names import NameIndex
 
 # Letters, a few accented ones and characters that share a bucket (code points 64 apart).
 ALPHABET = "abcdeijlmnorstuvyz -'éöçAŁ" + chr(ord("a") + 64) + chr(ord("e") + 128)

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management import CommandError, call_command
 
-from ladder import actions
-from ladder.models import ApiToken, Game, PeriodLog, Player, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import ApiToken, Game, PeriodLog, Player, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 

@@ -11,8 +11,8 @@ from django.db import connection
 from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 
-from ladder.actions import close_period
-from ladder.models import ENTRY_RATING_MESSAGE, LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.records import ENTRY_RATING_MESSAGE, LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.writes.actions import close_period
 from ratings.models import RatingChange
 from tests.factories import GameFactory, PlayerFactory
 

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.test import APIClient
 
-from ladder import actions
-from ladder.models import Game, PeriodLog, PeriodStatus, RatingPeriod
+from ladder.records import Game, PeriodLog, PeriodStatus, RatingPeriod
+from ladder.writes import actions
 from ratings.models import Publication
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 from tests.ladder.test_races import at_once, equals_a_full_recompute

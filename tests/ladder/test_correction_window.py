@@ -17,9 +17,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from ladder import actions
-from ladder.correction_window import ReopenRefused, window_end
-from ladder.models import PeriodLog, PeriodStatus, RatingPeriod
+from ladder.records import PeriodLog, PeriodStatus, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.correction_window import ReopenRefused, window_end
 from ratings.models import Publication
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 

@@ -11,9 +11,10 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ladder import actions, games_screen, importers
-from ladder.models import Game, PeriodStatus, closed_message
-from ladder.validation import check_games, raise_for
+from ladder.files import csv_import as importers
+from ladder.records import Game, PeriodStatus, closed_message
+from ladder.writes import actions, games_screen
+from ladder.writes.validation import check_games, raise_for
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -34,7 +34,7 @@ def test_says_how_long_the_oldest_pending_run_has_waited(client):
 
 
 def test_unapplied_migrations_fail_the_check(client, monkeypatch):
-    from ladder import health
+    from ladder.web import health
 
     monkeypatch.setattr(health, "_migrated", False)
     monkeypatch.setattr(health, "_unapplied", lambda: 2)

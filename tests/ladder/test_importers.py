@@ -7,8 +7,8 @@ from io import StringIO
 
 import pytest
 
-from ladder import importers
-from ladder.models import Player
+from ladder.files import csv_import as importers
+from ladder.records import Player
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from ladder import actions
-from ladder.models import ENTRY_RATING_MESSAGE, Game, Player, RatingList
+from ladder.records import ENTRY_RATING_MESSAGE, Game, Player, RatingList
+from ladder.writes import actions
 from ratings.models import RatingChange, RatingRun
 from tests.factories import GameFactory, PlayerFactory
 

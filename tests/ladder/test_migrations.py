@@ -6,11 +6,11 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from ladder import actions
-from ladder.models import Player
-from ladder.validation import GameEntry
-from ratings import services
+from ladder.records import Player
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange
+from ratings.recompute import services
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 BEFORE_LISTS = [("ladder", "0005_player_rating_unindexed"), ("ratings", "0005_run_folded_into")]
@@ -68,7 +68,7 @@ def test_plain_text_tokens_become_hashed_ones_and_the_plain_text_is_gone():
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from ladder.models import ApiToken
+    from ladder.records import ApiToken
 
     user = User.objects.create_user("old-client")
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes()

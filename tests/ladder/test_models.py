@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from ladder import actions
-from ladder.models import Game, Player, RatingPeriod, Result
-from ladder.validation import GameEntry, PlayerLookup
+from ladder.records import Game, Player, RatingPeriod, Result
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry, PlayerLookup
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

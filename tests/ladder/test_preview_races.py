@@ -9,10 +9,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, connections
 
-from ladder import previews
-from ladder.models import Game
-from ratings import services
+from ladder.records import Game
+from ladder.writes import previews
 from ratings.models import RatingRun, RunStatus
+from ratings.recompute import services
 from tests.factories import GameFactory
 from tests.ladder.test_races import api, at_once, boss, equals_a_full_recompute  # noqa: F401
 

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from ladder.models import Game, Player, RatingPeriod
-from ratings import services
+from ladder.records import Game, Player, RatingPeriod
 from ratings.models import RatingChange
+from ratings.recompute import services
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = [

@@ -13,9 +13,10 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
-from ladder import actions, data_version
-from ladder.models import Game, Player, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import Game, Player, RatingPeriod
+from ladder.records import versions as data_version
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings import runs
 from tests import caches
 from tests.factories import PlayerFactory
@@ -209,7 +210,7 @@ def test_reads_inside_a_transaction_are_never_kept(client, league):
 
 def test_a_version_lost_with_its_row_starts_beyond_every_earlier_one(league):
     before = data_version.current().value
-    from ladder.models import DataVersion
+    from ladder.records import DataVersion
 
     DataVersion.objects.all().delete()  # a database emptied by hand: nothing may be served
     assert data_version.current().value == 0
@@ -287,7 +288,7 @@ def test_on_redis_a_bump_landing_late_never_lowers_the_version(league):
 def test_kept_api_answers_still_count_against_the_throttle(client, league, monkeypatch):
     """A kept answer is served before DRF's dispatch: the anonymous throttle is counted first,
     and a throttled client gets DRF's own 429."""
-    from ladder.api.throttling import AnonThrottle
+    from ladder.caching.throttling import AnonThrottle
 
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/hour"})
     url = f"/api/v1/players/{league['a'].pk}/"

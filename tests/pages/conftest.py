@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from ladder.models import Result
+from ladder.records import Result
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 # FIDE.md 8 A: Ro 1850, K 20, nine games (opponent, score).

@@ -7,7 +7,7 @@ from http import HTTPStatus
 import pytest
 from django.urls import reverse
 
-from ratings import fide
+from ratings.rules import fide
 
 from .test_pages import row, text_of
 

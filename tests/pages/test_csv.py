@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from ladder.models import RatingPeriod
+from ladder.records import RatingPeriod
 
 pytestmark = pytest.mark.django_db
 

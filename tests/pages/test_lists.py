@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from ladder.models import RatingList, Result
+from ladder.records import RatingList, Result
 from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 from tests.pages.test_markup import audit

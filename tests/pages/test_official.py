@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from ladder import actions
-from ladder.models import Game, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import Game, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings import selectors
 from ratings.models import Publication
 from tests.factories import PlayerFactory

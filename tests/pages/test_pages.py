@@ -8,7 +8,7 @@ from http import HTTPStatus
 import pytest
 from django.urls import reverse
 
-from ladder.models import Player, RatingPeriod
+from ladder.records import Player, RatingPeriod
 from ratings import selectors
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory, UnratedPlayerFactory
 

@@ -1,14 +1,15 @@
-"""The rated players' rows written as columns (ratings.columns, bulk.insert_columns)."""
+"""The rated players' rows written as columns (ratings.recompute.columns, bulk.insert_columns)."""
 
 from datetime import date
 
 import numpy as np
 import pytest
 
-from ladder.models import RatingPeriod
-from ratings import bulk, columns, engine, services
-from ratings.fide import KFactor
+from ladder.records import RatingPeriod
 from ratings.models import RatingChange
+from ratings.recompute import bulk, columns, services
+from ratings.rules import engine
+from ratings.rules.fide import KFactor
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,7 @@ def test_the_entry_states_as_columns_are_the_states_as_columns():
 def test_int_columns_come_back_as_stored():
     """bulk.fetch_int_columns (packed in pairs on PostgreSQL): NULL as -1, odd counts of
     columns, the largest int4."""
-    from ladder.models import Player
+    from ladder.records import Player
 
     PlayerFactory(entry_rating=None, birth_year=None, entry_rated_games=0)
     PlayerFactory(entry_rating=3500, birth_year=2016, entry_rated_games=100_000)

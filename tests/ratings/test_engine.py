@@ -5,8 +5,8 @@ from datetime import date
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import engine
-from ratings.engine import PlayerState, rate_period
+from ratings.rules import engine
+from ratings.rules.engine import PlayerState, rate_period
 
 JAN = engine.Period(date(2026, 1, 1), date(2026, 1, 31))
 FEB = engine.Period(date(2026, 2, 1), date(2026, 2, 28))

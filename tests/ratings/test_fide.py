@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import fide
-from ratings.fide import UNIT
+from ratings.rules import fide
+from ratings.rules.fide import UNIT
 
 WIN, DRAW, LOSS = UNIT, UNIT // 2, 0
 

@@ -11,9 +11,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ladder.models import Game, Player, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod
 from ratings.models import RatingChange
-from ratings.services import recompute_from
+from ratings.recompute.services import recompute_from
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db

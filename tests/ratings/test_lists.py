@@ -11,11 +11,11 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ladder import actions
-from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
-from ladder.validation import GameEntry
-from ratings import services
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange, RatingRun
+from ratings.recompute import services
 from ratings.selectors import current_k, rating_list
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ratings import fide
+from ratings.rules import fide
 
 
 @pytest.mark.parametrize(

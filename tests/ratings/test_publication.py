@@ -10,9 +10,9 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from ladder import actions
-from ladder.models import Game, RatingPeriod
-from ladder.validation import GameEntry
+from ladder.records import Game, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings.models import Publication
 from tests.factories import PlayerFactory
 

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from ladder.models import Game, RatingPeriod
-from ratings import engine, services
+from ladder.records import Game, RatingPeriod
 from ratings.models import RatingChange
-from ratings.services import recompute_from
+from ratings.recompute import services
+from ratings.recompute.services import recompute_from
+from ratings.rules import engine
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -131,7 +132,7 @@ def test_the_packed_reads_and_the_background_update_are_counted_as_queries():
 def test_a_failing_packed_read_raises_django_s_error_and_leaves_the_transaction_usable():
     from django.db import DataError, transaction
 
-    from ratings import bulk
+    from ratings.recompute import bulk
 
     with pytest.raises(DataError), transaction.atomic():
         bulk.fetch_packed("SELECT 1/0 AS packed", [], np.dtype(">i8"), meanwhile=lambda: None)
@@ -147,7 +148,7 @@ def test_a_background_statement_runs_with_its_settings_which_are_restored_after_
     after it in the transaction run as before."""
     from django.db import transaction
 
-    from ratings import bulk
+    from ratings.recompute import bulk
 
     player = PlayerFactory(name="Before")
     with transaction.atomic():

@@ -10,11 +10,12 @@ from django.db import transaction
 from django.test import override_settings
 from django.urls import reverse
 
-from ladder import actions
-from ladder.models import Game, Player
-from ladder.validation import GameEntry
-from ratings import runs, services
+from ladder.records import Game, Player
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
+from ratings import runs
 from ratings.models import RatingChange, RatingRun
+from ratings.recompute import services
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from ladder.actions import close_period
-from ladder.models import RatingPeriod
+from ladder.records import RatingPeriod
+from ladder.writes.actions import close_period
 from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 

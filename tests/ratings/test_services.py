@@ -11,12 +11,12 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ladder import actions
-from ladder.actions import close_period, reopen_period
-from ladder.models import Game, PeriodLog, Player, RatingPeriod
-from ladder.validation import GameEntry, PeriodClosedError
+from ladder.records import Game, PeriodLog, Player, RatingPeriod
+from ladder.writes import actions
+from ladder.writes.actions import close_period, reopen_period
+from ladder.writes.validation import GameEntry, PeriodClosedError
 from ratings.models import RatingChange, RatingRun, Status
-from ratings.services import recompute_from
+from ratings.recompute.services import recompute_from
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -293,7 +293,7 @@ def test_a_recompute_gives_the_garbage_collector_back_even_when_it_fails(monkeyp
     def fail(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr("ratings.services._rate", fail)
+    monkeypatch.setattr("ratings.recompute.services._rate", fail)
     with pytest.raises(RuntimeError):
         recompute_from()
     assert gc.isenabled()

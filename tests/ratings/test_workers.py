@@ -18,9 +18,9 @@ from django.db import connection
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from ladder.models import Player
-from ratings import services
+from ladder.records import Player
 from ratings.models import RatingChange, RatingRun
+from ratings.recompute import services
 from tests.factories import GameFactory, PlayerFactory
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from ladder.models import Game, Player
+from ladder.records import Game, Player
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put
 
 pytestmark = pytest.mark.django_db

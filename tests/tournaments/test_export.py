@@ -6,8 +6,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from ladder import exports
-from ladder.models import Game, Player, RatingPeriod
+from ladder.files import exports
+from ladder.records import Game, Player, RatingPeriod
 from ratings.models import RatingChange, RatingRun
 from tests.tournaments.files import ROUND_ROBIN, SWISS
 

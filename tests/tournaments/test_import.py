@@ -8,9 +8,10 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ladder import actions, trf
-from ladder.models import Game, Player, RatingList, RatingPeriod
-from ladder.tournaments import prepare
+from ladder.files import trf
+from ladder.files.tournaments import prepare
+from ladder.records import Game, Player, RatingList, RatingPeriod
+from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put, replace_line

@@ -4,8 +4,8 @@ from datetime import date
 
 import pytest
 
-from ladder import exports, trf
-from ladder.tournament_file import TrfRefused, decode
+from ladder.files import exports, trf
+from ladder.files.tournament_file import TrfRefused, decode
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put, replace_line
 
 

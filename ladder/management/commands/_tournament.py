@@ -5,11 +5,10 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder import actions
-from ladder.tournament_file import Tournament, TrfRefused, decode
-from ladder.tournaments import prepare
-
-from ._csv import report_run
+from ladder.files.tournament_file import Tournament, TrfRefused, decode
+from ladder.files.tournaments import prepare
+from ladder.management.commands._csv import report_run
+from ladder.writes import actions
 
 MAX_SHOWN = 30  # problems printed; the rest are counted
 

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder.club_io import export_club
+from ladder.files.backup import export_club
 
 
 class Command(BaseCommand):

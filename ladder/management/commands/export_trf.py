@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder import exports
+from ladder.files import exports
 
 
 class Command(BaseCommand):

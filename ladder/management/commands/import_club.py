@@ -5,10 +5,9 @@ import json
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder import actions
-from ladder.club_io import NotAnExport
-
-from ._csv import report_run
+from ladder.files.backup import NotAnExport
+from ladder.management.commands._csv import report_run
+from ladder.writes import actions
 
 
 class Command(BaseCommand):

@@ -2,10 +2,9 @@
 
 from django.core.management.base import BaseCommand
 
-from ladder import actions
-from ladder.importers import GAME_COLUMNS
-
-from ._csv import import_file, report_run
+from ladder.files.csv_import import GAME_COLUMNS
+from ladder.management.commands._csv import import_file, report_run
+from ladder.writes import actions
 
 
 class Command(BaseCommand):

@@ -1,8 +1,7 @@
 """manage.py import_pgn FILE: import the games of a PGN file from their tag pairs."""
 
-from ladder import pgn
-
-from ._tournament import ImportCommand
+from ladder.files import pgn
+from ladder.management.commands._tournament import ImportCommand
 
 
 class Command(ImportCommand):

@@ -1,8 +1,7 @@
 """manage.py import_trf FILE: import a FIDE Tournament Report File (TRF-16 or TRF-2026)."""
 
-from ladder import trf
-
-from ._tournament import ImportCommand
+from ladder.files import trf
+from ladder.management.commands._tournament import ImportCommand
 
 
 class Command(ImportCommand):

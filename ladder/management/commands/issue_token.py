@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from ladder.models import ApiToken
+from ladder.records import ApiToken
 
 
 class Command(BaseCommand):

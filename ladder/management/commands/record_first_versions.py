@@ -3,7 +3,7 @@
 
 from django.core.management.base import BaseCommand
 
-from ladder import actions
+from ladder.writes import actions
 
 
 class Command(BaseCommand):

@@ -15,11 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from ladder.actions import close_period
-from ladder.models import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Result, kept_lists
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Result, kept_lists
+from ladder.writes.actions import close_period
 from ratings import runs
-from ratings.fide import add_months
 from ratings.models import RatingRun
+from ratings.rules.fide import add_months
 
 DEMO_USER, DEMO_PASSWORD = "admin", "admin"
 

@@ -1,0 +1,156 @@
+"""The admin of rating periods: status and counts, close / reopen / recompute, the report."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.template.response import TemplateResponse
+from simple_history.admin import SimpleHistoryAdmin
+
+from ladder.admin.ratings import ReadOnlyMixin
+from ladder.admin.runs import report_run
+from ladder.records import PeriodLog, RatingList, RatingPeriod, kept_lists
+from ladder.writes import correction_window
+from ladder.writes.actions import close_period, recompute, reopen_period
+from ratings.publication import all_revisions
+from ratings.selectors import period_report, periods_with_counts
+
+
+class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
+    model = PeriodLog
+    fields = ("at", "action", "reason", "user")
+    readonly_fields = fields
+    extra = 0
+    verbose_name_plural = "Closed and reopened"
+
+
+@admin.register(PeriodLog)
+class PeriodLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("period", "action", "reason", "user", "at")
+    list_filter = ("action",)
+    list_select_related = ("period", "user")
+    search_fields = ("period__label", "reason")
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        required=False,
+        help_text="Why the period is reopened; it is recorded with your name.",
+    )
+
+
+@admin.register(RatingPeriod)
+class RatingPeriodAdmin(SimpleHistoryAdmin):
+    list_display = ("label", "status", "start", "end", "game_count", "player_count", "closed_at")
+    list_filter = ("status",)
+    search_fields = ("label",)
+    readonly_fields = ("status", "closed_at", "correction_window")
+    inlines = (PeriodLogInline,)
+    actions = ("close_periods", "reopen_periods", "recompute_periods")
+    ordering = ("-start",)
+    object_history_template = "admin/ladder/ratingperiod/object_history.html"
+
+    def get_queryset(self, request):
+        return periods_with_counts(super().get_queryset(request))
+
+    @admin.display(description="games", ordering="game_count")
+    def game_count(self, obj: RatingPeriod) -> int:
+        return int(getattr(obj, "game_count", 0))  # annotated by periods_with_counts
+
+    @admin.display(description="players", ordering="player_count")
+    def player_count(self, obj: RatingPeriod) -> int:
+        return int(getattr(obj, "player_count", 0))
+
+    @admin.display(description="correction window")
+    def correction_window(self, obj: RatingPeriod) -> str:
+        return correction_window.describe(obj) if obj.pk else "-"
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.is_closed:
+            return ("label", "start", "end", *self.readonly_fields)
+        return self.readonly_fields
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        period = self.get_object(request, unquote(object_id))
+        if period is not None:
+            extra_context = {
+                **(extra_context or {}),
+                "report": list(period_report(period)),
+                "publications": _publications(period),
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        period = self.get_object(request, unquote(object_id))
+        if period is not None:
+            extra_context = {**(extra_context or {}), "publications": _publications(period)}
+        return super().history_view(request, object_id, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and {"start", "end"} & set(form.changed_data):
+            recompute(period=obj, user=request.user)
+            report_run(self, request)
+
+    @admin.action(description="Close the selected periods", permissions=["change"])
+    def close_periods(self, request, queryset):
+        for period in queryset.order_by("start"):
+            try:
+                close_period(period=period, user=request.user)
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"The period {period.label} is closed; its games are frozen."
+                )
+
+    @admin.action(
+        description="Reopen the selected periods (asks for a reason)", permissions=["change"]
+    )
+    def reopen_periods(self, request, queryset):
+        form = ReopenForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for period in queryset.order_by("start"):
+                try:
+                    reopen_period(
+                        period=period, reason=form.cleaned_data["reason"], user=request.user
+                    )
+                except ValidationError as error:
+                    if hasattr(error, "error_dict") and "reason" in error.error_dict:
+                        form.add_error("reason", error.error_dict["reason"])
+                        break
+                    self.message_user(request, " ".join(error.messages), messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        f"The period {period.label} is reopened; its games can be corrected. "
+                        "Close it again when they are.",
+                    )
+            if form.is_valid():
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Reopen rating periods",
+            "periods": queryset.order_by("start"),
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/ladder/ratingperiod/reopen.html", context)
+
+    @admin.action(description="Recompute from the earliest selected period", permissions=["change"])
+    def recompute_periods(self, request, queryset):
+        with transaction.atomic():  # admin actions run outside one
+            recompute(period=queryset.order_by("start").first(), user=request.user)
+            report_run(self, request)
+
+
+def _publications(period: RatingPeriod) -> list[tuple[str, list]]:
+    """The period's publications per kept list (label, [(publication, differences)])."""
+    found = all_revisions(period)
+    return [(RatingList(name).label, found[name]) for name in kept_lists() if name in found]

@@ -1,0 +1,364 @@
+"""A tournament file's way into the ladder: match its players, build its games, say what it holds.
+
+``prepare`` reads the club's players once and turns a parsed file (``ladder.files.trf`` or
+``ladder.files.pgn``) into a ``TournamentImport``: who is matched (by FIDE id, then by exact name,
+``Lastname, Firstname`` matching ``Firstname Lastname`` too), who is new, what conflicts, the
+games as the write path takes them, and what the file holds that is no rated game. The write
+itself is ``ladder.writes.actions.import_tournament``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from ladder.files import pgn, trf
+from ladder.files.tournament_file import Entrant, Problem, Tournament, TrfRefused, decode
+from ladder.records import LIST_FIELDS, Game, Player, default_list
+from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup
+from ratings.rules import fide
+
+# Where a new player's fields are on the 001 line, to point at a refused value.
+_PLAYER_COLUMNS = {"name": 15, "fide_id": 58, "birth_year": 70, "federation": 54, "sex": 10,
+                   "title": 11}  # fmt: skip
+
+
+@dataclass
+class Match:
+    """A player of the file and the club's player it is (``new``: created by the import)."""
+
+    entrant: Entrant
+    player: Player
+    how: str  # "FIDE id", "name" or "new"
+
+    @property
+    def new(self) -> bool:
+        return self.how == "new"
+
+
+@dataclass
+class TournamentImport:
+    """What importing a file does: the preview, and after the write the games it recorded."""
+
+    tournament: Tournament
+    event: str
+    rating_list: str  # the list the games go on (the entry ratings of new players too)
+    time_control: str
+    given_list: str = ""
+    matches: list[Match] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    entries: list[GameEntry] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)  # recorded (empty for a dry run)
+    dry_run: bool = False
+
+    @property
+    def new_players(self) -> list[Player]:
+        return [m.player for m in self.matches if m.new]
+
+    def summary(self) -> dict[str, int]:
+        kinds = [p.kind for p in self.tournament.pairings]
+        return {
+            "players": len(self.matches),
+            "matched": sum(not m.new for m in self.matches),
+            "new": sum(m.new for m in self.matches),
+            "rated": kinds.count("rated"),
+            "forfeits": kinds.count("forfeit"),
+            "short": kinds.count("short"),
+            "pending": kinds.count("pending"),
+            "byes": sum(b.code != "" for b in self.tournament.byes),
+        }
+
+    def describe(self) -> list[str]:
+        """The preview as lines of text (the command prints them)."""
+        t, n = self.tournament, self.summary()
+        days = sorted({e.date.isoformat() for e in self.entries if e.date})
+        dates = f"{days[0]} to {days[-1]}" if len(days) > 1 else "".join(days)
+        control = f" ({self.time_control})" if self.time_control else ""
+        lines = [
+            f"{t.version} file: '{self.event}', {t.rounds} rounds, {dates or 'no games'}, "
+            f"{self.rating_list} list{control}.",
+            f"Players: {n['matched']} matched, {n['new']} new.",
+        ]
+        for match in self.matches:
+            if match.new:
+                rating = match.entrant.rating or "unrated"
+                lines.append(f"  new: {match.player.name} (line {match.entrant.line}, {rating})")
+            else:
+                lines.append(f"  matched by {match.how}: {match.entrant.name} -> {match.player}")
+        lines.append(f"Games: {n['rated']} rated, {n['forfeits']} forfeits (recorded, unrated).")
+        lines += [f"  not recorded: {text}" for text in self.not_recorded()]
+        lines += [f"Note: {note}" for note in t.notes]
+        return lines
+
+    def not_recorded(self) -> list[str]:
+        """What the file holds that is no game of the ladder: short games, pending pairings,
+        byes (a blank round of a player who was not paired is not listed)."""
+        items = [
+            f"round {p.round}: {p.white.name} - {p.black.name} "
+            + ("(less than one move)" if p.kind == "short" else "(no result yet)")
+            for p in self.tournament.pairings
+            if p.kind in ("short", "pending")
+        ]
+        items += [
+            f"round {b.round}: {b.entrant.name}, {b.label}"
+            for b in self.tournament.byes
+            if b.code != ""
+        ]
+        return items
+
+
+def prepare(
+    tournament: Tournament,
+    *,
+    event: str = "",
+    day: date | None = None,
+    rating_list: str = "",
+    time_control: str = "",
+) -> TournamentImport:
+    """Match the file's players and build its games; conflicts and missing data are
+    ``problems`` (the write refuses them). Reads the club's players once."""
+    control = time_control or _time_control(tournament)
+    plan = TournamentImport(
+        tournament,
+        event=(event or tournament.name).strip(),
+        rating_list=_list(rating_list, control),
+        time_control=control,
+        given_list=rating_list,
+    )
+    if not plan.event:
+        plan.problems.append(Problem(1, 0, "The file names no event (line 012); give its name."))
+    elif tournament.other_events and not event:
+        name, line = tournament.other_events[0]
+        plan.problems.append(
+            Problem(
+                line,
+                0,
+                f"The file holds games of several events "
+                f"('{tournament.name}', '{name}', ...); import one event at a time, "
+                "or give one event name for all.",
+            )
+        )
+    _match(plan, PlayerLookup.load())
+    by_rank = {m.entrant.rank: m.player for m in plan.matches}
+    for pairing in tournament.pairings:
+        if (
+            pairing.kind not in ("rated", "forfeit")
+            or not {pairing.white.rank, pairing.black.rank} <= by_rank.keys()
+        ):
+            continue  # no game, or a player in conflict (refused already)
+        when = pairing.date or tournament.round_date(pairing.round, day)
+        if when is None:
+            plan.problems.append(
+                Problem(
+                    pairing.line,
+                    pairing.column,
+                    f"{f'Round {pairing.round}' if pairing.round else 'This game'} has no "
+                    "date: the file gives none; give one.",
+                )
+            )
+        plan.entries.append(
+            GameEntry(
+                date=when,
+                white=by_rank[pairing.white.rank],
+                black=by_rank[pairing.black.rank],
+                result=pairing.result,
+                event=plan.event,
+                round=str(pairing.round) if pairing.round else "",
+                rating_list=rating_list,
+                time_control=control,
+                source=f"{pairing.line}:{pairing.column}",
+            )
+        )
+    return plan
+
+
+def _time_control(tournament: Tournament) -> str:
+    """The time control as the club writes it (90+30), from line 222 (seconds) or 122."""
+    encoded = tournament.encoded_time_control.replace(" ", "")
+    periods = re.findall(r"(?:\d+/)?(\d+)(?:\+(\d+))?", encoded) if encoded[:1].isdigit() else []
+    if periods:
+        seconds = sum(int(s) for s, _ in periods)
+        return f"{round(seconds / 60)}+{int(periods[0][1] or 0)}"
+    match = re.search(r"(\d+)\s*(?:min\w*|'|m)?\s*\+\s*(\d+)", tournament.time_control)
+    if match is not None:
+        return f"{match.group(1)}+{match.group(2)}"
+    match = re.fullmatch(r"\s*(\d+)\s*(?:min\w*|'|m)?\s*", tournament.time_control)
+    if match is not None:  # "90 min": no increment
+        return f"{match.group(1)}+0"
+    if tournament.time_control:
+        tournament.notes.append(
+            f"The time control '{tournament.time_control}' (line 122) is "
+            "not understood; give the list or the time control."
+        )
+    return ""
+
+
+def _list(given: str, control: str) -> str:
+    if given:
+        return given.strip().lower()
+    try:
+        return fide.list_of(fide.parse_time_control(control)) if control else default_list()
+    except ValueError:
+        return default_list()
+
+
+def name_keys(name: str) -> set[str]:
+    """The ways a name may be written: as given, and ``Lastname, Firstname`` turned round."""
+    keys = {" ".join(name.split()).casefold()}
+    last, comma, first = name.partition(",")
+    if comma:
+        keys.add(" ".join(f"{first} {last}".split()).casefold())
+    return keys
+
+
+def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
+    taken: dict[int, Entrant] = {}  # club player pk -> the line matched to them
+    fide_ids: dict[int, Entrant] = {}
+    for entrant in plan.tournament.entrants:
+        found = len(plan.problems)
+        if entrant.fide_id is not None and entrant.fide_id in fide_ids:
+            plan.problems.append(
+                Problem(
+                    entrant.line,
+                    58,
+                    f"The FIDE id {entrant.fide_id} is "
+                    f"also on line {fide_ids[entrant.fide_id].line}.",
+                )
+            )
+        fide_ids.setdefault(entrant.fide_id or 0, entrant)
+        match = _find(entrant, lookup, plan)
+        if len(plan.problems) > found or match is None:
+            continue
+        if match.player.pk is not None:
+            if match.player.pk in taken:
+                first = taken[match.player.pk].line
+                plan.problems.append(
+                    Problem(
+                        entrant.line,
+                        15,
+                        f"Lines {first} and {entrant.line} are both {match.player}.",
+                    )
+                )
+                continue
+            taken[match.player.pk] = entrant
+        plan.matches.append(match)
+
+
+def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Match | None:
+    keys = name_keys(entrant.name)
+    named = {p.pk: p for key in keys for p in lookup.by_name.get(key, [])}
+    if entrant.fide_id is not None and entrant.fide_id in lookup.by_fide_id:
+        player = lookup.by_fide_id[entrant.fide_id]
+        if not name_keys(player.name) & keys:
+            plan.problems.append(
+                Problem(
+                    entrant.line,
+                    58,
+                    f"The FIDE id {entrant.fide_id} is "
+                    f"'{player.name}' in the ladder, but the file names "
+                    f"'{entrant.name}'.",
+                )
+            )
+            return None
+        return Match(entrant, player, "FIDE id")
+    if len(named) > 1:
+        plan.problems.append(
+            Problem(
+                entrant.line,
+                15,
+                f"{len(named)} players of the ladder are named '{entrant.display_name}'; "
+                + (
+                    f"give the right one the FIDE id {entrant.fide_id} in the ladder first."
+                    if entrant.fide_id
+                    else "add the FIDE id to the file."
+                ),
+            )
+        )
+        return None
+    if named:
+        (player,) = named.values()
+        if player.fide_id and entrant.fide_id and player.fide_id != entrant.fide_id:
+            plan.problems.append(
+                Problem(
+                    entrant.line,
+                    58,
+                    f"'{player.name}' has the FIDE id "
+                    f"{player.fide_id} in the ladder, but the file gives "
+                    f"{entrant.fide_id}.",
+                )
+            )
+            return None
+        return Match(entrant, player, "name")
+    return Match(entrant, _new_player(entrant, plan), "new")
+
+
+def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
+    fields = LIST_FIELDS.get(plan.rating_list)
+    player = Player(
+        name=entrant.display_name,
+        fide_id=entrant.fide_id,
+        sex=entrant.sex,
+        title=entrant.title,
+        federation=entrant.federation,
+        birth_year=entrant.birth_year,
+    )
+    if fields is not None:
+        setattr(player, fields.entry_rating, entrant.rating)
+    try:
+        # The constraints repeat the field validators, and checking them costs a query each.
+        player.full_clean(validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        for name, messages in error.message_dict.items():
+            column = 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0)
+            for message in messages:
+                plan.problems.append(Problem(entrant.line, column, message))
+    player.start_from_entry()
+    return player
+
+
+def already_imported(plan: TournamentImport) -> Problem | None:
+    """A problem when the event's games are in the ladder already (one query)."""
+    days = [e.date for e in plan.entries if e.date is not None]
+    if not days:
+        return None
+    stored = Game.objects.filter(event=plan.event, date__gte=min(days), date__lte=max(days))
+    first = stored.order_by("created").values_list("created", flat=True).first()
+    if first is None:
+        return None
+    return Problem(
+        1,
+        0,
+        f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
+        f"'{plan.event}' has games from {min(days)} to {max(days)} in the ladder; "
+        "nothing was imported. Delete its games first to import it again.",
+    )
+
+
+def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
+    """Turn the write path's refusal of the games into problems by line and column."""
+    if isinstance(error, GamesInvalid):
+        found = error.problems
+    else:
+        found = [error.message_dict if hasattr(error, "error_dict") else {"": error.messages}]
+        found += [{}] * (len(plan.entries) - 1)
+    problems = []
+    for entry, by_field in zip(plan.entries, found, strict=True):
+        line, _, column = entry.source.partition(":")
+        for name, messages in by_field.items():
+            where = f"Round {entry.round}: " if entry.round else ""
+            for message in messages:
+                text = message if name in (NON_FIELD_ERRORS, "", "date") else f"{name}: {message}"
+                problems.append(Problem(int(line or 0), int(column or 0), where + text))
+    return TrfRefused(list(dict.fromkeys(problems)))
+
+
+def read(data: bytes, **options: object) -> TournamentImport:
+    """Read an uploaded tournament file (TRF; PGN when it starts with a tag pair) and prepare
+    its import; raise ``TrfRefused`` when the file itself is refused. ``options`` are
+    ``prepare``'s."""
+    text, note = decode(data)
+    reader = pgn.parse if text.lstrip("\ufeff \r\n\t").startswith("[") else trf.parse
+    return prepare(reader(text, encoding_note=note), **options)  # type: ignore[arg-type]

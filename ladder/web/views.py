@@ -1,0 +1,374 @@
+"""HTML pages for players: the ladder, a player, the periods and the calculator.
+
+Adapters only: they read through ``ratings.selectors`` and the models' QuerySets, take every
+number from ``ratings.rules.fide``, and render. Each page reads in a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from ladder.records import (
+    LIST_FIELDS,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    default_list,
+    kept_lists,
+)
+from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
+from ratings import publication, selectors
+from ratings.models import RatingChange
+from ratings.publication import official
+from ratings.rules import calculator as calc
+from ratings.rules import fide
+
+PER_PAGE = 50
+LIST_PER_PAGE = 100
+
+
+def chosen_list(request) -> str:
+    """The list a page shows: ``?list=`` when the club keeps it, else the default list."""
+    wanted = request.GET.get("list", "")
+    return wanted if wanted in kept_lists() else default_list()
+
+
+def list_choices(current: str) -> list[dict]:
+    """The lists a page can switch between; empty when the club keeps one (no selector)."""
+    kept = kept_lists()
+    if len(kept) < 2:
+        return []
+    return [
+        {"value": name, "label": RatingList(name).label, "current": name == current}
+        for name in kept
+    ]
+
+
+def _list_context(current: str) -> dict:
+    return {
+        "list": current,
+        "list_label": RatingList(current).label,
+        "list_choices": list_choices(current),
+    }
+
+
+def standings(request):
+    """Show the ladder of one list: rated players by rating, the unrated apart, with search
+    and pages."""
+    rating_list = chosen_list(request)
+    query = request.GET.get("q", "").strip()[:100]
+    show_inactive = request.GET.get("inactive") == "1"
+    today = timezone.localdate()
+    visible = Player.objects.rated(rating_list)
+    if not show_inactive:
+        visible = selectors.active_players(visible, on=today, rating_list=rating_list)
+    ordered = visible.search(query).standings(rating_list)
+    page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
+    ranks = _ranks(visible, page.object_list, rating_list)
+    official_list = official.official_list(rating_list, page.object_list)
+    live_periods = official.live_periods(official_list.publication)
+    still_open = [p for p in live_periods if p.status == PeriodStatus.OPEN]
+    # The year K is counted in (selectors.current_year), read from the periods already here.
+    year = still_open[-1].start.year if still_open else selectors.current_year()
+    rows = []
+    for p in page.object_list:
+        state = p.on_list(rating_list)
+        rows.append(
+            {
+                "player": p,
+                "state": state,
+                "standing": official_list.standing(p),
+                "rank": ranks.get(state.rating) if state.rating is not None else None,
+                "level": fide.level(p.title, state.rating),
+                "is_title": bool(p.title),
+                "k": selectors.current_k(p, year=year, rating_list=rating_list),
+                "inactive": selectors.is_inactive(p, on=today, rating_list=rating_list),
+            }
+        )
+    unrated_players = Player.objects.unrated(rating_list).search(query).order_by("name", "pk")
+    unrated = Paginator(unrated_players, PER_PAGE)
+    latest = live_periods[-1] if live_periods else None
+    if latest is None and official_list.publication is not None:
+        latest = official_list.publication.period
+    context = {
+        **_list_context(rating_list),
+        "query": query,
+        "show_inactive": show_inactive,
+        "page": page,
+        "rows": rows,
+        "unrated": unrated.get_page(request.GET.get("upage")),
+        "as_of": today,
+        "latest_period": latest,
+        "official": official_list.publication,
+        "live_periods": live_periods,
+        "movers": selectors.top_movers(rating_list),
+    }
+    return render(request, "ladder/standings.html", context)
+
+
+def _ranks(visible, players, rating_list: str) -> dict[int, int]:
+    """Rank each rating shown on the page among the visible players (ties share a rank).
+
+    One query for the whole page: a conditional count per distinct rating shown, so a search
+    keeps each player's place on the ladder.
+    """
+    field = LIST_FIELDS[rating_list].rating
+    ratings = {getattr(p, field) for p in players}
+    if not ratings:
+        return {}
+    above = visible.aggregate(
+        **{f"above_{r}": Count("pk", filter=Q(**{f"{field}__gt": r})) for r in ratings}
+    )
+    return {r: above[f"above_{r}"] + 1 for r in ratings}
+
+
+def player(request, pk: int):
+    """Show a player: every kept list's rating, then per list the chart and the periods with
+    their games explained, and the next game on a chosen list."""
+    player = get_object_or_404(Player, pk=pk)
+    today = timezone.localdate()
+    year = selectors.current_year()
+    kept = kept_lists()
+    officials = official.official_lists(kept, [player])
+    summary, sections, histories = [], [], {}
+    for rating_list in kept:
+        summary.append(
+            {
+                "list": rating_list,
+                "state": player.on_list(rating_list),
+                "standing": officials[rating_list].standing(player),
+                "official": officials[rating_list].publication,
+                "k": selectors.current_k(player, year=year, rating_list=rating_list),
+                "inactive": selectors.is_inactive(player, on=today, rating_list=rating_list),
+            }
+        )
+        histories[rating_list] = list(selectors.player_history(player, rating_list))
+    period_ids = {rc.period_id for history in histories.values() for rc in history}
+    revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
+    for rating_list, history in histories.items():
+        if not history:
+            continue  # no games on this list: no chart, no table, no query for its games
+        lines = selectors.game_lines(player, rating_list=rating_list)
+        sections.append(
+            {
+                "list": rating_list,
+                "label": RatingList(rating_list).label,
+                "chart": rating_chart(history, today=today),
+                "periods": [
+                    {
+                        "change": rc,
+                        "lines": lines.get(rc.period_id, []),
+                        "delta": rc.delta,
+                        "revisions": revised.get((rating_list, rc.period_id), []),
+                    }
+                    for rc in history
+                ],
+            }
+        )
+    preview_list = chosen_list(request)
+    data = None
+    if "opponent" in request.GET:
+        data = request.GET.copy()
+        data["list"] = preview_list
+    form = WhatIfForm(data, lists=kept, initial={"list": preview_list})
+    preview = None
+    if form.is_valid():
+        preview = selectors.next_game(player, form.cleaned_data["opponent"], preview_list)
+    default = default_list()
+    context = {
+        "player": player,
+        "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
+        "summary": summary,
+        "any_official": any(row["official"] is not None for row in summary),
+        "sections": sections,
+        "many_lists": len(kept) > 1,
+        "sub": 3 if len(kept) > 1 else 2,  # a list's own headings sit under its name
+        "form": form,
+        "preview": preview,
+        "preview_list": RatingList(preview_list).label,
+        "preview_rated": player.on_list(preview_list).rating is not None,
+        "any_rated": any(player.on_list(name).rating is not None for name in kept),
+    }
+    return render(request, "ladder/player.html", context)
+
+
+def periods(request):
+    """List every rating period, newest first, with its games and players counted."""
+    rows = selectors.periods_with_counts().order_by("-start")
+    page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "ladder/periods.html", {"page": page})
+
+
+def period(request, label: str):
+    """Show a period's full rating report and the list that closes it."""
+    if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
+        raise Http404("No such period.")
+    period = get_object_or_404(RatingPeriod, label=label)
+    chosen = chosen_list(request)
+    report = list(selectors.period_report(period, chosen))
+    rating_list = Paginator(selectors.rating_list(period, chosen), LIST_PER_PAGE)
+    context = {
+        **_list_context(chosen),
+        "period": period,
+        "report": report,
+        "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
+        "list_page": rating_list.get_page(request.GET.get("page")),
+        "publications": publication.revisions(period, chosen),
+        "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
+        "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),
+    }
+    return render(request, "ladder/period.html", context)
+
+
+CALCULATOR_DEFAULTS = {
+    "mode": "single",
+    "own": "1500",
+    "opponent": "1600",
+    "result": "win",
+    "k_preset": "20",
+    "method": fide.METHOD_FIDE,
+}
+
+
+def calculator(request):
+    """Rate one game or an event, by the FIDE table or classic Elo, from a plain GET form."""
+    if request.GET:
+        data = {**CALCULATOR_DEFAULTS, **request.GET.dict()}
+    else:
+        data = {**CALCULATOR_DEFAULTS, "apply_cap": "on", "apply_700": "on"}
+    form = CalculatorForm(data)
+    context = {
+        "form": form,
+        "table": fide.expectation_bands(),
+        "k_helper": _k_helper(request.GET),
+        "gaps": calc.gap_table(None),
+    }
+    if form.is_valid():
+        own, options = form.cleaned_data["own"], form.options()
+        context["classic"] = options["method"] != fide.METHOD_FIDE
+        if form.cleaned_data["mode"] == "event":
+            context["event"] = fide.event_calculation(own, form.cleaned_data["games"], **options)
+        else:
+            context.update(_one_game(own, form.cleaned_data, options))
+    return render(request, "ladder/calculator.html", context)
+
+
+def _one_game(own: int, data: dict, options: dict) -> dict:
+    opponent, chosen = data["opponent"], data["result"]
+    results = fide.outcomes(own, opponent, **options)
+    mine = results[chosen]
+    return {
+        "outcomes": [(name, results[name]) for name in ("win", "draw", "loss")],
+        "chosen": chosen,
+        "mine": mine,
+        "theirs": calc.mirrored(own, opponent, chosen, **options),
+        "levels": calc.levels(own, mine.rating_after),
+        "line": results["win"].lines[0],
+        "score": {"win": "1", "draw": "½", "loss": "0"}[chosen],
+        "exact_after": own + mine.change_exact,
+        "expected_percent": results["win"].expected * 100,
+        "gaps": calc.gap_table(own - opponent),
+    }
+
+
+def _k_helper(query) -> dict:
+    """The K helper's form and, when filled in and valid, the K it gives with a link to use it."""
+    form = KHelperForm(query if KHelperForm(query).has_input() else None)
+    advice = None
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        advice = calc.k_advice(
+            rated_games=data["rated_games"] or 0,
+            birth_year=data["birth_year"],
+            peak_rating=data["peak_rating"],
+            year=selectors.current_year(),
+        )
+    use = None
+    if advice is not None:
+        params = query.copy()
+        params["k_preset"], params["k_other"] = OTHER, str(advice.value)
+        if str(advice.value) in dict(CalculatorForm.K_CHOICES):
+            params["k_preset"], params["k_other"] = str(advice.value), ""
+        use = params.urlencode()
+    return {"form": form, "advice": advice, "use": use}
+
+
+# --- the rating chart: inline SVG on a real time axis ---------------------------------------
+
+CHART = {"width": 640, "height": 256, "left": 56, "right": 16, "top": 12, "bottom": 46}
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
+    """Lay out a player's ratings over time: the opening rating, then each closing list.
+
+    Dates map to x so that a gap between periods shows as a long flat line; the current rating
+    is carried on to today, dashed. None when the player has never been rated.
+    """
+    points: list[tuple[date, int, str]] = []
+    for rc in reversed(history):  # oldest first
+        if rc.rating_before is not None and not points:
+            points.append((rc.period.start, rc.rating_before, f"opening {rc.period.label}"))
+        if rc.rating_after is not None:
+            points.append((rc.period.end, rc.rating_after, f"after {rc.period.label}"))
+    if not points:
+        return None
+    first, last = points[0][0], max(points[-1][0], today)
+    low = min(r for _, r, _ in points) // 50 * 50 - 50
+    high = -(-max(r for _, r, _ in points) // 50) * 50 + 50
+    c = CHART
+    span_days = max((last - first).days, 1)
+
+    def x(day: date) -> float:
+        return round(c["left"] + (day - first).days / span_days * _plot_width(), 1)
+
+    def y(rating: int) -> float:
+        plot_height = c["height"] - c["top"] - c["bottom"]
+        return round(c["top"] + (high - rating) / (high - low) * plot_height, 1)
+
+    step = next(s for s in (50, 100, 200, 250, 500, 1000) if (high - low) / s <= 6)
+    y_ticks = [{"y": y(r), "label": r} for r in range(-(-low // step) * step, high + 1, step)]
+    x_ticks = [{"x": x(day), "label": text} for day, text in _date_ticks(first, last)]
+    dots = [{"x": x(d), "y": y(r), "label": f"{r} ({why}, {d:%d %b %Y})"} for d, r, why in points]
+    carry = points[-1][0] < today
+    return {
+        **c,
+        "bottom_y": c["height"] - c["bottom"],
+        "right_x": c["width"] - c["right"],
+        "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "carry": {"x1": dots[-1]["x"], "x2": x(today), "y": dots[-1]["y"]} if carry else None,
+        "dots": dots,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "summary": f"Rating from {points[0][1]} on {first:%d %b %Y} to {points[-1][1]} "
+        f"on {points[-1][0]:%d %b %Y}, between {min(r for _, r, _ in points)} and "
+        f"{max(r for _, r, _ in points)}.",
+    }
+
+
+def _plot_width() -> int:
+    return CHART["width"] - CHART["left"] - CHART["right"]
+
+
+def _date_ticks(first: date, last: date) -> list[tuple[date, str]]:
+    """Return at most about eight month or year starts between two dates, labelled."""
+    months = (last.year - first.year) * 12 + last.month - first.month
+    if months > 36:
+        step = max(1, (last.year - first.year) // 8 + 1)
+        years = range(first.year + 1, last.year + 1, step)
+        return [(date(year, 1, 1), str(year)) for year in years]
+    step = next(s for s in (1, 2, 3, 6, 12) if months / s <= 8)
+    ticks = []
+    day = date(first.year, first.month, 1)
+    while day <= last:
+        if day >= first and (day.month - 1) % step == 0:
+            ticks.append((day, f"{MONTHS[day.month - 1]} {day.year}"))
+        day = fide.add_months(day, 1)
+    return ticks

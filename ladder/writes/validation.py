@@ -1,0 +1,499 @@
+"""The one validator of the write path: every door's games are checked here, the same way.
+
+A door parses its input into ``GameEntry`` values (players as Player objects or as the text
+people typed), and ``check_games`` resolves and checks them all in a fixed number of queries:
+player lookup, the result, the model's own field validators and constraints, the period (closed,
+or a month whose period would overlap another or come before a published list) and duplicates
+(already recorded, or twice in the batch). Each problem is a sentence tied to a field, and every
+door shows the same sentence.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import cast
+
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils import timezone
+
+from ladder.records import (
+    PLAYER_ENTRY_FIELDS,
+    Game,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Result,
+    closed_message,
+    default_list,
+    entry_fields,
+    kept_lists,
+    parse_fide_id,
+)
+from ladder.records.names import NameIndex
+from ratings.rules import fide
+
+# Beyond this many games the duplicate check reads the games of the date range instead of
+# naming every player in IN lists (SQLite limits the variables of one statement).
+_IN_LIST_LIMIT = 500
+# Beyond this many games a batch is first checked for what needs no game built (see check_games).
+_QUICK_FIRST = 1000
+
+
+class PeriodClosedError(ValidationError):
+    """A write into a closed period (the API answers 409 Conflict)."""
+
+
+class GamesInvalid(ValidationError):
+    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
+        self.problems = problems
+        self.sources = sources
+        lines = [
+            f"{source}: {message}"
+            for source, found in zip(sources, problems, strict=True)
+            for messages in found.values()
+            for message in messages
+        ]
+        super().__init__(lines)
+
+
+@dataclass(slots=True)  # a big file holds a million of them
+class GameEntry:
+    """One game as a door hands it over: players as Player objects or as typed text."""
+
+    date: date | None
+    white: Player | str
+    black: Player | str
+    result: str
+    event: str = ""
+    round: str = ""
+    rating_list: str = ""  # standard, rapid or blitz; blank: from the time control, or default
+    time_control: str = ""  # "90+30": base minutes + increment seconds
+    source: str = ""  # how the door names this game in messages ("Row 2", "line 5")
+
+
+@dataclass
+class Checked:
+    """A checked game: the unsaved Game (when valid) and its problems by field."""
+
+    entry: GameEntry
+    game: Game | None = None
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    closed: bool = False  # a problem is a closed period (409 at the API)
+
+    def add(self, name: str, message: str) -> None:
+        found = self.problems.setdefault(name, [])
+        if message not in found:
+            found.append(message)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+class PlayerLookup:
+    """Find players as people write them: a FIDE id, or the name (case and spacing ignored),
+    or the name with the FIDE id as ``str(player)`` shows it. Loaded in one query."""
+
+    def __init__(self, players: Iterable[Player]) -> None:
+        self.players = list(players)
+        self.by_fide_id = {p.fide_id: p for p in self.players if p.fide_id}
+        self.by_label = {_key(str(p)): p for p in self.players if p.fide_id}
+        self.by_name: dict[str, list[Player]] = defaultdict(list)
+        for player in self.players:
+            self.by_name[_key(player.name)].append(player)
+        self._names: NameIndex | None = None
+
+    @classmethod
+    def load(cls, *, light: bool = False) -> PlayerLookup:
+        """Read every player in one query; ``light``: as ``PlayerRecord``s (a big file's
+        screen finds 100,000 players without a model instance each)."""
+        players = Player.objects.order_by("name", "pk")
+        if light:
+            records = players.values_list(*PlayerRecord.__slots__)
+            return cls(cast(list[Player], [PlayerRecord(*row) for row in records]))
+        return cls(players)
+
+    def find(self, text: str) -> Player:
+        """Return the player ``text`` names; raise ``LookupError`` with the reason."""
+        text = " ".join(text.split())
+        if not text:
+            raise LookupError("A player (FIDE id or name) is required.")
+        if text.isascii() and text.isdigit():
+            fide_id = parse_fide_id(text)
+            player = self.by_fide_id.get(fide_id) if fide_id is not None else None
+            if player is None:
+                raise LookupError(f"No player has the FIDE id {text}.")
+            return player
+        key = _key(text)
+        if key in self.by_label:
+            return self.by_label[key]
+        matches = self.by_name.get(key, [])
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            ids = ", ".join(str(p.fide_id) for p in matches if p.fide_id)
+            hint = f" ({ids})" if ids else ""
+            raise LookupError(
+                f"Several players are named '{text}'; enter the FIDE id instead{hint}."
+            )
+        raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
+
+    def suggest(self, key: str) -> str:
+        names = {k: group[0].name for k, group in self.by_name.items()}
+        if self._names is None:  # built once, for the first unknown name
+            self._names = NameIndex(list(names))
+        close = self._names.close_matches(key, n=3, cutoff=0.6)
+        if not close:
+            return ""
+        return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+
+
+class PlayerRecord:
+    """What finding a player, its messages and a standard game's time control read of one."""
+
+    __slots__ = ("pk", "name", "fide_id", "rating")
+    __str__ = Player.__str__  # the one way a player is written
+
+    def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
+        self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+def check_games(
+    entries: Sequence[GameEntry],
+    *,
+    lookup: PlayerLookup | None = None,
+    instance: Game | None = None,
+) -> list[Checked]:
+    """Check games as every door enters them; return each with its problems, in order.
+
+    ``instance`` is the stored game a single entry corrects (its own row is no duplicate, and
+    its current period must be open too). Reads: the players (once, when any is typed), the
+    periods, and the games that could be duplicates.
+    """
+    if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
+                              for e in entries):  # fmt: skip
+        lookup = PlayerLookup.load()
+    if len(entries) > _QUICK_FIRST:
+        # A big file is read for its typing mistakes first (players, results), which need no
+        # game built: one bad row of a million is refused in seconds, not minutes.
+        known: dict[tuple[str, str], str | None] = {}  # a big file repeats its players
+        quick = [_check_typed(entry, lookup, known) for entry in entries]
+        if not all(c.ok for c in quick):
+            return quick
+    periods = Periods()
+    checked = [_check_one(entry, lookup, periods) for entry in entries]
+    if instance is not None:
+        stored = periods.by_pk.get(instance.period_id)
+        if stored is not None and stored.is_closed:
+            checked[0].closed = True
+            checked[0].add("date", closed_message(stored))
+    _check_duplicates([c for c in checked if c.ok], exclude=instance)
+    return checked
+
+
+def _check_typed(
+    entry: GameEntry, lookup: PlayerLookup | None, known: dict[tuple[str, str], str | None]
+) -> Checked:
+    """The checks of ``_check_one`` that need no game: the players and the result, each
+    distinct text checked once (``known``: what it was found to be wrong with, or None)."""
+    checked = Checked(entry)
+    for name in ("white", "black", "result"):
+        value = getattr(entry, name)
+        if not isinstance(value, str):
+            continue
+        if (name, value) not in known:
+            known[name, value] = _typed_problem(name, value, lookup)
+        problem = known[name, value]
+        if problem is not None:
+            checked.add(name, problem)
+    return checked
+
+
+def _typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+    if not value.strip():
+        return "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+    try:
+        if name == "result":
+            Result.parse(value)
+        else:
+            assert lookup is not None
+            lookup.find(value)
+    except (ValueError, LookupError) as error:
+        return str(error)
+    return None
+
+
+def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
+    checked = Checked(entry)
+    players = {}
+    for colour in ("white", "black"):
+        value = getattr(entry, colour)
+        if isinstance(value, Player):
+            players[colour] = value
+            continue
+        assert lookup is not None
+        if not value.strip():
+            checked.add(colour, f"{colour.capitalize()} is missing.")
+            continue
+        try:
+            players[colour] = lookup.find(value)
+        except LookupError as error:
+            checked.add(colour, str(error))
+    try:
+        result = Result.parse(entry.result) if entry.result.strip() else ""
+    except ValueError as error:
+        checked.add("result", str(error))
+        result = entry.result
+    if not entry.result.strip():
+        checked.add("result", "The result is missing.")
+    game = Game(result=result, event=entry.event, round=entry.round,
+                white=players.get("white"), black=players.get("black"))  # fmt: skip
+    game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
+    _check_list(entry, game, checked)
+    _model_checks(game, checked)
+    if entry.date is not None and "date" not in checked.problems:
+        check_date(entry.date, periods, checked)
+    if checked.ok:
+        checked.game = game
+    return checked
+
+
+def check_date(day: date, periods: Periods, checked: Checked) -> None:
+    """Note why a game cannot be dated ``day``: still to come, or no open period can hold it."""
+    bound = latest_game_date()
+    if day > bound:
+        checked.add("date", f"A game cannot be dated after {bound.isoformat()} (the end of "
+                    f"next month): {day.isoformat()} is still to come.")  # fmt: skip
+    else:
+        periods.check(day, checked)
+
+
+def latest_game_date(today: date | None = None) -> date:
+    """The last day a game may be dated: the end of the month ``LADDER_DATE_MONTHS_AHEAD``
+    months after this one (default 1, next month). A date far ahead would make its year the
+    current one for every page (juniors' K, the inactive rule)."""
+    today = today or timezone.localdate()
+    months = today.year * 12 + today.month - 1 + settings.LADDER_DATE_MONTHS_AHEAD
+    year, month = divmod(months, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+
+
+def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
+    """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
+    club's default; refuse a list the time control contradicts, one the club does not keep, and
+    a standard game too fast for its players' ratings."""
+    control = None
+    if entry.time_control.strip():
+        try:
+            control = fide.parse_time_control(entry.time_control)
+        except ValueError as error:
+            checked.add("time_control", str(error))
+    given = entry.rating_list.strip().lower()
+    if given and given not in RatingList.values:
+        checked.add("rating_list", f"'{entry.rating_list}' is not a list; use standard, rapid "
+                    "or blitz.")  # fmt: skip
+        return
+    timed = fide.list_of(control) if control is not None else None
+    chosen = given or timed or default_list()
+    if control is not None and timed != chosen:
+        checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
+                    f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
+                    f"{timed} list, not the {chosen} list.")  # fmt: skip
+    elif chosen not in kept_lists():
+        kept = ", ".join(kept_lists())
+        checked.add("rating_list", f"The club keeps no {chosen} list (it keeps: {kept}).")
+    elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
+        needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
+        if control.minutes_for_60_moves < needed:
+            checked.add("time_control", too_fast_message(control, needed, threshold))
+    game.rating_list = chosen
+    game.time_control = str(control) if control is not None else ""
+
+
+def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
+    """Say that a time control is too fast for the standard list at these players' ratings."""
+    return (
+        f"A {control} game is too fast for the standard list when a player is rated "
+        f"{threshold} or more: FIDE asks for {needed} minutes each for 60 moves, so it is "
+        "rated on no list."
+    )
+
+
+def _model_checks(game: Game, checked: Checked) -> None:
+    """The model's own field validators and constraints, with their messages."""
+    # A field already refused gets one message; the players are resolved objects already (their
+    # foreign-key check would read each again).
+    skip = ["period", "white", "black", *checked.problems]
+    try:
+        game.full_clean(exclude=skip, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        for name, messages in error.message_dict.items():
+            for message in messages:
+                checked.add(name, message)
+    if game.white_id and game.white_id == game.black_id and "black" not in checked.problems:
+        checked.add("black", "A player cannot play themselves.")
+
+
+class Periods:
+    """Every rating period, read once, to check the dates of a batch of games."""
+
+    def __init__(self) -> None:
+        self.all = list(RatingPeriod.objects.order_by("start"))
+        self.by_pk = {p.pk: p for p in self.all}
+        closed = [p.start for p in self.all if p.status == PeriodStatus.CLOSED]
+        self.latest_closed_start = max(closed, default=None)
+
+    def check(self, day: date, checked: Checked) -> None:
+        """Note why ``day`` cannot take a game: a closed period, or no period can hold it."""
+        period = next((p for p in self.all if p.contains(day)), None)
+        if period is not None:
+            if period.is_closed:
+                checked.closed = True
+                checked.add("date", closed_message(period))
+            return
+        try:
+            RatingPeriod.month_of(day, among=self.all)
+        except ValidationError as error:
+            checked.add("date", " ".join(error.messages))
+            return
+        if self.latest_closed_start is not None and day < self.latest_closed_start:
+            checked.closed = True
+            checked.add(
+                "date",
+                f"No rating period holds {day.isoformat()}, and the lists after it are already "
+                "published; a game cannot be added before a published list.",
+            )
+
+
+def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
+    """Flag games already recorded (same date, players, colours, round and list) or entered
+    twice."""
+    games = [c.game for c in checked if c.game is not None]
+    if not games:
+        return
+    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
+    if len(games) <= _IN_LIST_LIMIT:
+        stored = stored.filter(
+            date__in={g.date for g in games},
+            white_id__in={g.white_id for g in games},
+            black_id__in={g.black_id for g in games},
+        )
+    else:
+        stored = stored.filter(date__gte=min(g.date for g in games),
+                               date__lte=max(g.date for g in games))  # fmt: skip
+    existing = {
+        (day, white, black, round_, rating_list): (pk, result)
+        for pk, day, white, black, round_, rating_list, result in stored.values_list(
+            "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
+        )
+    }
+    seen: dict[tuple, Checked] = {}
+    for item in checked:
+        game = item.game
+        assert game is not None
+        key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
+        if key in existing:
+            pk, result = existing[key]
+            message = recorded_message(game.white, game.black, result, game.date, pk)
+            item.add(NON_FIELD_ERRORS, message)
+            item.game = None
+        elif key in seen:
+            item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
+            item.game = None
+        else:
+            seen[key] = item
+
+
+def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
+    """Say that a game is already recorded (as game ``pk``)."""
+    return (
+        f"This game is already recorded: {white.name} - {black.name} {result} on "
+        f"{day.isoformat()} (game #{pk})."
+    )
+
+
+def repeat_message(first: str) -> str:
+    """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
+    first = first or "another game of this batch"
+    return f"This game repeats {first[:1].lower()}{first[1:]}."
+
+
+# --- players' entry data ------------------------------------------------------------------------
+
+
+def check_entry_change(player: Player) -> None:
+    """Refuse a change to a stored player's entry data (or birth year) on a list where they have
+    games in a closed period: those data shape every published list from their first game on,
+    and published means published until the period is reopened (``PeriodClosedError``)."""
+    if player.pk is None:
+        return
+    stored = Player.objects.filter(pk=player.pk).values(*PLAYER_ENTRY_FIELDS).first()
+    if stored is None:
+        return
+    changed = {
+        rating_list: [name for name in entry_fields(rating_list)
+                      if getattr(player, name) != stored[name]]
+        for rating_list in RatingList.values
+    }  # fmt: skip
+    changed = {name: fields for name, fields in changed.items() if fields}
+    if not changed:
+        return
+    closed = (
+        Game.objects.for_player(player)
+        .filter(rating_list__in=list(changed), period__status=PeriodStatus.CLOSED)
+        .values_list("rating_list", "period__label")
+        .order_by("rating_list", "period__start")
+    )
+    first: dict[str, str] = {}
+    for rating_list, label in closed:
+        first.setdefault(rating_list, label)
+    problems: dict[str, list[str]] = {}
+    for rating_list, label in first.items():
+        message = (
+            f"{player.name} has {rating_list} games in the published list of {label}, which "
+            "their entry data shape; reopen it first (admin action 'Reopen', or: manage.py "
+            f"reopen_period {label} --reason '...') to change them."
+        )
+        for name in changed[rating_list]:
+            problems.setdefault(name, [message])
+    if problems:
+        raise PeriodClosedError(problems)
+
+
+def ensure_open(periods: Iterable[RatingPeriod]) -> None:
+    """Raise ``PeriodClosedError`` naming every closed period among these, and how to reopen it."""
+    closed = sorted({p for p in periods if p.is_closed}, key=lambda p: p.start)
+    if closed:
+        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+
+
+def raise_for(checked: list[Checked]) -> list[Game]:
+    """Return the games when all are valid; else raise the errors the doors show.
+
+    One game: a field-keyed ``ValidationError`` (``PeriodClosedError`` when a closed period is
+    the problem). Several: ``GamesInvalid`` with every game's problems.
+    """
+    if all(c.ok for c in checked):
+        return [c.game for c in checked if c.game is not None]
+    if len(checked) == 1:
+        error_class = PeriodClosedError if checked[0].closed else ValidationError
+        raise error_class(checked[0].problems)
+    raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])

@@ -1,0 +1,112 @@
+"""Official and provisional ratings: the last published list, and the live rating beside it.
+
+A player's **official** rating on a list is their line on the last list published there: the
+latest revision of the latest period whose list was published. The **provisional** (live)
+rating is the one the rating runs keep on the player, which already counts the games of the
+periods after it (the open period's games so far, or a correction not yet published). A list
+stays official as published until a revision replaces it, so a period reopened for a
+correction keeps its published list official until it is closed again.
+
+Reads only, in a constant number of queries whatever the number of players or lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.db.models import OuterRef, Subquery
+
+from ladder.records import Player, RatingPeriod
+from ratings.models import Publication, PublishedRating
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player on one list: the official rating and the live (provisional) one."""
+
+    official: int | None  # None: unrated on the published list, or not on it, or none published
+    live: int | None
+    publication: Publication | None  # the list the official rating is read from
+    on_list: bool  # the player has a line on that published list
+
+    @property
+    def provisional(self) -> bool:
+        """Tell whether the live rating differs from the official one (it is provisional)."""
+        return self.live != self.official
+
+    @property
+    def difference(self) -> int | None:
+        """Live minus official, when both are ratings."""
+        if self.live is None or self.official is None:
+            return None
+        return self.live - self.official
+
+
+@dataclass(frozen=True)
+class OfficialList:
+    """The last published list on one rating list, with the lines of the players asked for."""
+
+    rating_list: str
+    publication: Publication | None
+    lines: dict[int, PublishedRating] = field(default_factory=dict)
+
+    def standing(self, player: Player) -> Standing:
+        """The player's official rating on this list beside their live one."""
+        line = self.lines.get(player.pk)
+        return Standing(
+            official=line.rating if line is not None else None,
+            live=player.on_list(self.rating_list).rating,
+            publication=self.publication,
+            on_list=line is not None,
+        )
+
+
+def latest_publications(rating_lists: Sequence[str]) -> dict[str, Publication]:
+    """The last list published on each of ``rating_lists`` (latest period, latest revision),
+    with its period and people. One query."""
+    latest = (
+        Publication.objects.filter(rating_list=OuterRef("rating_list"))
+        .order_by("-period__start", "-revision")
+        .values("pk")[:1]
+    )
+    found = Publication.objects.filter(
+        rating_list__in=list(rating_lists), pk=Subquery(latest)
+    ).select_related("period", "published_by", "corrected_in")
+    return {p.rating_list: p for p in found}
+
+
+def official_lists(
+    rating_lists: Sequence[str], players: Iterable[Player] | None = None
+) -> dict[str, OfficialList]:
+    """The official list of each of ``rating_lists`` with the lines of ``players`` (default:
+    every line). Two queries, whatever the number of players and lists."""
+    publications = latest_publications(rating_lists)
+    lines = PublishedRating.objects.filter(publication__in=list(publications.values()))
+    if players is not None:
+        lines = lines.filter(player_id__in=[p.pk for p in players])
+    by_publication: dict[int, dict[int, PublishedRating]] = {}
+    for line in lines.order_by():
+        by_publication.setdefault(line.publication_id, {})[line.player_id] = line
+    return {
+        name: OfficialList(
+            name,
+            publications.get(name),
+            by_publication.get(publications[name].pk, {}) if name in publications else {},
+        )
+        for name in rating_lists
+    }
+
+
+def official_list(rating_list: str, players: Iterable[Player] | None = None) -> OfficialList:
+    """The official list of one rating list with the lines of ``players``. Two queries."""
+    return official_lists([rating_list], players)[rating_list]
+
+
+def live_periods(publication: Publication | None) -> list[RatingPeriod]:
+    """The periods whose games the live ratings count beyond the official list (those after
+    its period; every period when no list is published yet), oldest first. One query."""
+    periods = RatingPeriod.objects.order_by("start")
+    if publication is not None:
+        periods = periods.filter(start__gt=publication.period.start)
+    return list(periods)

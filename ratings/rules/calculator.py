@@ -1,0 +1,126 @@
+"""The calculator's extras around ``ratings.rules.fide``: the rules each method applies by default,
+the K helper, the opponent's side, levels and the expected-score table at round gaps.
+
+Pure functions only (no Django, no settings, no clock), so the page and the API give the same
+numbers. Classic mode is the calculators people know: the logistic formula with no 400-point
+rule and no 700 rule; FIDE mode keeps FIDE's rules (FIDE.md 1-3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ratings.rules import fide
+
+ROUND_GAPS = (0, 50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800)
+K_ARTICLE = "FIDE Rating Regulations, article 8.3.3"
+
+
+def rules_by_default(method: str) -> dict[str, bool]:
+    """Return whether the 400-point and 700 rules apply by default with this method.
+
+    The classic-Elo pages apply neither, so classic mode reproduces them; FIDE mode applies both.
+    """
+    fide_rules = method == fide.METHOD_FIDE
+    return {"apply_cap": fide_rules, "apply_700": fide_rules}
+
+
+@dataclass(frozen=True, slots=True)
+class KAdvice:
+    """The K FIDE gives a player, why, and where the rule is written."""
+
+    value: int
+    reason: str
+    article: str = K_ARTICLE
+
+
+def k_advice(
+    *, rated_games: int, birth_year: int | None, peak_rating: int | None, year: int
+) -> KAdvice:
+    """Return the K for a player's rated games, birth year and highest rating (8.3.3)."""
+    k = fide.k_factor(
+        peak_rating=peak_rating, rated_games=rated_games, birth_year=birth_year, year=year
+    )
+    return KAdvice(k.value, k.reason)
+
+
+SCORE_UNITS = {"win": fide.UNIT, "draw": fide.UNIT // 2, "loss": 0}
+# The words a score may be written with, on the page and in the API (looked up lower-cased).
+SCORE_WORDS = {
+    **dict.fromkeys(("1", "1.0", "w", "win"), fide.UNIT),
+    **dict.fromkeys(("½", "1/2", "0.5", ".5", "=", "d", "draw"), fide.UNIT // 2),
+    **dict.fromkeys(("0", "0.0", "l", "loss"), 0),
+}
+SCORE_HELP = "1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =)"
+
+
+def score_units(word: str) -> int | None:
+    """Return a score written as a word ("½", "draw", "1") in UNIT, or None if it is none."""
+    return SCORE_WORDS.get(word.strip().lower())
+
+
+MIRRORED = {"win": "loss", "draw": "draw", "loss": "win"}
+
+
+def mirrored(own: int, opponent: int, result: str, **options: object) -> fide.EventCalculation:
+    """Return the opponent's side of one game, with the same K and options.
+
+    With FIDE's 400-point rule the two sides can differ by more than the sign (8.3.1); with the
+    classic formula and no rules they mirror exactly.
+    """
+    score = SCORE_UNITS[MIRRORED[result]]
+    return fide.event_calculation(opponent, [(own, score)], **options)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """The display level of a rating before and after ("FM level"), never a title."""
+
+    before: str
+    after: str
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def levels(before: int, after: int) -> Levels:
+    """Return the levels of two ratings (FIDE.md 7: CM 2200, FM 2300, IM 2400, GM 2500)."""
+    return Levels(fide.rating_level(before), fide.rating_level(after))
+
+
+@dataclass(frozen=True, slots=True)
+class GapRow:
+    """One row of the expected-score table: a rating gap and both methods' expectations."""
+
+    gap: int
+    fide: Decimal  # PD of the higher-rated player, table 8.1.2
+    elo: Decimal  # classic Elo expectation of the higher-rated player
+    current: bool  # the difference being calculated
+
+    @property
+    def fide_percent(self) -> Decimal:
+        return self.fide * 100
+
+    @property
+    def elo_percent(self) -> Decimal:
+        return (self.elo * 100).quantize(Decimal("0.1"))
+
+
+def gap_table(difference: int | None) -> tuple[GapRow, ...]:
+    """Return the expectations at round gaps, with the current |D| as its own highlighted row
+    when it is not one of them."""
+    gaps = set(ROUND_GAPS)
+    current = abs(difference) if difference is not None else None
+    if current is not None:
+        gaps.add(current)
+    return tuple(
+        GapRow(
+            gap=gap,
+            fide=fide.expected_score(gap),
+            elo=fide.units_to_decimal(fide.elo_expected_units(gap, 0)),
+            current=gap == current,
+        )
+        for gap in sorted(gaps)
+    )
