@@ -29,11 +29,28 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import connection, models, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
-from ladder.records import DataVersion
+
+class DataVersion(models.Model):
+    """One row: a number that every committed write and every finished rating run bumps.
+
+    What any read returns depends on the records and the ratings only, so a read's answer can
+    be kept under this number and served again until it moves (``ladder.caching.read_cache``); see
+    ``ladder.records.versions``.
+    """
+
+    value = models.BigIntegerField(default=0)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="one_data_version")]
+
+    def __str__(self) -> str:
+        return f"data version {self.value} ({self.changed_at:%Y-%m-%d %H:%M:%S})"
+
 
 # Apps whose records reads show; their historical (audit) models are not read by the doors.
 _APPS = {"ladder", "ratings"}

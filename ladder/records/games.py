@@ -1,0 +1,120 @@
+"""Games: who played whom, when, on which list, with which result."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+from ladder.records.bounds import (
+    FIRST_GAME_DATE,
+    GAME_DATE_MESSAGE,
+    LAST_GAME_DATE,
+)
+from ladder.records.choices import Result
+from ladder.records.lists import (
+    RatingList,
+)
+from ladder.records.periods import (
+    RatingPeriod,
+)
+from ladder.records.players import Player
+from ladder.records.text import (
+    refuse_control_characters,
+)
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def in_period(self, period: RatingPeriod) -> GameQuerySet:
+        return self.filter(period=period)
+
+    def with_players(self) -> GameQuerySet:
+        return self.select_related("white", "black", "period")
+
+    def for_player(self, player: Player | int) -> GameQuerySet:
+        return self.filter(Q(white=player) | Q(black=player))
+
+    def on_list(self, rating_list: str) -> GameQuerySet:
+        return self.filter(rating_list=rating_list)
+
+
+class Game(models.Model):
+    # Indexed with the list (game_period_list_idx): a rating run reads one list of a period.
+    period = models.ForeignKey(
+        RatingPeriod,
+        on_delete=models.PROTECT,
+        related_name="games",
+        editable=False,
+        db_index=False,
+    )
+    date = models.DateField(
+        db_index=True,
+        validators=[
+            MinValueValidator(FIRST_GAME_DATE, message=GAME_DATE_MESSAGE),
+            MaxValueValidator(LAST_GAME_DATE, message=GAME_DATE_MESSAGE),
+        ],
+    )
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    result = models.CharField(max_length=7, choices=Result.choices)
+    event = models.CharField(max_length=200, blank=True, validators=[refuse_control_characters])
+    round = models.CharField(max_length=20, blank=True, validators=[refuse_control_characters])
+    rating_list = models.CharField(
+        "list",
+        max_length=8,
+        choices=RatingList.choices,
+        default=RatingList.STANDARD,
+        help_text="The list the game is rated on (from the time control when one is given).",
+    )
+    time_control = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="Base minutes + increment seconds, e.g. 90+30, 15+10, 3+2.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["date", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(white=F("black")),
+                name="game_white_is_not_black",
+                violation_error_message="A player cannot play themselves.",
+            ),
+            models.CheckConstraint(
+                condition=Q(result__in=Result.values),
+                name="game_result_valid",
+                violation_error_message="Unknown result.",
+            ),
+            models.CheckConstraint(
+                condition=Q(date__gte=FIRST_GAME_DATE, date__lte=LAST_GAME_DATE),
+                name="game_date_range",
+                violation_error_message=GAME_DATE_MESSAGE,
+            ),
+            models.CheckConstraint(
+                condition=Q(rating_list__in=RatingList.values),
+                name="game_rating_list_valid",
+                violation_error_message="Unknown list.",
+            ),
+        ]
+        indexes = [models.Index(fields=["period", "rating_list"], name="game_period_list_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.white.name} - {self.black.name} {self.result}"
+
+    def save(self, *args, **kwargs) -> None:
+        # The period always follows the date, whichever door the game came through.
+        if self.date and (self.period_id is None or not self.period.contains(self.date)):
+            self.period = RatingPeriod.objects.for_date(self.date)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        # Periods (closed, overlapping) and duplicates are batch checks: ladder.writes.validation.
+        if self.white_id and self.black_id and self.white_id == self.black_id:
+            raise ValidationError({"black": "A player cannot play themselves."})
