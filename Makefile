@@ -37,6 +37,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) manage.py makemigrations --check --dry-run
 
 ## Benchmark a federation-sized recompute against the I/O floor, last line ratio_to_floor=<x.xx>
