@@ -29,11 +29,30 @@ class LimitedJSONParser(JSONParser):
             raise ParseError(f"The request body is larger than {limit:,} bytes.")
         if _depth(body) > MAX_DEPTH:
             raise ParseError(f"The JSON is nested deeper than {MAX_DEPTH} levels.")
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        encoding = _text_encoding((parser_context or {}).get("encoding", settings.DEFAULT_CHARSET))
         try:
             return json.loads(codecs.decode(body, encoding), parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as error:
             raise ParseError(f"JSON parse error - {error}") from error
+
+
+def _text_encoding(name: str) -> str:
+    """Return ``name`` when it names a text encoding; refuse the rest with a sentence.
+
+    Python's codecs also hold bytes-to-bytes ones (``zlib``, ``bz2``, ``base64``) and
+    str-to-str ones (``rot13``): a ``charset=zlib`` would decompress a small body into a huge
+    one before any size check, and the others fail deep inside the decoder.
+    """
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise ParseError(
+            f"The charset '{name}' is not a text encoding; send JSON as UTF-8 "
+            "(Content-Type: application/json; charset=utf-8)."
+        )
+    return info.name
 
 
 def _depth(body: bytes) -> int:
