@@ -39,6 +39,56 @@ def _flag(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _whole(name: str, default: int, low: int, high: int) -> int:
+    """Read a whole number from ``name`` (blank = ``default``), or stop the start with the
+    variable's name and the values allowed: a bad value never waits for the first request."""
+    value = _whole_or_none(name, low, high)
+    return default if value is None else value
+
+
+def _whole_or_none(name: str, low: int, high: int) -> int | None:
+    """Read a whole number from ``name`` as ``_whole`` does; blank is None."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number from {low} to {high} (it is {text!r})."
+        )
+    return int(text)
+
+
+def _decimal(name: str, default: float, low: float, high: float) -> float:
+    """Read a number (decimals allowed) from ``name``, as ``_whole`` does."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:  # also refuses nan and inf
+        raise ImproperlyConfigured(
+            f"{name} must be a number from {low} to {high} (it is {text!r})."
+        )
+    return value
+
+
+_RATE_PERIODS = ("second", "minute", "hour", "day")
+
+
+def _rate(name: str, default: str) -> str:
+    """Read a throttle rate such as ``1000/hour`` (DRF reads the period's first letter)."""
+    text = os.environ.get(name, "").strip() or default
+    count, _, period = text.partition("/")
+    if not (count.isascii() and count.isdigit() and int(count) > 0 and period in _RATE_PERIODS):
+        raise ImproperlyConfigured(
+            f"{name} must be a number of requests per second, minute, hour or day, "
+            f"such as 1000/hour (it is {text!r})."
+        )
+    return text
+
+
 # Fail closed: debug only when asked for (DJANGO_DEBUG=1), and without it a secret key is
 # required. `make` targets set what they need (see ladder/settings_local.py).
 DEBUG = _flag("DJANGO_DEBUG", default=False)
@@ -119,7 +169,7 @@ ASGI_APPLICATION = "ladder.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_max_age=_whole("DATABASE_CONN_MAX_AGE", 0, 0, 86_400),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -164,8 +214,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("LADDER_LOGIN_FAILURES", "5"))
-AXES_COOLOFF_TIME = float(os.environ.get("LADDER_LOCKOUT_HOURS", "1"))
+AXES_FAILURE_LIMIT = _whole("LADDER_LOGIN_FAILURES", 5, 1, 1000)
+AXES_COOLOFF_TIME = _decimal("LADDER_LOCKOUT_HOURS", 1.0, 0.01, 24 * 365)
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_CLIENT_IP_CALLABLE = "ladder.caching.clients.client_ip"
 AXES_RESET_ON_SUCCESS = True
@@ -178,7 +228,9 @@ if LADDER_HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = _flag("LADDER_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
-    SECURE_HSTS_SECONDS = int(os.environ.get("LADDER_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_SECONDS = _whole(
+        "LADDER_HSTS_SECONDS", 60 * 60 * 24 * 365, 0, 10 * 60 * 60 * 24 * 365
+    )
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("LADDER_HSTS_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = _flag("LADDER_HSTS_PRELOAD")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -243,7 +295,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["ladder.caching.throttling.AnonThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("LADDER_ANON_THROTTLE", "1000/hour")},
+    "DEFAULT_THROTTLE_RATES": {"anon": _rate("LADDER_ANON_THROTTLE", "1000/hour")},
 }
 
 SPECTACULAR_SETTINGS = {
@@ -257,15 +309,12 @@ SPECTACULAR_SETTINGS = {
 }
 
 # API tokens (hashed at rest) are valid this many days unless issued with --days.
-LADDER_TOKEN_DAYS = int(os.environ.get("LADDER_TOKEN_DAYS", "90"))
+LADDER_TOKEN_DAYS = _whole("LADDER_TOKEN_DAYS", 90, 1, 3650)
 
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
-_club_k = os.environ.get("LADDER_CLUB_K", "").strip()
-LADDER_CLUB_K = int(_club_k) if _club_k else None
+LADDER_CLUB_K = _whole_or_none("LADDER_CLUB_K", 1, 100)
 if LADDER_RATING_METHOD not in {"fide", "elo"}:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
-if LADDER_CLUB_K is not None and not 1 <= LADDER_CLUB_K <= 100:
-    raise ImproperlyConfigured("LADDER_CLUB_K must be a whole number from 1 to 100.")
 
 # The lists the club keeps (FIDE.md 9), in FIDE's order; a club that keeps one sees no selector.
 _LISTS = ("standard", "rapid", "blitz")
@@ -291,10 +340,7 @@ TASKS = {"default": {"BACKEND": _TASK_BACKENDS[LADDER_RECOMPUTE]}}
 
 # Games are dated no later than the end of the month this many months ahead (default 1: the
 # end of next month); a date years ahead would make its year the current one on every page.
-_ahead = os.environ.get("LADDER_DATE_MONTHS_AHEAD", "1").strip()
-if not (_ahead.isdigit() and int(_ahead) <= 120):
-    raise ImproperlyConfigured("LADDER_DATE_MONTHS_AHEAD must be a whole number from 0 to 120.")
-LADDER_DATE_MONTHS_AHEAD = int(_ahead)
+LADDER_DATE_MONTHS_AHEAD = _whole("LADDER_DATE_MONTHS_AHEAD", 1, 0, 120)
 
 # The correction window (FIDE and the Dutch federation accept corrections only for a while after
 # publication): a period may be reopened this many days after its list was first published;
@@ -308,11 +354,16 @@ if _window and not (_window.isascii() and _window.isdigit() and int(_window) <= 
     )
 LADDER_CORRECTION_WINDOW_DAYS = int(_window) if _window else None
 
+_LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "").strip().upper() or "WARNING"
+if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL (it is {_LOG_LEVEL!r})."
+    )
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": _LOG_LEVEL},
 }
 
 
@@ -320,7 +371,7 @@ LOGGING = {
 # ---------------------
 # How long an anonymous read's answer is kept under one data version (0: never kept). A
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
-LADDER_READ_CACHE_SECONDS = int(os.environ.get("LADDER_READ_CACHE_SECONDS", "300"))
+LADDER_READ_CACHE_SECONDS = _whole("LADDER_READ_CACHE_SECONDS", 300, 0, 86_400)
 
 # The club's name, shown in every page's header and title and in the admin (issue 13).
 LADDER_CLUB_NAME = os.environ.get("LADDER_CLUB_NAME", "").strip() or "Ladder"

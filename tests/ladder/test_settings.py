@@ -1,0 +1,84 @@
+"""Every setting is read and checked when the settings load: a bad value stops the start with
+ImproperlyConfigured naming the variable and the values allowed, never a ValueError at the
+first request. The settings module is loaded afresh here, under a changed environment."""
+
+import runpy
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+SETTINGS = Path(__file__).resolve().parents[2] / "ladder" / "settings.py"
+BASE = {"DJANGO_SECRET_KEY": "a-test-key", "DJANGO_DEBUG": "0"}
+
+
+def load(monkeypatch, **env: str) -> dict:
+    for name in list(__import__("os").environ):
+        if name.startswith(("DJANGO_", "LADDER_", "DATABASE_", "REDIS_URL")):
+            monkeypatch.delenv(name)
+    for name, value in {**BASE, **env}.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(SETTINGS))
+
+
+BAD = [
+    ("LADDER_ANON_THROTTLE", "abc", "such as 1000/hour"),
+    ("LADDER_ANON_THROTTLE", "1000/fortnight", "per second, minute, hour or day"),
+    ("LADDER_ANON_THROTTLE", "0/hour", "per second, minute, hour or day"),
+    ("LADDER_LOGIN_FAILURES", "five", "a whole number from 1 to 1000"),
+    ("LADDER_LOCKOUT_HOURS", "an hour", "a number from 0.01 to 8760"),
+    ("LADDER_LOCKOUT_HOURS", "inf", "a number from 0.01 to 8760"),
+    ("LADDER_TOKEN_DAYS", "ninety", "a whole number from 1 to 3650"),
+    ("LADDER_TOKEN_DAYS", "0", "a whole number from 1 to 3650"),
+    ("LADDER_READ_CACHE_SECONDS", "-5", "a whole number from 0 to 86400"),
+    ("DATABASE_CONN_MAX_AGE", "forever", "a whole number from 0 to 86400"),
+    ("LADDER_CLUB_K", "twenty", "a whole number from 1 to 100"),
+    ("LADDER_CLUB_K", "101", "a whole number from 1 to 100"),
+    ("LADDER_DATE_MONTHS_AHEAD", "²", "a whole number from 0 to 120"),
+    ("LADDER_HSTS_SECONDS", "1e9", "a whole number from 0 to"),
+    ("DJANGO_LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
+    ("LADDER_RATING_METHOD", "glicko", "'fide' or 'elo'"),
+    ("LADDER_LISTS", "bullet", "one or more of standard, rapid, blitz"),
+    ("LADDER_RECOMPUTE", "later", "'immediate' or 'background'"),
+    ("LADDER_CORRECTION_WINDOW_DAYS", "thirty", "from 0 to 3650"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "allowed"), BAD)
+def test_a_bad_value_stops_the_start_naming_the_variable(monkeypatch, name, value, allowed):
+    env = {name: value}
+    if name == "LADDER_HSTS_SECONDS":
+        env["LADDER_HTTPS"] = "1"
+    with pytest.raises(ImproperlyConfigured) as refused:
+        load(monkeypatch, **env)
+
+    assert name in str(refused.value)
+    assert allowed in str(refused.value)
+
+
+def test_the_defaults_load(monkeypatch):
+    loaded = load(monkeypatch)
+
+    assert loaded["AXES_FAILURE_LIMIT"] == 5
+    assert loaded["AXES_COOLOFF_TIME"] == 1.0
+    assert loaded["LADDER_TOKEN_DAYS"] == 90
+    assert loaded["LADDER_CLUB_K"] is None
+    assert loaded["LADDER_READ_CACHE_SECONDS"] == 300
+    assert loaded["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"] == {"anon": "1000/hour"}
+
+
+def test_good_values_are_read(monkeypatch):
+    loaded = load(
+        monkeypatch,
+        LADDER_ANON_THROTTLE="50/minute",
+        LADDER_LOCKOUT_HOURS="0.5",
+        LADDER_CLUB_K="16",
+        DATABASE_CONN_MAX_AGE="60",
+        DJANGO_LOG_LEVEL="info",
+    )
+
+    assert loaded["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"] == {"anon": "50/minute"}
+    assert loaded["AXES_COOLOFF_TIME"] == 0.5
+    assert loaded["LADDER_CLUB_K"] == 16
+    assert loaded["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+    assert loaded["LOGGING"]["root"]["level"] == "INFO"
