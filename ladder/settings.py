@@ -373,5 +373,8 @@ LOGGING = {
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
 LADDER_READ_CACHE_SECONDS = _whole("LADDER_READ_CACHE_SECONDS", 300, 0, 86_400)
 
+# /healthz says "degraded" when a rating run has waited longer than this (ladder/web/health.py).
+LADDER_HEALTH_RUN_SECONDS = _whole("LADDER_HEALTH_RUN_SECONDS", 600, 1, 86_400)
+
 # The club's name, shown in every page's header and title and in the admin (issue 13).
 LADDER_CLUB_NAME = os.environ.get("LADDER_CLUB_NAME", "").strip() or "Ladder"
