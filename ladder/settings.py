@@ -271,6 +271,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 
 LOGIN_URL = "admin:login"
+# Where a login lands when its "next" is unsafe or missing (the default, /accounts/profile/, is a
+# 404 here): only staff can log in, through the admin.
+LOGIN_REDIRECT_URL = "admin:index"
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
