@@ -22,6 +22,7 @@
   needs the permission ``ladder.reopen_after_window``.
 """
 
+import hashlib
 import ipaddress
 import os
 from pathlib import Path
@@ -186,7 +187,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default (its table is created by migration ladder 0009), Redis when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "ladder.caching.backends.RedisCache", "LOCATION": REDIS_URL}}
+    # One Redis may serve several databases (staging beside production): every key is
+    # prefixed with the database it belongs to, so none reads another's data version.
+    _database = DATABASES["default"]
+    _where = f"{_database.get('HOST', '')}:{_database.get('PORT', '')}/{_database.get('NAME', '')}"
+    CACHES = {
+        "default": {
+            "BACKEND": "ladder.caching.backends.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ladder-" + hashlib.blake2b(_where.encode(), digest_size=6).hexdigest(),
+        }
+    }
 else:
     CACHES = {
         "default": {
@@ -375,6 +386,9 @@ LOGGING = {
 # How long an anonymous read's answer is kept under one data version (0: never kept). A
 # version ends with the next write or rating run; this bounds an answer whose bump was lost.
 LADDER_READ_CACHE_SECONDS = _whole("LADDER_READ_CACHE_SECONDS", 300, 0, 86_400)
+# What one client (address) may add to the read cache in an hour: answers past it are served
+# but not kept, so a stream of distinct queries cannot fill the cache.
+LADDER_READ_CACHE_CLIENT_ENTRIES = _whole("LADDER_READ_CACHE_CLIENT_ENTRIES", 200, 0, 1_000_000)
 
 # /healthz says "degraded" when a rating run has waited longer than this (ladder/web/health.py).
 LADDER_HEALTH_RUN_SECONDS = _whole("LADDER_HEALTH_RUN_SECONDS", 600, 1, 86_400)

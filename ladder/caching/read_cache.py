@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -71,8 +72,12 @@ class ReadCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if not _keepable_request(request) or not _kept_view(request.path_info):
+        view = _kept_view(request.path_info) if _keepable_request(request) else None
+        if view is None:
             return self.get_response(request)
+        reads = _READS.get(view)
+        if reads is not None and not reads.covers(request.GET):
+            return self.get_response(request)  # a parameter the view never reads: not kept
         api = request.path_info.startswith(API_PREFIX)
         key = _key(request, api)
         found = _lookup(request, key, api)
@@ -82,7 +87,7 @@ class ReadCacheMiddleware:
         etag = f'"{version.value}-{key[-12:]}"'
         modified = int(version.changed_at.timestamp())
         kept = found.kept
-        if kept is not None and kept[0] == version.value and found.admitted:
+        if reads is not None and kept is not None and kept[0] == version.value and found.admitted:
             unchanged = get_conditional_response(request, etag=etag, last_modified=modified)
             if unchanged is not None:  # only for what was kept: nothing is said of the rest
                 return _validators(unchanged, etag, modified)
@@ -92,10 +97,17 @@ class ReadCacheMiddleware:
                 answer[name] = value
             answer["X-Read-Cache"] = "hit"
             return _validators(answer, etag, modified)
+        recorder = _Recorder.of(request.GET)
+        request.GET = recorder  # type: ignore[assignment]  # WSGIRequest.GET: a cached property
         response = self.get_response(request)
+        reads = _READS.setdefault(view, _Reads())
+        reads.learn(recorder)
         if not getattr(response, _MARK, False) or not _keepable_response(response):
             return response
-        assert isinstance(response, HttpResponse)
+        if not reads.covers(recorder) or not _may_add(request):
+            return response
+        if not isinstance(response, HttpResponse):
+            return response
         headers = [(k, v) for k, v in response.items() if k.lower() not in _NOT_KEPT]
         cache.set(key, (version.value, response.status_code, headers, response.content),
                   _seconds())  # fmt: skip
@@ -103,15 +115,92 @@ class ReadCacheMiddleware:
         return _validators(response, etag, modified)
 
 
+class _Recorder(QueryDict):
+    """A request's query that notes which parameters the view reads, by name (a copy notes
+    into the same set: a form bound to ``request.GET.copy()`` reads its fields there)."""
+
+    def __init__(
+        self,
+        query_string: str | bytes | None = None,
+        mutable: bool = False,
+        encoding: str | None = None,
+        *,
+        read: set[str] | None = None,
+    ) -> None:
+        super().__init__(query_string, mutable=mutable, encoding=encoding)
+        self.read: set[str] = set() if read is None else read
+
+    @classmethod
+    def of(cls, query: QueryDict, read: set[str] | None = None) -> _Recorder:
+        recorder = cls(mutable=True, encoding=query.encoding, read=read)
+        for name, values in QueryDict.lists(query):
+            recorder.setlist(name, list(values))
+        return recorder
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read.add(key)
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def getlist(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().getlist(key, default)
+
+    def copy(self) -> _Recorder:
+        return _Recorder.of(self, read=self.read)
+
+
+@dataclass(slots=True)
+class _Reads:
+    """The query parameters a kept view has been seen to read, in this process."""
+
+    names: set[str] = field(default_factory=set)
+
+    def learn(self, recorder: _Recorder) -> None:
+        self.names |= recorder.read
+
+    def covers(self, query: QueryDict) -> bool:
+        """Whether the view reads every parameter of ``query``: only then is an answer kept
+        or served, so a parameter no view reads (``/?junk=1``) never adds a kept answer; such
+        a read is rendered afresh (and teaches the view's parameters, if it reads them)."""
+        return all(name in self.names for name in QueryDict.keys(query))
+
+
+_READS: dict[Callable[..., Any], _Reads] = {}
+
+
+def _may_add(request: HttpRequest) -> bool:
+    """Count one more kept answer for this client this hour; False once it has added
+    ``LADDER_READ_CACHE_CLIENT_ENTRIES``: what one client can add to the cache is bounded."""
+    from ladder.caching.clients import client_ip
+
+    hour = int(time.time() // 3600)
+    counter = f"ladder:read-adds:{hour}:{client_ip(request)}"
+    cache.add(counter, 0, 3600)
+    try:
+        added = cache.incr(counter)
+    except ValueError:  # expired between add and incr
+        added = 1
+    return added <= settings.LADDER_READ_CACHE_CLIENT_ENTRIES
+
+
 @functools.lru_cache(maxsize=4096)
-def _kept_view(path: str) -> bool:
-    """Whether ``path`` is a read whose answers are kept (its view is ``cached_page`` or
-    ``cached_api``): nothing is looked up for the others."""
+def _kept_view(path: str) -> Callable[..., Any] | None:
+    """The view of ``path`` when its answers are kept (it is ``cached_page`` or
+    ``cached_api``), else None: nothing is looked up for the others."""
     try:
         match = resolve(path)
     except Resolver404:
-        return False
-    return bool(getattr(match.func, _MARK, False))
+        return None
+    return match.func if getattr(match.func, _MARK, False) else None
 
 
 def kept_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

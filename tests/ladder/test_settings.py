@@ -82,3 +82,15 @@ def test_good_values_are_read(monkeypatch):
     assert loaded["LADDER_CLUB_K"] == 16
     assert loaded["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
     assert loaded["LOGGING"]["root"]["level"] == "INFO"
+
+
+def test_two_databases_on_one_redis_never_share_a_key(monkeypatch):
+    redis = "redis://127.0.0.1:6379/0"
+    prefixes = {
+        load(monkeypatch, REDIS_URL=redis, DATABASE_URL=f"postgres://u@db:5432/{name}")["CACHES"][
+            "default"
+        ]["KEY_PREFIX"]
+        for name in ("production", "staging")
+    }
+
+    assert len(prefixes) == 2
