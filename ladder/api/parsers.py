@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 from typing import Any
 
@@ -31,7 +32,11 @@ class LimitedJSONParser(JSONParser):
             raise ParseError(f"The JSON is nested deeper than {MAX_DEPTH} levels.")
         encoding = _text_encoding((parser_context or {}).get("encoding", settings.DEFAULT_CHARSET))
         try:
-            return json.loads(codecs.decode(body, encoding), parse_constant=_refuse_constant)
+            return json.loads(
+                codecs.decode(body, encoding),
+                parse_constant=_refuse_constant,
+                parse_float=_finite_float,
+            )
         except (ValueError, RecursionError) as error:
             raise ParseError(f"JSON parse error - {error}") from error
 
@@ -66,6 +71,15 @@ def _depth(body: bytes) -> int:
         elif token in (b"]", b"}"):
             depth -= 1
     return deepest
+
+
+def _finite_float(text: str) -> float:
+    """Read a JSON number with a fraction or exponent; one beyond a float (``1e400``) would
+    become infinity, which no field can hold (int() of it raises OverflowError)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
 
 
 def _refuse_constant(name: str) -> None:

@@ -54,3 +54,13 @@ def test_real_text_encodings_are_read(anon, charset):
 
     assert response.status_code == HTTPStatus.OK
     assert response.json()["outcomes"]["win"]["change"] == 15
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1E999"])
+def test_a_number_beyond_a_float_is_a_400(editor, number):
+    body = f'{{"date": "2026-03-02", "white": {number}, "black": 1, "result": "1-0"}}'
+
+    response = editor.generic("POST", "/api/v1/games/", body, content_type="application/json")
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert f"the number {number} is out of range" in response.json()["detail"]
