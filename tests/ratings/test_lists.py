@@ -15,7 +15,7 @@ from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange, RatingRun
-from ratings.recompute import services
+from ratings.recompute import services, storage
 from ratings.selectors import current_k, rating_list
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
@@ -325,13 +325,13 @@ def test_one_period_of_players_keeping_to_one_list_each_or_not(committed, monkey
     one of them on a second list too (the lists' rows joined per player): either way the
     fields and rows equal each list replayed alone."""
     apart = []
-    write = services._players_from_rows
+    write = storage.players_from_rows
 
     def players_from_rows(periods, rating_lists):
         apart.append(len(rating_lists) == 1)  # a statement per list
         return write(periods, rating_lists)
 
-    monkeypatch.setattr(services, "_players_from_rows", players_from_rows)
+    monkeypatch.setattr(storage, "players_from_rows", players_from_rows)
     players = [
         PlayerFactory(**entry("standard", 1800 + 10 * i), **entry("rapid", 1700 + 10 * i),
                       **entry("blitz", 1600 + 10 * i))
