@@ -20,7 +20,7 @@ from ratings.recompute import bulk
 from ratings.recompute.incremental import recompute_players
 from ratings.recompute.replay import replay_lists
 from ratings.recompute.states import rules
-from ratings.recompute.storage import LOCK_KEY, try_recompute_lock
+from ratings.recompute.storage import LOCK_KEY, check_rating_lists, try_recompute_lock
 from ratings.recompute.summary import Recompute
 
 # What callers use beside the two services (the lock, for the run executor and the previews;
@@ -70,8 +70,6 @@ def recompute_lists(
     ``replay_lists``), which is what makes a federation's three lists cost less than three
     recomputes.
     """
-    unknown = set(rating_lists) - set(RatingList.values)
-    if unknown:
-        raise ValueError(f"Unknown rating lists: {', '.join(sorted(unknown))}")
+    check_rating_lists(rating_lists)
     with bulk.gc_paused(), transaction.atomic():
         return replay_lists(period, list(dict.fromkeys(rating_lists)), dry_run=dry_run)

@@ -19,6 +19,7 @@ from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 
 from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk
 from ratings.recompute.summary import Recompute
@@ -29,6 +30,13 @@ from ratings.rules import engine
 LOCK_KEY = 0x1ADDE7
 # Memory for a recompute's sorts and hashes on PostgreSQL (its transaction only; see _prepare).
 _WORK_MEM = "64MB"
+
+
+def check_rating_lists(rating_lists: Sequence[str]) -> None:
+    """Raise ``UnknownRatingList`` unless every list named is one the club keeps."""
+    unknown = set(rating_lists) - set(RatingList.values)
+    if unknown:
+        raise UnknownRatingList(unknown, RatingList.values)
 
 
 def begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPeriod], Recompute]:
@@ -244,7 +252,7 @@ def players_from_rows(
     changes, periods_table = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
     players = quote(Player._meta.db_table)
     differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
-    assert set(rating_lists) <= set(RatingList.values)  # written into the SQL below
+    check_rating_lists(rating_lists)  # their names are written into the SQL below
     marks = ", ".join(["%s"] * len(rating_lists))
     # Each player's latest row on each list by a window over the rows from ``start`` on (rows
     # before it cannot be later): a sort, where an anti-join ("no later row exists") could turn

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ratings.models import RatingRun, RunStatus
 from ratings.recompute import services
-from ratings.runs.queue import REASON_LENGTH, locked_queued_run, merge_into_queued, widen
+from ratings.runs.queue import REASON_LENGTH, locked_queued_run, merge_into_waiting, widen
 
 logger = logging.getLogger(__name__)
 
@@ -197,8 +197,7 @@ def _retry(run: RatingRun, error: str) -> None:
         # Another change queued a run meanwhile: this run's work goes into that one.
         run.status = RunStatus.FAILED
         run.save()
-        merged = merge_into_queued(run.rating_list, run.from_period, run.players, run.reason, None)
-        assert merged is not None
+        merged = merge_into_waiting(run.rating_list, run.from_period, run.players, run.reason, None)
         run.error, run.folded_into = f"{error} Retried as run #{merged.pk}.", merged
         run.save(update_fields=["error", "folded_into"])
 

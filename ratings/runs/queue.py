@@ -8,7 +8,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ladder.records import RatingPeriod
+from ladder.records import RatingList, RatingPeriod
+from ratings.exceptions import RunQueueError
 from ratings.models import RatingRun, RunStatus
 
 REASON_LENGTH = RatingRun._meta.get_field("reason").max_length or 300
@@ -71,7 +72,24 @@ def create_queued(
             run.save()
     except IntegrityError:
         # Another transaction queued a run at the same moment: merge into that one instead.
-        merged = merge_into_queued(rating_list, period, players, reason, user)
-        assert merged is not None
-        return merged
+        return merge_into_waiting(rating_list, period, players, reason, user)
     return run
+
+
+def merge_into_waiting(
+    rating_list: str,
+    period: RatingPeriod | None,
+    players: Iterable[int] | None,
+    reason: str,
+    user: Any,
+) -> RatingRun:
+    """``merge_into_queued``, for a caller that has just seen a queued run of the list: raise
+    ``RunQueueError`` if it was taken meanwhile (the caller's transaction is then undone)."""
+    merged = merge_into_queued(rating_list, period, players, reason, user)
+    if merged is None:
+        label = RatingList(rating_list).label.lower()
+        raise RunQueueError(
+            f"The queued rating run of the {label} list was taken by another process while "
+            "more work was joining it, so nothing was saved. Please try again."
+        )
+    return merged

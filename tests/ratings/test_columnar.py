@@ -5,7 +5,8 @@ from datetime import date
 import numpy as np
 import pytest
 
-from ladder.records import RatingPeriod
+from ladder.records import Player, RatingPeriod
+from ratings.exceptions import StorageError
 from ratings.models import RatingChange
 from ratings.recompute import bulk, columns, incremental, rows
 from ratings.recompute import states as opening
@@ -104,3 +105,13 @@ def test_int_columns_come_back_as_stored():
             for pk, *rest in Player.objects.values_list("pk", *names)
         }
         assert found == stored
+
+
+def test_bulk_statements_refuse_what_is_not_a_column_with_a_sentence():
+    """A real check, not an ``assert`` (which ``python -O`` strips): the statements are built
+    from the model's columns only."""
+    with pytest.raises(StorageError) as caught:
+        bulk.insert_rows(Player, ["games_as_white"], [])
+    assert str(caught.value) == "games_as_white is not a column of the table ladder_player."
+    with pytest.raises(StorageError, match="games_as_white is not a column"):
+        bulk.update_rows(Player, ["games_as_white"], [(1, 2)])

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
+from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, RatingRun
 from ratings.recompute import services, storage
 from ratings.selectors import current_k, rating_list
@@ -284,6 +285,11 @@ def test_three_lists_replayed_together_equal_each_replayed_alone(committed):
     assert summaries["standard"].players_changed == 2  # a and b; c has no standard game
     with pytest.raises(ValueError, match="Unknown rating lists: bullet"):
         services.recompute_lists(None, rating_lists=["bullet"])
+    with pytest.raises(UnknownRatingList) as caught:  # checked where it is written into SQL too
+        storage.players_from_rows(list(RatingPeriod.objects.all()), ["standard", "bullet"])
+    assert str(caught.value) == (
+        "Unknown rating lists: bullet. The club keeps these lists: standard, rapid, blitz."
+    )
     # A game leaves the blitz list in February: a full replay from February finds a's and b's
     # February blitz rows stale, and each player falls back to the January blitz list.
     Game.objects.filter(date=date(2026, 2, 6)).update(rating_list="rapid", time_control="15+10")
