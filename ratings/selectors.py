@@ -26,7 +26,7 @@ from ladder.records import (
     RatingPeriod,
 )
 from ratings.models import RatingChange, Status
-from ratings.recompute.services import latest_changes, rules
+from ratings.recompute.states import latest_changes, rules
 from ratings.rules import engine, fide
 
 # --- the rating list -----------------------------------------------------------------------

@@ -28,6 +28,8 @@ from django.db.models import Field, Model, QuerySet
 from django.db.models.options import Options
 from psycopg.copy import QueuedLibpqWriter
 
+from ratings.exceptions import StorageError
+
 Row = tuple[Any, ...]
 
 
@@ -95,8 +97,7 @@ def fetch_int_columns(model: type[Model], columns: Sequence[str]) -> tuple[np.nd
     """
     meta = model._meta
     quote = connection.ops.quote_name
-    assert meta.pk is not None
-    key = quote(_column(meta.pk))
+    key = quote(_column(_pk(meta)))
     names = [quote(_column(_field(meta, c))) for c in columns]
     table = quote(meta.db_table)
     if connection.vendor == "postgresql":
@@ -341,8 +342,7 @@ def update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[Seque
     meta = model._meta
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
-    assert meta.pk is not None
-    fields = [meta.pk] + [_field(meta, c) for c in columns]
+    fields = [_pk(meta), *(_field(meta, c) for c in columns)]
     names = [quote(_column(f)) for f in fields]
     # One scratch table per set of columns: a connection keeps its temporary tables, and the
     # lists update different columns.
@@ -378,14 +378,24 @@ def fill_ids(table: str, ids: Iterable[int]) -> str:
     return name
 
 
+def _pk(meta: Options[Any]) -> Field[Any, Any]:
+    """The table's primary key, which every bulk statement keys its rows on."""
+    if meta.pk is None:
+        raise StorageError(f"The table {meta.db_table} has no primary key to write rows by.")
+    return meta.pk
+
+
 def _field(meta: Options[Any], name: str) -> Field[Any, Any]:
+    """The model's field ``name``, which must be a column of its table."""
     field = meta.get_field(name)
-    assert isinstance(field, Field), name
+    if not isinstance(field, Field):
+        raise StorageError(f"{name} is not a column of the table {meta.db_table}.")
     return field
 
 
 def _column(field: Field[Any, Any]) -> str:
-    assert field.column is not None, field.name
+    if field.column is None:
+        raise StorageError(f"The field {field.name} has no column in the database.")
     return field.column
 
 

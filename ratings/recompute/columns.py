@@ -4,7 +4,7 @@ A federation's period rates some 90,000 players. Building a result object, a row
 COPY row for each cost about as much as the server's work to store them (measured on the
 benchmark), so a full recompute turns ``engine.RatedColumns`` into the table's columns with
 numpy and list operations and hands them to ``bulk.insert_columns``. The values are those that
-``services._row`` gives for ``engine.rated_results``; the services' tests and the property test
+``rows.change_row`` gives for ``engine.rated_results``; the services' tests and the property test
 of incremental recompute against full replay hold them equal.
 """
 
@@ -28,7 +28,7 @@ def insert_rated(
     writer: bulk.RowWriter | None = None,
 ) -> int:
     """Insert the rated players' rows of the period on a list; ``columns`` as
-    ``services._ROW_COLUMNS``; with ``writer`` (``bulk.writing``), as part of its statement.
+    ``rows.ROW_COLUMNS``; with ``writer`` (``bulk.writing``), as part of its statement.
 
     Returns the number of rows.
     """

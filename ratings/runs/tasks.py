@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from ratings import runs
+from ratings.runs.executor import execute_pending
 
 
 @task()
 def execute_runs() -> list[int]:
     """Execute every queued rating run; return the ids of the runs executed."""
-    return [run.pk for run in runs.execute_pending()]
+    return [run.pk for run in execute_pending()]

@@ -5,9 +5,11 @@ from datetime import date
 import numpy as np
 import pytest
 
-from ladder.records import RatingPeriod
+from ladder.records import Player, RatingPeriod
+from ratings.exceptions import StorageError
 from ratings.models import RatingChange
-from ratings.recompute import bulk, columns, services
+from ratings.recompute import bulk, columns, incremental, rows
+from ratings.recompute import states as opening
 from ratings.rules import engine
 from ratings.rules.fide import KFactor
 from tests.factories import PlayerFactory
@@ -43,18 +45,16 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
         performance=[2100, None, None],
     )
-    written = columns.insert_rated(
-        RatingChange, services._ROW_COLUMNS, period.pk, rated, "standard"
-    )
+    written = columns.insert_rated(RatingChange, rows.ROW_COLUMNS, period.pk, rated, "standard")
 
     assert written == 3
     expected = {
-        pid: services._comparable(services._row(pid, period, result, "standard"))
+        pid: rows.comparable(rows.change_row(pid, period, result, "standard"))
         for pid, result in zip(rated.ids, engine.rated_results(rated), strict=True)
     }
-    assert services._stored_rows(period, set(rated.ids), "standard") == expected
-    assert expected[players[0].pk][services._ROW_COLUMNS.index("first_event")] == AWKWARD
-    assert expected[players[1].pk][services._ROW_COLUMNS.index("status")] == "below_floor"
+    assert incremental._stored_rows(period, set(rated.ids), "standard") == expected
+    assert expected[players[0].pk][rows.ROW_COLUMNS.index("first_event")] == AWKWARD
+    assert expected[players[1].pk][rows.ROW_COLUMNS.index("status")] == "below_floor"
 
 
 def test_copy_value_rejects_what_it_cannot_write():
@@ -74,8 +74,8 @@ def test_the_entry_states_as_columns_are_the_states_as_columns():
         PlayerFactory(rapid_entry_rating=None, rapid_entry_rated_games=0),
         PlayerFactory(rapid_entry_rating=1500, rapid_entry_rated_games=40),
     ]  # fmt: skip
-    table = services._EntryTable(["standard", "rapid"])
-    states = services._EntryStates(table, "rapid")
+    table = opening.EntryTable(["standard", "rapid"])
+    states = opening.EntryStates(table, "rapid")
     carried = engine.PlayerState(1544, 51, 1560, 1990, date(2026, 1, 30), (), "event:Open")
     states[players[3].pk] = carried
     ids = np.array(sorted(p.pk for p in players))
@@ -105,3 +105,13 @@ def test_int_columns_come_back_as_stored():
             for pk, *rest in Player.objects.values_list("pk", *names)
         }
         assert found == stored
+
+
+def test_bulk_statements_refuse_what_is_not_a_column_with_a_sentence():
+    """A real check, not an ``assert`` (which ``python -O`` strips): the statements are built
+    from the model's columns only."""
+    with pytest.raises(StorageError) as caught:
+        bulk.insert_rows(Player, ["games_as_white"], [])
+    assert str(caught.value) == "games_as_white is not a column of the table ladder_player."
+    with pytest.raises(StorageError, match="games_as_white is not a column"):
+        bulk.update_rows(Player, ["games_as_white"], [(1, 2)])

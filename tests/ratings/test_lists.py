@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
+from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, RatingRun
-from ratings.recompute import services
+from ratings.recompute import services, storage
 from ratings.selectors import current_k, rating_list
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
@@ -284,6 +285,11 @@ def test_three_lists_replayed_together_equal_each_replayed_alone(committed):
     assert summaries["standard"].players_changed == 2  # a and b; c has no standard game
     with pytest.raises(ValueError, match="Unknown rating lists: bullet"):
         services.recompute_lists(None, rating_lists=["bullet"])
+    with pytest.raises(UnknownRatingList) as caught:  # checked where it is written into SQL too
+        storage.players_from_rows(list(RatingPeriod.objects.all()), ["standard", "bullet"])
+    assert str(caught.value) == (
+        "Unknown rating lists: bullet. The club keeps these lists: standard, rapid, blitz."
+    )
     # A game leaves the blitz list in February: a full replay from February finds a's and b's
     # February blitz rows stale, and each player falls back to the January blitz list.
     Game.objects.filter(date=date(2026, 2, 6)).update(rating_list="rapid", time_control="15+10")
@@ -325,13 +331,13 @@ def test_one_period_of_players_keeping_to_one_list_each_or_not(committed, monkey
     one of them on a second list too (the lists' rows joined per player): either way the
     fields and rows equal each list replayed alone."""
     apart = []
-    write = services._players_from_rows
+    write = storage.players_from_rows
 
     def players_from_rows(periods, rating_lists):
         apart.append(len(rating_lists) == 1)  # a statement per list
         return write(periods, rating_lists)
 
-    monkeypatch.setattr(services, "_players_from_rows", players_from_rows)
+    monkeypatch.setattr(storage, "players_from_rows", players_from_rows)
     players = [
         PlayerFactory(**entry("standard", 1800 + 10 * i), **entry("rapid", 1700 + 10 * i),
                       **entry("blitz", 1600 + 10 * i))

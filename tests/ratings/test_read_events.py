@@ -1,5 +1,5 @@
 """The period's games read by list and event for the newcomers' pools
-(services._games_by_list)."""
+(storage.games_by_list)."""
 
 import json
 from datetime import date
@@ -10,8 +10,7 @@ from django.db import connection
 
 from ladder.records import Game, RatingPeriod
 from ratings.models import RatingChange
-from ratings.recompute import services
-from ratings.recompute.services import recompute_from
+from ratings.recompute import recompute_from, rows, storage
 from ratings.rules import engine
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
@@ -53,9 +52,9 @@ def test_pool_text_is_json_dumps_of_the_pool():
         engine.PoolGame(date(2026, 3, 5), 'event:Tab\there "quoted" \\ Zürich', 1800, 5000),
         engine.PoolGame(date(2026, 3, 6), "period:2026-03", 2100, 0),
     ]
-    assert services._pool_text(pool) == json.dumps(services._pool_to_json(pool))
+    assert rows.pool_text(pool) == json.dumps(rows.pool_to_json(pool))
     odd = [engine.PoolGame(date(2026, 3, 7), "event:X", 1900, 2.5)]  # type: ignore[arg-type]
-    assert services._pool_text(odd) == json.dumps(services._pool_to_json(odd))
+    assert rows.pool_text(odd) == json.dumps(rows.pool_to_json(odd))
 
 
 def _as_stored(period, rating_list="standard"):
@@ -78,7 +77,7 @@ def test_the_narrow_and_wide_reads_give_the_games_as_stored():
     Game.objects.filter(pk=Game.objects.order_by("pk").first().pk).update(result="+/-")
     period = RatingPeriod.objects.get()
     for narrow in (True, False):
-        read = services._games_by_list(period, ["standard"], narrow=narrow)["standard"]
+        read = storage.games_by_list(period, ["standard"], narrow=narrow)["standard"]
         assert _games(read) == _as_stored(period)
     assert {game[2] for game in _games(read)} == {-1, engine.UNIT // 2}
     assert sorted({game[4] for game in _games(read)}) == ["", "Blitz", "Open", *COLLIDING]
@@ -97,14 +96,14 @@ def test_one_read_of_several_lists_splits_them_as_reads_of_each():
         for i, name in enumerate(lists)
     )  # fmt: skip
 
-    together = services._games_by_list(period, ["standard", "rapid", "blitz"])
+    together = storage.games_by_list(period, ["standard", "rapid", "blitz"])
     assert {name: len(read.white) for name, read in together.items()} == {
         "standard": 1, "rapid": 2, "blitz": 3
     }  # fmt: skip
     for name in ("standard", "rapid", "blitz"):
-        (alone,) = services._games_by_list(period, [name]).values()
+        (alone,) = storage.games_by_list(period, [name]).values()
         assert _games(together[name]) == _games(alone) == _as_stored(period, name)
-    assert services._games_by_list(period, ["standard"], narrow=True).keys() == {"standard"}
+    assert storage.games_by_list(period, ["standard"], narrow=True).keys() == {"standard"}
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the packed reads are PostgreSQL's")
@@ -144,7 +143,7 @@ def test_a_failing_packed_read_raises_django_s_error_and_leaves_the_transaction_
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's settings")
 def test_a_background_statement_runs_with_its_settings_which_are_restored_after_it():
-    """The players' UPDATE runs with hash joins only (``services._HASHED``); the statements
+    """The players' UPDATE runs with hash joins only (``storage.HASHED``); the statements
     after it in the transaction run as before."""
     from django.db import transaction
 
@@ -162,7 +161,7 @@ def test_a_background_statement_runs_with_its_settings_which_are_restored_after_
                     [player.pk],
                 )
             ],
-            settings=services._HASHED,
+            settings=storage.HASHED,
         )
         with update:
             pass

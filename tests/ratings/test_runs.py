@@ -14,8 +14,10 @@ from ladder.records import Game, Player
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import runs
+from ratings.exceptions import RunQueueError
 from ratings.models import RatingChange, RatingRun
 from ratings.recompute import services
+from ratings.runs import queue
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -289,3 +291,15 @@ def test_full_recomputes_of_the_three_lists_execute_in_one_pass(committed, monke
     assert all(run.status == "done" and run.periods for run in done)
     blitz = RatingRun.objects.get(pk=next(run.pk for run in done if run.rating_list == "blitz"))
     assert (blitz.rows_written, blitz.status) == (2, "done")
+
+
+def test_merging_into_a_run_taken_meanwhile_says_so_in_a_sentence():
+    """A request that saw a queued run, which a worker took before the request could join it,
+    raises a clear error (a real check: ``python -O`` strips asserts) and saves nothing."""
+    with pytest.raises(RunQueueError) as caught, transaction.atomic():
+        queue.merge_into_waiting("rapid", None, [1], "Game #1 entered", None)
+    assert str(caught.value) == (
+        "The queued rating run of the rapid list was taken by another process while more work "
+        "was joining it, so nothing was saved. Please try again."
+    )
+    assert not RatingRun.objects.exists()

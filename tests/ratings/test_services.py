@@ -293,7 +293,7 @@ def test_a_recompute_gives_the_garbage_collector_back_even_when_it_fails(monkeyp
     def fail(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr("ratings.recompute.services._rate", fail)
+    monkeypatch.setattr("ratings.recompute.replay._rate", fail)
     with pytest.raises(RuntimeError):
         recompute_from()
     assert gc.isenabled()

@@ -1,0 +1,149 @@
+"""The incremental recompute: rate only the players a correction reaches.
+
+A property test (tests/ratings/test_incremental.py) holds it equal to a full replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Q
+
+from ladder.records import Game, RatingPeriod
+from ratings.models import RatingChange
+from ratings.recompute import bulk, storage
+from ratings.recompute.rows import (
+    CHANGE,
+    RATING_AFTER,
+    ROW_COLUMNS,
+    STATE,
+    Row,
+    change_row,
+    comparable,
+    stored_form,
+    write_players,
+)
+from ratings.recompute.states import final_states, latest_states, load_players, rules
+from ratings.recompute.summary import LineMove, Recompute
+from ratings.rules import engine
+
+
+def recompute_players(
+    period: RatingPeriod | None, rating_list: str, players: set[int], *, dry_run: bool
+) -> Recompute:
+    """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
+
+    ``changed`` holds the players whose state on the next opening list may differ from the
+    stored one: at first the given players (their entry data may have changed), then whoever a
+    period leaves in a different state. A player is rated again in a period if given, changed,
+    or an opponent of a changed player there; one whose state comes out as stored stops there.
+    """
+    periods, summary = storage.begin(period, dry_run=dry_run)
+    changed, reached = set(players), set(players)
+    for current in periods:
+        rows, rated = _rate_reached(current, players, changed, rating_list, summary.lines)
+        summary.rows += rows
+        reached |= rated
+    summary.moves = write_players(*final_states(reached, rating_list), rating_list)
+    summary.players_changed = len(summary.moves)
+    if dry_run:
+        transaction.set_rollback(True)
+    return summary
+
+
+def _rate_reached(
+    current: RatingPeriod,
+    players: set[int],
+    changed: set[int],
+    rating_list: str,
+    lines: list[LineMove],
+) -> tuple[int, set[int]]:
+    """Rate one period of a list for the players reached; return rows written and players
+    rated, and add to ``lines`` each line whose rating or change moved."""
+    seeds = players | changed
+    pairs = Game.objects.filter(
+        storage.among(seeds, "white_id", "black_id"), period=current, rating_list=rating_list
+    )
+    redo: set[int] = set()
+    for white, black in bulk.fetch_rows(pairs.order_by().values_list("white_id", "black_id")):
+        redo.update(p for p in (white, black) if p in seeds)
+        if white in changed:
+            redo.add(black)
+        if black in changed:
+            redo.add(white)
+    rated = _rate_some(current, redo, rating_list)
+    new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
+    old = _stored_rows(current, redo | players, rating_list)
+    for pid, row in new.items():
+        before = old.get(pid)
+        if before is not None and [before[i] for i in STATE] == [row[i] for i in STATE]:
+            changed.discard(pid)
+        else:
+            changed.add(pid)
+    stale = old.keys() - new.keys()  # a deleted or moved game leaves no game here
+    changed |= stale
+    differ = [pid for pid, row in new.items() if row != old.get(pid)]
+    removed = stale | (old.keys() & set(differ))
+    if removed:
+        RatingChange.objects.filter(
+            storage.among(removed, "player_id"), period=current, rating_list=rating_list
+        ).delete()
+    bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
+    lines += _line_moves(current, old, new, [*differ, *stale])
+    return len(differ) + len(stale), redo | stale
+
+
+def _line_moves(
+    current: RatingPeriod, old: dict[int, Row], new: dict[int, Row], players: Iterable[int]
+) -> list[LineMove]:
+    """The lines of ``players`` whose rating after the period or change differ."""
+    moves = []
+    for pid in sorted(players):
+        before, after = old.get(pid), new.get(pid)
+        was = (before[RATING_AFTER], before[CHANGE]) if before is not None else (None, None)
+        now = (after[RATING_AFTER], after[CHANGE]) if after is not None else (None, None)
+        if was != now:
+            moves.append(LineMove(current.label, pid, was[0], now[0], was[1], now[1]))
+    return moves
+
+
+def _rate_some(
+    current: RatingPeriod, redo: set[int], rating_list: str
+) -> dict[int, engine.PlayerPeriod]:
+    """Rate ``redo`` on all their games of the period on a list, against their opponents'
+    opening states."""
+    if not redo:
+        return {}
+    games = Game.objects.filter(
+        storage.among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
+    )
+    rows = list(
+        bulk.fetch_rows(
+            games.order_by().values_list("white_id", "black_id", "result", "date", "event")
+        )
+    )
+    rows = [(w, b, result, bulk.as_date(day), event) for w, b, result, day, event in rows]
+    everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
+    entry, _ = load_players(rating_list, Q(storage.among(everyone, "id")))
+    opening = latest_states(
+        before=current.start,
+        players=storage.among(everyone, "player_id"),
+        entry=entry,
+        rating_list=rating_list,
+    )
+    states = {**entry, **opening}
+    span = engine.Period(current.start, current.end, current.label)
+    results = engine.rate_period(span, states, rows, rules())
+    return {pid: result for pid, result in results.items() if pid in redo}
+
+
+def _stored_rows(current: RatingPeriod, players: set[int], rating_list: str) -> dict[int, Row]:
+    """The stored rows of the period on a list for these players, in ``comparable`` form."""
+    columns = [f"{c}_id" if c in ("player", "period") else c for c in ROW_COLUMNS]
+    rows = RatingChange.objects.filter(
+        storage.among(players, "player_id"), period=current, rating_list=rating_list
+    )
+    return {
+        row[0]: comparable(row) for row in bulk.fetch_rows(rows.order_by().values_list(*columns))
+    }

@@ -1,0 +1,329 @@
+"""How a recompute reads and writes the database fast: the one module that knows.
+
+The recompute lock and the transaction's planner settings, the period's games packed into
+``bytea`` values, deletes that return their ids packed, conditions on many ids in SQL of constant
+size, and the statement that copies the players' latest rows into their fields. Below it,
+``bulk`` (COPY, binary reads) and ``columns`` (the rated players' rows as columns).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date
+from typing import Any
+
+import numpy as np
+from django.db import connection
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
+
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ratings.exceptions import UnknownRatingList
+from ratings.models import RatingChange, Status
+from ratings.recompute import bulk
+from ratings.recompute.summary import Recompute
+from ratings.rules import engine
+
+# The PostgreSQL advisory lock serializing recomputes: a recompute takes it for its transaction,
+# a rating run's executor for its session (ratings.runs); a session's locks are re-entrant.
+LOCK_KEY = 0x1ADDE7
+# Memory for a recompute's sorts and hashes on PostgreSQL (its transaction only; see _prepare).
+_WORK_MEM = "64MB"
+
+
+def check_rating_lists(rating_lists: Sequence[str]) -> None:
+    """Raise ``UnknownRatingList`` unless every list named is one the club keeps."""
+    unknown = set(rating_lists) - set(RatingList.values)
+    if unknown:
+        raise UnknownRatingList(unknown, RatingList.values)
+
+
+def begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPeriod], Recompute]:
+    """Take the recompute lock; return the periods from ``period`` on and an empty summary."""
+    _prepare()
+    periods = list(
+        RatingPeriod.objects.filter(start__gte=period.start)
+        if period
+        else RatingPeriod.objects.all()
+    )
+    return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+
+
+# The players' UPDATE joins the rows just written, which the table's statistics may not know
+# of yet: estimated at one row, the join became 100,000 index probes (0.37 s, against 0.08 s
+# for a hash join: measured on the benchmark's three-list period, after its rows were cleared).
+HASHED = {"enable_nestloop": "off"}
+
+
+def try_recompute_lock() -> bool:
+    """Take the recompute lock (PostgreSQL) for the caller's transaction if it is free; return
+    whether it was taken (always, on SQLite: its writers take turns on the database itself).
+
+    For a caller that writes and then recomputes in one transaction (``ladder.writes.previews``): it
+    holds row locks that the run executor, holding this lock, may be waiting for, so it must
+    not wait for this lock in turn. When the lock is taken, give way (roll back) and try again.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOCK_KEY])
+        return bool(cursor.fetchone()[0])
+
+
+def _prepare() -> None:
+    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
+
+    On PostgreSQL also turn JIT compilation off for the transaction: the recompute's scans are
+    simple, and compiling them cost more than it saved (measured on the benchmark). And give its
+    sorts room: a federation's 300,000 latest rows (three lists) spilled to disk in the default
+    4 MB (measured: a third of the players' update).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true), "
+                "set_config('work_mem', %s, true)",
+                [LOCK_KEY, _WORK_MEM],
+            )
+
+
+def delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:
+    """Delete the period's rows on the lists; return whose rows they were, by list.
+
+    On PostgreSQL the ids come back packed, a value per list (100,000 rows' ids as Python
+    tuples cost as much as the delete).
+    """
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    marks = ", ".join(["%s"] * len(rating_lists))
+    delete = f"DELETE FROM {table} WHERE period_id = %s AND rating_list IN ({marks})"
+    params: list[Any] = [period.pk, *rating_lists]
+    deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
+    if connection.vendor == "postgresql":
+        packed = bulk.fetch_packed(
+            f"WITH d AS ({delete} RETURNING player_id, rating_list) "
+            "SELECT rating_list, string_agg(int8send(player_id), ''::bytea) "
+            "FROM d GROUP BY rating_list",
+            params,
+            np.dtype(">i8"),
+        )
+        for (rating_list,), ids in packed:
+            deleted[rating_list] = set(ids.tolist())
+        return deleted
+    with connection.cursor() as cursor:
+        cursor.execute(f"{delete} RETURNING player_id, rating_list", params)
+        for pid, rating_list in cursor.fetchall():
+            deleted[rating_list].add(pid)
+    return deleted
+
+
+def games_by_list(
+    period: RatingPeriod,
+    rating_lists: Sequence[str],
+    *,
+    narrow: bool = False,
+    meanwhile: Callable[[], object] | None = None,
+) -> dict[str, engine.GameColumns]:
+    """The period's games on the lists, in one query, as integer columns for each list that has
+    any: White's score and the day decoded by the query.
+
+    On PostgreSQL they come packed into ``bytea`` values straight into numpy (a million Python
+    tuples of strings and dates cost more than the rest of the reading), one value for each
+    list and event: the server groups them, so each game's list and event are known without a
+    byte of their own, and the event names come once each. ``narrow``: every player's id fits
+    int4, so White's and Black's ids share one int8. ``meanwhile`` is called while the server
+    reads (on PostgreSQL; elsewhere first).
+    """
+    table = connection.ops.quote_name(Game._meta.db_table)
+    cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
+    marks = ", ".join(["%s"] * len(rating_lists))
+    where = f"period_id = %s AND rating_list IN ({marks})"
+    if connection.vendor != "postgresql":
+        if meanwhile is not None:
+            meanwhile()
+        sql = (
+            f"SELECT rating_list, white_id, black_id, CASE result {cases} ELSE -1 END, date, "
+            f"event FROM {table} WHERE {where}"
+        )
+        rows = list(bulk.fetch_rows_sql(sql, [period.pk, *rating_lists]))
+        found = {}
+        for rating_list in rating_lists:
+            chosen = [row[1:] for row in rows if row[0] == rating_list]
+            if not chosen:
+                continue
+            white, black, score = np.array([row[:3] for row in chosen], np.int64).T
+            days = np.fromiter(
+                (date.fromisoformat(str(row[3])[:10]).toordinal() for row in chosen),
+                np.int64,
+                len(chosen),
+            )
+            events = np.array([row[4] for row in chosen], dtype=object)
+            found[rating_list] = engine.GameColumns(
+                white, black, score, days, functools.partial(_names, events, None)
+            )
+        return found
+    # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
+    # the day in one int4 (score x 2**16 + day; the cast to int2 refuses a day out of range).
+    players = (
+        "int8send((white_id::int8 << 32) | black_id)"
+        if narrow
+        else "int8send(white_id) || int8send(black_id)"
+    )
+    groups = bulk.fetch_packed(
+        f"""SELECT rating_list, event,
+                   string_agg({players} || int4send((CASE result {cases} ELSE -1 END) * 65536
+                                                    + (date - %s)::int2), ''::bytea)
+            FROM {table} WHERE {where}
+            GROUP BY rating_list, event""",
+        [period.start, period.pk, *rating_lists],
+        _NARROW_GAME if narrow else _WIDE_GAME,
+        meanwhile=meanwhile,
+    )
+    found = {}
+    for rating_list in rating_lists:
+        mine = [(event, records) for (name, event), records in groups if name == rating_list]
+        if not mine:
+            continue
+        records = np.concatenate([records for _, records in mine])
+        if narrow:
+            pair = records["players"].astype(np.int64)
+            white, black = pair >> 32, pair & 0xFFFFFFFF
+        else:
+            white, black = records["white"].astype(np.int64), records["black"].astype(np.int64)
+        packed = records["score_day"].astype(np.int64)
+        score = (packed + 32768) >> 16
+        days = packed - (score << 16) + period.start.toordinal()
+        events = np.array([event for event, _ in mine], dtype=object)
+        codes = np.repeat(np.arange(len(mine)), [len(records) for _, records in mine])
+        found[rating_list] = engine.GameColumns(
+            white, black, score, days, functools.partial(_names, events, codes)
+        )
+    return found
+
+
+def _names(events: np.ndarray, codes: np.ndarray | None = None, at: Any = None) -> list[str]:
+    """The event names of the games at ``at``: ``events`` holds a name a game, or with
+    ``codes`` a name a code."""
+    chosen = codes[at] if codes is not None else at
+    return events[chosen].tolist()  # type: ignore[no-any-return]
+
+
+_WIDE_GAME = np.dtype([("white", ">i8"), ("black", ">i8"), ("score_day", ">i4")])
+_NARROW_GAME = np.dtype([("players", ">i8"), ("score_day", ">i4")])
+
+
+INT4_MAX = 2**31 - 1
+
+
+_IDS = "ratings_recompute_ids"
+
+
+def among(ids: Iterable[int], *columns: str) -> RawSQL:
+    """A condition: any of ``columns`` holds one of ``ids``, in SQL of constant size.
+
+    An array parameter on PostgreSQL (``= ANY`` uses the columns' indexes); on SQLite, which
+    limits the variables of a query, a scratch table filled in one statement (the condition
+    then holds until the next call fills it again).
+    """
+    if connection.vendor == "postgresql":
+        array = sorted(ids)
+        sql = " OR ".join(f"{column} = ANY(%s)" for column in columns)
+        return RawSQL(f"({sql})", [array] * len(columns), output_field=BooleanField())
+    table = bulk.fill_ids(_IDS, ids)
+    sql = " OR ".join(f"{column} IN (SELECT id FROM {table})" for column in columns)
+    return RawSQL(f"({sql})", [], output_field=BooleanField())
+
+
+_DERIVED = ("rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
+
+
+def players_from_rows(
+    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The statement (SQL and parameters) that copies each player's latest row on each list in
+    ``periods`` (a period and every later one) into their derived fields of that list, every
+    list in one statement.
+
+    Only players whose fields differ are written, each once whatever the number of lists. The
+    rows were just written, so the database joins them to the players faster than a scratch
+    table filled from Python would.
+    """
+    quote = connection.ops.quote_name
+    changes, periods_table = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
+    players = quote(Player._meta.db_table)
+    differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
+    check_rating_lists(rating_lists)  # their names are written into the SQL below
+    marks = ", ".join(["%s"] * len(rating_lists))
+    # Each player's latest row on each list by a window over the rows from ``start`` on (rows
+    # before it cannot be later): a sort, where an anti-join ("no later row exists") could turn
+    # into a nested loop when the table's statistics predate the rows just written (measured:
+    # a three-list federation's update ran for minutes). Then one row per player, a column
+    # set per list (``on_<n>``: the player has a row on list n, so its fields are written).
+    several = len(rating_lists) > 1  # else a row per player already: nothing to pivot
+    pivot = ", ".join(
+        (f"COUNT(*) FILTER (WHERE rating_list = '{name}') > 0" if several else "TRUE")
+        + f" AS on_{n}, "
+        + ", ".join(
+            (f"MAX({value}) FILTER (WHERE rating_list = '{name}')" if several else value)
+            + f" AS {value}_{n}"
+            for value in _DERIVED
+        )
+        for n, name in enumerate(rating_lists)
+    )
+    row = """rc.player_id, rc.rating_list, rc.rating_after AS rating,
+              rc.rated_games_after AS rated_games, rc.peak_after AS peak_rating,
+              rc.last_rated_on, CASE WHEN rc.status = %s THEN rc.change END AS last_change"""
+    where: int | date
+    if len(periods) == 1:  # one row per player and list: each is the latest
+        rows = f"SELECT {row} FROM {changes} rc WHERE rc.rating_list IN ({marks}) AND "
+        rows += "rc.period_id = %s"
+        where = periods[0].pk
+    else:
+        rows = f"""
+            SELECT * FROM (
+                SELECT {row}, ROW_NUMBER() OVER (PARTITION BY rc.player_id, rc.rating_list
+                                                 ORDER BY p.start DESC) AS recency
+                FROM {changes} rc JOIN {periods_table} p ON p.id = rc.period_id
+                WHERE rc.rating_list IN ({marks}) AND p.start >= %s
+            ) AS ranked
+            WHERE recency = 1"""
+        where = periods[0].start
+    latest = f"""SELECT player_id, {pivot} FROM ({rows}) AS latest
+                 {"GROUP BY player_id" if several else ""}"""
+    params: list[Any] = [Status.RATED, *rating_lists, where]
+    if len(periods) == 1 and several and connection.vendor == "postgresql":
+        # One row per player and list: the lists' rows side by side by full joins (hashes of
+        # 100,000 rows each), not 300,000 rows sorted and grouped (measured: 0.45 s less).
+        joined, key, flags = "", "", []
+        for n, name in enumerate(rating_lists):
+            part = (
+                f"(SELECT {row} FROM {changes} rc "
+                f"WHERE rc.rating_list = '{name}' AND rc.period_id = %s) AS l{n}"
+            )
+            joined += f" FULL JOIN {part} ON l{n}.player_id = {key}" if key else part
+            key = f"COALESCE({key}, l{n}.player_id)" if key else f"l{n}.player_id"
+            flags.append(
+                f"l{n}.player_id IS NOT NULL AS on_{n}, "
+                + ", ".join(f"l{n}.{value} AS {value}_{n}" for value in _DERIVED)
+            )
+        latest = f"SELECT {key} AS player_id, {', '.join(flags)} FROM {joined}"
+        params = [Status.RATED, periods[0].pk] * len(rating_lists)
+    assignments, different = [], []
+    for n, name in enumerate(rating_lists):
+        # The query's own names (rating_0, ...) become the list's columns (rapid_rating, ...).
+        fields = LIST_FIELDS[name]
+        pairs = [(quote(column), f"{value}_{n}")
+                 for value, column in zip(_DERIVED, fields.derived, strict=True)]  # fmt: skip
+        assignments += [
+            f"{column} = CASE WHEN l.on_{n} THEN l.{value} ELSE {players}.{column} END"
+            if several
+            else f"{column} = l.{value}"
+            for column, value in pairs
+        ]
+        unequal = " OR ".join(f"{players}.{column} {differ} l.{value}" for column, value in pairs)
+        different.append(f"(l.on_{n} AND ({unequal}))")
+    return (
+        f"UPDATE {players} SET {', '.join(assignments)} FROM ({latest}) AS l "
+        f"WHERE {players}.id = l.player_id AND ({' OR '.join(different)})",
+        params,
+    )

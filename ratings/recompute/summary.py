@@ -1,0 +1,60 @@
+"""What a recompute reports: its summary, and the ratings and lines it moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """A player's rating on the list after the recompute, before and after (None: unrated)."""
+
+    player: int
+    old: int | None
+    new: int | None
+
+
+@dataclass(frozen=True)
+class LineMove:
+    """A player's line of one period that the recompute changed: the rating after the period
+    and the change in it, before and after (None: no line, the player had no game there)."""
+
+    period: str
+    player: int
+    old_rating: int | None
+    new_rating: int | None
+    old_change: int | None
+    new_change: int | None
+
+
+@dataclass
+class Recompute:
+    """What a recompute did, in words an administrator understands.
+
+    ``moves`` names each player whose rating changed (old and new); ``lines`` each period's
+    line whose rating or change moved, as far as the recompute compared them (an incremental
+    one does, period by period; a full replay rewrites the periods whole and leaves it empty).
+    """
+
+    periods: list[str] = field(default_factory=list)
+    rows: int = 0
+    players_changed: int = 0
+    dry_run: bool = False
+    moves: list[RatingMove] = field(default_factory=list)
+    lines: list[LineMove] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if not self.periods:
+            return "Nothing to recompute: there are no rating periods."
+        span = (
+            self.periods[0]
+            if len(self.periods) == 1
+            else (f"{self.periods[0]} to {self.periods[-1]}")
+        )
+        players = (
+            "1 player's rating"
+            if self.players_changed == 1
+            else (f"{self.players_changed} players' ratings")
+        )
+        verb = "would change" if self.dry_run else "changed"
+        return f"{span} recomputed: {players} {verb}."

@@ -1,0 +1,64 @@
+"""Where runs stand, in words, and how fresh the ratings are: for pages, the API, commands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Count, Max, Q
+
+from ladder.records import RatingList
+from ratings.models import RatingRun, RunStatus
+
+
+def describe(run: RatingRun) -> str:
+    """Say in a sentence what a run did, or where it stands (naming the list, unless it is the
+    standard one)."""
+    text = _describe(run)
+    if run.rating_list != RatingList.STANDARD:
+        return f"{RatingList(run.rating_list).label} list: {text}"
+    return text
+
+
+def _describe(run: RatingRun) -> str:
+    if run.status == RunStatus.DONE:
+        return run.summary
+    if run.status == RunStatus.FAILED:
+        return f"Rating run #{run.pk} failed: {run.error}"
+    where = (
+        "a worker (manage.py rating_worker) will rate it"
+        if settings.LADDER_RECOMPUTE == "background"
+        else "another process is rating it"
+    )
+    return f"Rating run #{run.pk} is {run.status}: {where}."
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How fresh the stored ratings are: the latest change rated, and whether runs wait."""
+
+    rated_up_to: datetime | None  # the latest change that a finished run rated
+    pending: int  # runs queued or running: results entered since are still being rated
+    failed_run: int | None  # the latest run, when it failed and nothing has succeeded since
+
+    @property
+    def current(self) -> bool:
+        return not self.pending and self.failed_run is None
+
+
+def freshness() -> Freshness:
+    """Read how fresh the ratings are, in one query."""
+    done = Q(status=RunStatus.DONE)
+    # A failed run stops mattering once a later run has taken its work on and succeeded.
+    unhealed = Q(status=RunStatus.FAILED) & (
+        Q(folded_into__isnull=True) | ~Q(folded_into__status=RunStatus.DONE)
+    )
+    found = RatingRun.objects.aggregate(
+        rated_up_to=Max("last_change_at", filter=done),
+        pending=Count("pk", filter=Q(status__in=(RunStatus.QUEUED, RunStatus.RUNNING))),
+        failed_run=Max("pk", filter=unhealed),
+    )
+    return Freshness(
+        rated_up_to=found["rated_up_to"], pending=found["pending"], failed_run=found["failed_run"]
+    )
