@@ -33,6 +33,7 @@ Choices where FIDE.md 10.2 establishes no fact (each one a setting in ``EraSetti
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -46,6 +47,7 @@ T = TypeVar("T")
 
 OLDEST = date.min  # "since" of the rules in force before the first change FIDE.md dates
 RAPID_BLITZ_FROM = date(2012, 1, 1)  # games rated on the first rapid and blitz lists (July 2012)
+RAPID_BLITZ_FOLLOW_STANDARD = date(2022, 10, 1)  # FIDE.md 9: the standard list's rules since
 RAPID_BLITZ_LISTS = (fide.LIST_RAPID, fide.LIST_BLITZ)
 
 # First-rating methods, by name (FIDE.md 6 and 10.2).
@@ -377,12 +379,12 @@ def _rapid_blitz() -> dict[str, tuple[Rule[Any], ...]]:
     return {
         "k": (
             Rule(FlatK(20), RAPID_BLITZ_FROM, "R&B (2012)", "K 20 for every player"),
-            Rule(TodaysK(), date(2022, 10, 1), "8.3.3", _K_TODAY_TEXT + " (games on this list)"),
+            Rule(TodaysK(), RAPID_BLITZ_FOLLOW_STANDARD, "8.3.3", _K_TODAY_TEXT + " (this list)"),
         ),
         "seven_hundred": (Rule(True, RAPID_BLITZ_FROM, "R&B (2012)", _700_TEXT),),
         "cap": (
             Rule(DifferenceCap(400), RAPID_BLITZ_FROM, "R&B 7.3.1", _CAP_TEXT.format(400), False),
-            Rule(_ONCE, date(2022, 10, 1), "R&B 7.3.1", _ONCE_TEXT, False),
+            Rule(_ONCE, RAPID_BLITZ_FOLLOW_STANDARD, "R&B 7.3.1", _ONCE_TEXT, False),
             Rule(DifferenceCap(400), date(2024, 3, 1), "R&B 7.3.1", _CAP_TEXT.format(400)),
         ),
         "six_hundred": (
@@ -393,7 +395,7 @@ def _rapid_blitz() -> dict[str, tuple[Rule[Any], ...]]:
             _floor(1000, RAPID_BLITZ_FROM, "7.2.1", established=False),
             _floor(fide.FLOOR, date(2024, 3, 1), "7.2.1"),
         ),
-        "first_rating": _from(_FIRST_RATING, RAPID_BLITZ_FROM),
+        "first_rating": _from(_FIRST_RATING, RAPID_BLITZ_FROM, RAPID_BLITZ_FOLLOW_STANDARD),
         "seeded_from_standard": (Rule(True, RAPID_BLITZ_FROM, "R&B 7.2.1", _SEED_TEXT),),
     }
 
@@ -403,16 +405,19 @@ def _floor(value: int, since: date, article: str, *, established: bool = True) -
     return Rule(value, since, article, text, established)
 
 
-def _from(timeline: tuple[Rule[Any], ...], start: date) -> tuple[Rule[Any], ...]:
-    """Return a timeline as it stands from ``start`` (the rule then in force starts there).
+def _from(timeline: tuple[Rule[Any], ...], start: date, known: date) -> tuple[Rule[Any], ...]:
+    """Return the standard list's timeline for a list that begins on ``start``.
 
-    The rule carried over keeps ``established=False``: that it applied to the new list from
-    its first day is Ladder's reading, not a fact FIDE.md states.
+    The rule in force on ``start`` begins there. Every rule before ``known`` (the day the list
+    is known to follow the standard rules) is marked ``established=False``: that it applied to
+    this list is Ladder's reading, not a fact FIDE.md states.
     """
     at = bisect.bisect_right(timeline, start, key=lambda rule: rule.since) - 1
-    first = timeline[at]
-    carried = Rule(first.value, start, first.article, first.text, established=False)
-    return (carried, *timeline[at + 1 :])
+    carried = (dataclasses.replace(timeline[at], since=start), *timeline[at + 1 :])
+    return tuple(
+        rule if rule.since >= known else dataclasses.replace(rule, established=False)
+        for rule in carried
+    )
 
 
 _K_2014_TEXT = (

@@ -335,3 +335,14 @@ def test_rule_set_is_constant_between_effective_dates(a, b, rating_list):
     if a < days[0] or any(a < d <= b for d in days):
         return
     assert eras.rule_set(a, rating_list) == eras.rule_set(b, rating_list)
+
+
+def test_rapid_and_blitz_first_ratings_follow_the_standard_rules_known_from_october_2022():
+    lines = {}
+    for on in (date(2013, 1, 1), date(2022, 5, 1), date(2024, 5, 1)):
+        (line,) = [x for x in eras.rule_set(on, RAPID).describe() if x.name == "first_rating"]
+        lines[on.year] = line
+    assert lines[2013].since == "1 Jan 2012"
+    assert not lines[2013].established
+    assert not lines[2022].established  # applying it to rapid in 2022 is Ladder's choice
+    assert lines[2024].established
