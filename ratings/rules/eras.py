@@ -475,9 +475,10 @@ def rule_set(on: date, rating_list: str, settings: EraSettings = EraSettings()) 
     for name, timeline in timelines.items():
         at = bisect.bisect_right(timeline, on, key=lambda rule: rule.since)
         if at == 0:
+            first = timeline[0].since
             raise NoRuleSet(
-                f"FIDE rated no {rating_list} games before "
-                f"{timeline[0].since.day} {timeline[0].since:%B %Y}."
+                f"FIDE's {rating_list} list rates games from {first.day} {first:%B %Y}; "
+                f"there are no {rating_list} rules for {on.day} {on:%B %Y}."
             )
         chosen[name] = timeline[at - 1]
     return RuleSet(rating_list=rating_list, **chosen)

@@ -30,6 +30,7 @@ BOUNDARIES = [
     (date(2014, 7, 1), STANDARD, "seven_hundred", True, False),
     (date(2014, 7, 1), STANDARD, "k_junior", 40, 15),
     (date(2022, 1, 1), STANDARD, "once_per_tournament", True, False),
+    (date(2022, 1, 1), STANDARD, "k_junior_turning_18", 40, 20),
     (date(2022, 1, 1), STANDARD, "first_rating", "average_plus_20", "performance"),
     (date(2022, 10, 1), RAPID, "k_new", 40, 20),
     (date(2022, 10, 1), BLITZ, "k_established", 20, 20),
@@ -52,6 +53,7 @@ READ = {
     "k_established": lambda r: k_of(r),
     "k_for_good": lambda r: k_of(r, peak_rating=2450),
     "k_junior": lambda r: k_of(r, birth_year=2004, year=2020),  # 16 in 2020
+    "k_junior_turning_18": lambda r: k_of(r, birth_year=2004, year=2022),
     "seven_hundred": lambda r: r.seven_hundred.value,
     "once_per_tournament": lambda r: r.cap_once_per_tournament,
     "first_rating": lambda r: r.first_rating.value,
@@ -187,7 +189,11 @@ def test_the_600_point_rule_and_no_2650_exemption_in_rapid_and_blitz():
 
 
 def test_no_rapid_or_blitz_list_before_2012():
-    with pytest.raises(eras.NoRuleSet, match="FIDE rated no blitz games before 1 January 2012"):
+    with pytest.raises(
+        eras.NoRuleSet,
+        match="FIDE's blitz list rates games from 1 January 2012; "
+        "there are no blitz rules for 31 December 2011.",
+    ):
         eras.rule_set(date(2011, 12, 31), BLITZ)
     with pytest.raises(eras.NoRuleSet, match="'bullet' is not a rating list"):
         eras.rule_set(date(2020, 1, 1), "bullet")
