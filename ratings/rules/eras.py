@@ -46,6 +46,7 @@ from ratings.rules import fide
 T = TypeVar("T")
 
 OLDEST = date.min  # "since" of the rules in force before the first change FIDE.md dates
+FIRST_DATED_CHANGE = date(2009, 7, 1)  # the 400-point rule and floor 1200
 RAPID_BLITZ_FROM = date(2012, 1, 1)  # games rated on the first rapid and blitz lists (July 2012)
 RAPID_BLITZ_FOLLOW_STANDARD = date(2022, 10, 1)  # FIDE.md 9: the standard list's rules since
 RAPID_BLITZ_LISTS = (fide.LIST_RAPID, fide.LIST_BLITZ)
@@ -73,7 +74,7 @@ class Rule(Generic[T]):
     @property
     def since_text(self) -> str:
         """Say from when the rule applies ("1 Jul 2009", or "before 1 Jul 2009")."""
-        return "before 1 Jul 2009" if self.since == OLDEST else _day(self.since)
+        return f"before {_day(FIRST_DATED_CHANGE)}" if self.since == OLDEST else _day(self.since)
 
 
 def _day(on: date) -> str:
@@ -327,7 +328,7 @@ class EraSettings:
     floor_before_2009: int = 1400  # lowered in steps before 2009, dates not established
 
     def __post_init__(self) -> None:
-        if not date(2009, 7, 1) < self.k30_from < date(2014, 7, 1):
+        if not FIRST_DATED_CHANGE < self.k30_from < date(2014, 7, 1):
             raise ValueError(
                 f"K 30 for new players began between 1 July 2009 and 1 July 2014, "
                 f"not on {self.k30_from:%d %B %Y}."
@@ -357,7 +358,7 @@ def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
         ),
         "cap": (
             Rule(DifferenceCap(350), OLDEST, "B.02.10", _CAP_TEXT.format(350)),
-            Rule(DifferenceCap(400), date(2009, 7, 1), "8.3.1", _CAP_TEXT.format(400)),
+            Rule(DifferenceCap(400), FIRST_DATED_CHANGE, "8.3.1", _CAP_TEXT.format(400)),
             Rule(_ONCE, date(2022, 1, 1), "8.3.1", _ONCE_TEXT),
             Rule(DifferenceCap(400), date(2024, 3, 1), "8.3.1", _CAP_TEXT.format(400)),
             Rule(_EXEMPT, fide.CAP_EXEMPTION_FROM, "8.3.1", _EXEMPT_TEXT),
@@ -365,7 +366,7 @@ def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
         "six_hundred": (Rule(None, OLDEST, "R&B 7.3.1", "no 600-point rule on this list"),),
         "floor": (
             _floor(settings.floor_before_2009, OLDEST, "B.02.10", established=False),
-            _floor(1200, date(2009, 7, 1), "7.2.1"),
+            _floor(1200, FIRST_DATED_CHANGE, "7.2.1"),
             _floor(1000, date(2012, 7, 1), "7.2.1"),
             _floor(fide.FLOOR, date(2024, 3, 1), "7.2.1"),
         ),
