@@ -1,0 +1,571 @@
+"""FIDE's rating rules through the years, as effective-dated data (FIDE.md 9, 9a and 10.2).
+
+Pure data and small functions: no Django, no settings, no clock. A rule set is chosen by a
+tournament's start date (FIDE.md 10.1) and a list (standard, rapid, blitz); every rule it holds
+names its article, the date it took effect and, where FIDE.md says a fact is not established,
+that the value is Ladder's choice. Where a rule is the one in force today, the arithmetic is
+``ratings.rules.fide``'s own (one rule, one home); this module adds only what differed.
+
+Articles are cited as today's regulations number the rule that covers the subject (standard:
+FIDE Rating Regulations of 1 March 2024; rapid and blitz: "R&B"); before 1 July 2009 the rules
+stood in handbook chapter B.02.10. The older texts are summarised in FIDE.md 10.2, not quoted.
+
+Choices where FIDE.md 10.2 establishes no fact (each one a setting in ``EraSettings`` or marked
+``established=False`` so that a "Rules in force" page can say so):
+- the floor before 1 July 2009 (FIDE.md: lowered in steps, dates not established): 1400 for
+  every date before then, a setting that a club replaying older events should check;
+- the day K 30 for new players began in 2011: 1 July 2011 (FIDE's usual date);
+- the day the 700 rule entered the standard regulations: 1 July 2014, with K 40;
+- the first-rating method before 2022 (the newcomer bonus of 2011-2014 is not established):
+  named "performance" (Ra + dp(p), FIDE.md 6 without the hypothetical opponents);
+- juniors from 2014 to 2021 ("until their 18th birthday"): with only a birth year known, a
+  junior is a player whose calendar year of the period start minus birth year is 17 or less;
+- before 2014, fewer than 30 games gives the new-player K even to a player once rated 2400+
+  (K 10 then also needed 30 games);
+- rapid and blitz: rated from 1 January 2012 (games of the first lists); K 20 for everyone
+  until 30 September 2022; the 400-point rule in every game until they follow the standard
+  rules on 1 October 2022 (so once per tournament until 29 February 2024); floor 1000 (the
+  first lists') until 1 March 2024, then 1400; their first-rating method follows the standard
+  list's on the same date, and the one-off rise of 1 March 2024 applies to them as well (they
+  follow the standard rules since October 2022).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from datetime import date
+from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar
+
+from ratings.rules import fide
+
+T = TypeVar("T")
+
+OLDEST = date.min  # "since" of the rules in force before the first change FIDE.md dates
+FIRST_DATED_CHANGE = date(2009, 7, 1)  # the 400-point rule and floor 1200
+RAPID_BLITZ_FROM = date(2012, 1, 1)  # games rated on the first rapid and blitz lists (July 2012)
+RAPID_BLITZ_FOLLOW_STANDARD = date(2022, 10, 1)  # FIDE.md 9: the standard list's rules since
+RAPID_BLITZ_LISTS = (fide.LIST_RAPID, fide.LIST_BLITZ)
+
+# First-rating methods, by name (FIDE.md 6 and 10.2).
+FIRST_RATING_PERFORMANCE = "performance"  # Ra + dp(p); before 2022 (Ladder's choice)
+FIRST_RATING_AVERAGE_PLUS_20 = "average_plus_20"  # 1 Jan 2022
+FIRST_RATING_HYPOTHETICAL_1800 = "hypothetical_1800"  # 1 Mar 2024: ``fide.first_rating``
+
+
+class NoRuleSet(ValueError):
+    """No rule set exists for that list on that day."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule(Generic[T]):
+    """One rule's value with the article that holds it and the day it took effect."""
+
+    value: T
+    since: date
+    article: str
+    text: str
+    established: bool = True  # False: FIDE.md does not establish it; the value is Ladder's
+
+    @property
+    def since_text(self) -> str:
+        """Say from when the rule applies ("1 Jul 2009", or "before 1 Jul 2009")."""
+        return f"before {_day(FIRST_DATED_CHANGE)}" if self.since == OLDEST else _day(self.since)
+
+
+def _day(on: date) -> str:
+    return f"{on.day} {on:%b %Y}"
+
+
+# --- K (8.3.3) -----------------------------------------------------------------------------
+
+
+class KRule(Protocol):
+    """A K-factor rule: the inputs and output of ``fide.k_factor``."""
+
+    def k_factor(
+        self,
+        *,
+        peak_rating: int | None,
+        rated_games: int,
+        birth_year: int | None,
+        year: int,
+        club_k: int | None = None,
+    ) -> fide.KFactor: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TodaysK:
+    """K 40 / 20 / 10 with juniors to the end of the year they turn 18 (8.3.3, since 2022)."""
+
+    def k_factor(
+        self,
+        *,
+        peak_rating: int | None,
+        rated_games: int,
+        birth_year: int | None,
+        year: int,
+        club_k: int | None = None,
+    ) -> fide.KFactor:
+        """Return ``fide.k_factor``: today's rule is written once, there."""
+        return fide.k_factor(
+            peak_rating=peak_rating,
+            rated_games=rated_games,
+            birth_year=birth_year,
+            year=year,
+            club_k=club_k,
+        )
+
+
+def _club_k(club_k: int) -> fide.KFactor:
+    """Return a club K as ``fide.k_factor`` words it (it replaces FIDE's eligibility)."""
+    return fide.k_factor(peak_rating=None, rated_games=0, birth_year=None, year=0, club_k=club_k)
+
+
+@dataclass(frozen=True, slots=True)
+class TieredK:
+    """K by games played and peak rating as before 2022: new player / established / 2400+.
+
+    ``junior_max_age`` (None: no junior rule) is the oldest calendar-year age that keeps K
+    ``new_player`` while never rated 2300+. ``new_player_first``: fewer than 30 games wins over
+    a 2400+ peak (before 2014).
+    """
+
+    new_player: int
+    established: int
+    for_good: int
+    junior_max_age: int | None = None
+    new_player_first: bool = False
+
+    def k_factor(
+        self,
+        *,
+        peak_rating: int | None,
+        rated_games: int,
+        birth_year: int | None,
+        year: int,
+        club_k: int | None = None,
+    ) -> fide.KFactor:
+        """Return the K of this scheme for the state on the list that opens the period."""
+        if club_k is not None:
+            return _club_k(club_k)
+        new = rated_games < fide.K_NEW_PLAYER_GAMES
+        if new and self.new_player_first:
+            return fide.KFactor(self.new_player, f"fewer than 30 rated games ({rated_games})")
+        if peak_rating is not None and peak_rating >= fide.K_FOR_GOOD_PEAK:
+            return fide.KFactor(self.for_good, f"published 2400+ (peak {peak_rating}), for good")
+        if (
+            self.junior_max_age is not None
+            and birth_year is not None
+            and year - birth_year <= self.junior_max_age
+            and (peak_rating is None or peak_rating < fide.K_JUNIOR_PEAK_BELOW)
+        ):
+            return fide.KFactor(self.new_player, f"junior, born {birth_year}, never 2300+")
+        if new:
+            return fide.KFactor(self.new_player, f"fewer than 30 rated games ({rated_games})")
+        return fide.KFactor(self.established, f"{rated_games} rated games, never 2400+")
+
+
+@dataclass(frozen=True, slots=True)
+class FlatK:
+    """One K for everyone (rapid and blitz, 2012 to September 2022)."""
+
+    value: int
+
+    def k_factor(
+        self,
+        *,
+        peak_rating: int | None,
+        rated_games: int,
+        birth_year: int | None,
+        year: int,
+        club_k: int | None = None,
+    ) -> fide.KFactor:
+        """Return the one K (a club K still replaces it)."""
+        if club_k is not None:
+            return _club_k(club_k)
+        return fide.KFactor(self.value, "the same K for every player on this list")
+
+
+# --- the difference cap (8.3.1) and the 600-point rule (R&B 7.3.1) -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DifferenceCap:
+    """A rating difference beyond ``points`` counts as ``points``.
+
+    ``once_per_tournament``: only one game per tournament is upgraded (2022-24);
+    ``exempt_from``: players rated this or more use the real difference (None: nobody).
+    """
+
+    points: int
+    once_per_tournament: bool = False
+    exempt_from: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SixHundredRule:
+    """A game ``gap`` or more apart is not rated when either player is rated above ``above``."""
+
+    gap: int = 600
+    above: int = 2600
+
+    def game_rated(self, own: int, opponent: int) -> bool:
+        """Tell whether a game between these two ratings is rated under this rule."""
+        return not (abs(own - opponent) >= self.gap and max(own, opponent) > self.above)
+
+
+# --- a rule set ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLine:
+    """One line of "Rules in force on ...": what the rule says, where, and since when."""
+
+    name: str
+    text: str
+    article: str
+    since: str
+    established: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The rules one list used for tournaments starting on one day."""
+
+    rating_list: str
+    k: Rule[KRule]
+    seven_hundred: Rule[bool]  # 8.3.3: K x n <= 700
+    cap: Rule[DifferenceCap]
+    six_hundred: Rule[SixHundredRule | None]
+    floor: Rule[int]  # 7.2.1: the lowest published rating
+    first_rating: Rule[str]
+    seeded_from_standard: Rule[bool]  # R&B 7.2.1
+
+    @property
+    def effective_from(self) -> date:
+        """Return the day the newest of its rules took effect (``OLDEST`` for the first set)."""
+        return max(rule.since for rule in self.rules())
+
+    def rules(self) -> tuple[Rule[Any], ...]:
+        """Return every rule it holds, in declaration order."""
+        return tuple(
+            getattr(self, field.name) for field in fields(self) if field.name != "rating_list"
+        )
+
+    def k_factor(
+        self,
+        *,
+        peak_rating: int | None,
+        rated_games: int,
+        birth_year: int | None,
+        year: int,
+        club_k: int | None = None,
+    ) -> fide.KFactor:
+        """Return the K published for a period, as ``fide.k_factor`` does for today's rules."""
+        return self.k.value.k_factor(
+            peak_rating=peak_rating,
+            rated_games=rated_games,
+            birth_year=birth_year,
+            year=year,
+            club_k=club_k,
+        )
+
+    def k_applied(self, k: int, games: int) -> int:
+        """Return the K applied to each of a period's ``games`` (the 700 rule, when in force)."""
+        return fide.k_applied(k, games) if self.seven_hundred.value else k
+
+    @property
+    def difference_cap(self) -> int:
+        """Return the points beyond which a difference is capped (8.3.1)."""
+        return self.cap.value.points
+
+    @property
+    def cap_once_per_tournament(self) -> bool:
+        """Tell whether the cap upgrades only one game per tournament (2022-24)."""
+        return self.cap.value.once_per_tournament
+
+    @property
+    def cap_exemption(self) -> bool:
+        """Tell whether players rated 2650+ use the real difference (standard, Oct 2025)."""
+        return self.cap.value.exempt_from is not None
+
+    def difference_used(self, own: int, opponent: int) -> int:
+        """Return the D a player uses in a game the cap applies to (8.3.1)."""
+        cap = self.cap.value
+        if cap.points == fide.DIFFERENCE_CAP:
+            return fide.difference_used(own, opponent, exemption=self.cap_exemption)
+        return max(-cap.points, min(cap.points, own - opponent))
+
+    def game_rated(self, own: int, opponent: int) -> bool:
+        """Tell whether the 600-point rule (when in force) lets a game be rated."""
+        rule = self.six_hundred.value
+        return rule is None or rule.game_rated(own, opponent)
+
+    def describe(self) -> tuple[RuleLine, ...]:
+        """List each rule with its article and the day it took effect."""
+        return tuple(
+            RuleLine(field.name, rule.text, rule.article, rule.since_text, rule.established)
+            for field, rule in zip(
+                (f for f in fields(self) if f.name != "rating_list"), self.rules(), strict=True
+            )
+        )
+
+
+# --- the eras (FIDE.md 10.2) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EraSettings:
+    """The dates and values FIDE.md leaves open: Ladder's defaults, each one a setting."""
+
+    k30_from: date = date(2011, 7, 1)  # the day in 2011 is not confirmed
+    standard_700_from: date = date(2014, 7, 1)  # the day is not established
+    floor_before_2009: int = 1400  # lowered in steps before 2009, dates not established
+
+    def __post_init__(self) -> None:
+        if not FIRST_DATED_CHANGE < self.k30_from < date(2014, 7, 1):
+            raise ValueError(
+                f"K 30 for new players began between 1 July 2009 and 1 July 2014, "
+                f"not on {self.k30_from:%d %B %Y}."
+            )
+
+
+_K_2009_TEXT = "K {new} (fewer than 30 games) / {est} / 10 (once 2400 reached, for good)"
+_CAP_TEXT = "a rating difference beyond {0} counts as {0} ({0}-point rule)"
+
+
+def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
+    """Return the standard list's rules, each a timeline sorted by date (FIDE.md 10.2)."""
+    k2009, k2011 = (
+        TieredK(25, 15, 10, new_player_first=True),
+        TieredK(30, 15, 10, new_player_first=True),
+    )
+    return {
+        "k": (
+            Rule(k2009, OLDEST, "B.02.10", _K_2009_TEXT.format(new=25, est=15)),
+            Rule(k2011, settings.k30_from, "8.3.3", _K_2009_TEXT.format(new=30, est=15), False),
+            Rule(TieredK(40, 20, 10, junior_max_age=17), date(2014, 7, 1), "8.3.3", _K_2014_TEXT),
+            Rule(TodaysK(), date(2022, 1, 1), "8.3.3", _K_TODAY_TEXT),
+        ),
+        "seven_hundred": (
+            Rule(False, OLDEST, "B.02.10", "no limit on K x games"),
+            Rule(True, settings.standard_700_from, "8.3.3", _700_TEXT, False),
+        ),
+        "cap": (
+            Rule(DifferenceCap(350), OLDEST, "B.02.10", _CAP_TEXT.format(350)),
+            Rule(DifferenceCap(400), FIRST_DATED_CHANGE, "8.3.1", _CAP_TEXT.format(400)),
+            Rule(_ONCE, date(2022, 1, 1), "8.3.1", _ONCE_TEXT),
+            Rule(DifferenceCap(400), date(2024, 3, 1), "8.3.1", _CAP_TEXT.format(400)),
+            Rule(_EXEMPT, fide.CAP_EXEMPTION_FROM, "8.3.1", _EXEMPT_TEXT),
+        ),
+        "six_hundred": (Rule(None, OLDEST, "R&B 7.3.1", "no 600-point rule on this list"),),
+        "floor": (
+            _floor(settings.floor_before_2009, OLDEST, "B.02.10", established=False),
+            _floor(1200, FIRST_DATED_CHANGE, "7.2.1"),
+            _floor(1000, date(2012, 7, 1), "7.2.1"),
+            _floor(fide.FLOOR, date(2024, 3, 1), "7.2.1"),
+        ),
+        "first_rating": _FIRST_RATING,
+        "seeded_from_standard": (Rule(False, OLDEST, "R&B 7.2.1", "this is the standard list"),),
+    }
+
+
+def _rapid_blitz() -> dict[str, tuple[Rule[Any], ...]]:
+    """Return the rapid and blitz lists' rules from 1 January 2012 (FIDE.md 9, 9a, 10.2)."""
+    return {
+        "k": (
+            Rule(FlatK(20), RAPID_BLITZ_FROM, "R&B (2012)", "K 20 for every player"),
+            Rule(TodaysK(), RAPID_BLITZ_FOLLOW_STANDARD, "8.3.3", _K_TODAY_TEXT + " (this list)"),
+        ),
+        "seven_hundred": (Rule(True, RAPID_BLITZ_FROM, "R&B (2012)", _700_TEXT),),
+        "cap": (
+            Rule(DifferenceCap(400), RAPID_BLITZ_FROM, "R&B 7.3.1", _CAP_TEXT.format(400), False),
+            Rule(_ONCE, RAPID_BLITZ_FOLLOW_STANDARD, "R&B 7.3.1", _ONCE_TEXT, False),
+            Rule(DifferenceCap(400), date(2024, 3, 1), "R&B 7.3.1", _CAP_TEXT.format(400)),
+        ),
+        "six_hundred": (
+            Rule(None, RAPID_BLITZ_FROM, "R&B 7.3.1", "no 600-point rule"),
+            Rule(SixHundredRule(), date(2024, 12, 1), "R&B 7.3.1", _600_TEXT),
+        ),
+        "floor": (
+            _floor(1000, RAPID_BLITZ_FROM, "7.2.1", established=False),
+            _floor(fide.FLOOR, date(2024, 3, 1), "7.2.1"),
+        ),
+        "first_rating": _from(_FIRST_RATING, RAPID_BLITZ_FROM, RAPID_BLITZ_FOLLOW_STANDARD),
+        "seeded_from_standard": (Rule(True, RAPID_BLITZ_FROM, "R&B 7.2.1", _SEED_TEXT),),
+    }
+
+
+def _floor(value: int, since: date, article: str, *, established: bool = True) -> Rule[int]:
+    text = f"floor {value}: a rating below it is not published; the player is unrated again"
+    return Rule(value, since, article, text, established)
+
+
+def _from(timeline: tuple[Rule[Any], ...], start: date, known: date) -> tuple[Rule[Any], ...]:
+    """Return the standard list's timeline for a list that begins on ``start``.
+
+    The rule in force on ``start`` begins there. Every rule before ``known`` (the day the list
+    is known to follow the standard rules) is marked ``established=False``: that it applied to
+    this list is Ladder's reading, not a fact FIDE.md states.
+    """
+    at = bisect.bisect_right(timeline, start, key=lambda rule: rule.since) - 1
+    carried = (dataclasses.replace(timeline[at], since=start), *timeline[at + 1 :])
+    return tuple(
+        rule if rule.since >= known else dataclasses.replace(rule, established=False)
+        for rule in carried
+    )
+
+
+_K_2014_TEXT = (
+    "K 40 (fewer than 30 games; juniors under 18 while never 2300+) / 20 / 10 "
+    "(once 2400 published, for good)"
+)
+_K_TODAY_TEXT = (
+    "K 40 (fewer than 30 games; juniors to the end of the year they turn 18 while never "
+    "2300+) / 20 / 10 (once 2400 published, for good)"
+)
+_700_TEXT = "K x n <= 700: with n games in a period K is cut to floor(700 / n)"
+_ONCE = DifferenceCap(400, once_per_tournament=True)
+_ONCE_TEXT = _CAP_TEXT.format(400) + " in only one game per tournament, the largest gap"
+_EXEMPT = DifferenceCap(400, exempt_from=fide.CAP_EXEMPT_RATING)
+_EXEMPT_TEXT = _CAP_TEXT.format(400) + "; a player rated 2650+ uses the real difference"
+_600_TEXT = "a game 600+ points apart is not rated when either player is rated above 2600"
+_SEED_TEXT = "an unrated player with a standard rating is rated with it (considered rated)"
+_FIRST_RATING = (
+    Rule(
+        FIRST_RATING_PERFORMANCE,
+        OLDEST,
+        "8.2",
+        "average of rated opponents + dp(p), the performance",
+        established=False,
+    ),
+    Rule(
+        FIRST_RATING_AVERAGE_PLUS_20,
+        date(2022, 1, 1),
+        "8.2",
+        "5 games against rated opponents; average of rated opponents + 20 per half point "
+        "above 50 % (+ dp below 50 %)",
+    ),
+    Rule(
+        FIRST_RATING_HYPOTHETICAL_1800,
+        date(2024, 3, 1),
+        "7.1.4, 8.2",
+        "two hypothetical 1800 opponents, both drawn; at most 2200, over at most 26 months",
+    ),
+)
+
+
+@functools.cache
+def _timelines(rating_list: str, settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
+    if rating_list == fide.LIST_STANDARD:
+        return _standard(settings)
+    if rating_list in RAPID_BLITZ_LISTS:
+        return _rapid_blitz()
+    raise NoRuleSet(f"'{rating_list}' is not a rating list; choose one of {', '.join(fide.LISTS)}.")
+
+
+def rule_set(on: date, rating_list: str, settings: EraSettings = EraSettings()) -> RuleSet:  # noqa: B008 - frozen
+    """Return the rules for a tournament starting on ``on`` on that list (FIDE.md 10.1, 10.2)."""
+    timelines = _timelines(rating_list, settings)
+    chosen: dict[str, Rule[Any]] = {}
+    for name, timeline in timelines.items():
+        at = bisect.bisect_right(timeline, on, key=lambda rule: rule.since)
+        if at == 0:
+            first = timeline[0].since
+            raise NoRuleSet(
+                f"FIDE's {rating_list} list rates games from {first.day} {first:%B %Y}; "
+                f"there are no {rating_list} rules for {on.day} {on:%B %Y}."
+            )
+        chosen[name] = timeline[at - 1]
+    return RuleSet(rating_list=rating_list, **chosen)
+
+
+def effective_dates(rating_list: str, settings: EraSettings = EraSettings()) -> tuple[date, ...]:  # noqa: B008 - frozen
+    """Return every day a rule set of that list begins, in order (``OLDEST`` for the first)."""
+    timelines = _timelines(rating_list, settings)
+    return tuple(sorted({rule.since for timeline in timelines.values() for rule in timeline}))
+
+
+# --- one-off adjustments (FIDE.md 10.2) ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RatingAdjustment:
+    """A one-off change of published ratings on a day, as a pure function of the rating.
+
+    ``change`` takes the rating on the list and the player's standard rating (None when
+    unrated or not needed) and returns the new rating. It applies to the ratings after the
+    last period before ``on``, before any tournament starting on or after ``on`` is rated.
+    """
+
+    on: date
+    lists: tuple[str, ...]
+    reason: str
+    article: str
+    change: Callable[[int, int | None], int]
+    uses_standard: bool = False
+
+    def new_rating(self, rating: int, *, standard: int | None = None) -> int:
+        """Return the rating after the adjustment."""
+        return self.change(rating, standard)
+
+
+COMPRESSION_BELOW = 2000
+COMPRESSION_SHARE = Fraction(2, 5)  # 0.4 x (2000 - rating)
+RAPID_BLITZ_GAP = 100
+
+
+def raise_below_2000(rating: int, standard: int | None = None) -> int:
+    """Raise a rating below 2000 by 0.4 x (2000 - rating): 1000 -> 1400, 1600 -> 1760.
+
+    FIDE.md gives no rounding; 0.4 x a whole number is never a half, so rounding to the nearest
+    whole number (``fide.round_half_away``, half up for these positive amounts) is exact.
+    """
+    if rating >= COMPRESSION_BELOW:
+        return rating
+    return rating + fide.round_half_away(COMPRESSION_SHARE * (COMPRESSION_BELOW - rating))
+
+
+def raise_to_standard_less_100(rating: int, standard: int | None = None) -> int:
+    """Raise a rapid or blitz rating more than 100 below the standard one to standard - 100."""
+    if standard is None:
+        return rating
+    return max(rating, standard - RAPID_BLITZ_GAP)
+
+
+ADJUSTMENTS = (
+    RatingAdjustment(
+        on=date(2022, 10, 1),
+        lists=RAPID_BLITZ_LISTS,
+        reason="Rapid and blitz ratings more than 100 below the player's standard rating are "
+        "raised to the standard rating - 100.",
+        article="R&B regulations of 1 October 2022, one-off (FIDE.md 10.2)",
+        change=raise_to_standard_less_100,
+        uses_standard=True,
+    ),
+    RatingAdjustment(
+        on=date(2024, 3, 1),
+        lists=fide.LISTS,
+        reason="Every rating below 2000 is raised by 0.4 x (2000 - rating), after February "
+        "2024's games.",
+        article="Rating regulations of 1 March 2024, one-off (FIDE.md 10.2)",
+        change=raise_below_2000,
+    ),
+)
+
+
+def adjustments_between(start: date, end: date, rating_list: str) -> tuple[RatingAdjustment, ...]:
+    """Return the one-off adjustments of that list dated from ``start`` to ``end``, inclusive.
+
+    Both ends count, as a rating period's do, so consecutive periods see each adjustment once.
+    """
+    if rating_list not in fide.LISTS:
+        raise NoRuleSet(
+            f"'{rating_list}' is not a rating list; choose one of {', '.join(fide.LISTS)}."
+        )
+    return tuple(a for a in ADJUSTMENTS if start <= a.on <= end and rating_list in a.lists)
