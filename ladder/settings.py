@@ -29,6 +29,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+# The rules are plain Python (no Django): K's bounds are read from their one home.
+from ratings.rules.calculator import MAX_K, MIN_K
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -264,8 +267,8 @@ _club_k = os.environ.get("LADDER_CLUB_K", "").strip()
 LADDER_CLUB_K = int(_club_k) if _club_k else None
 if LADDER_RATING_METHOD not in {"fide", "elo"}:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
-if LADDER_CLUB_K is not None and not 1 <= LADDER_CLUB_K <= 100:
-    raise ImproperlyConfigured("LADDER_CLUB_K must be a whole number from 1 to 100.")
+if LADDER_CLUB_K is not None and not MIN_K <= LADDER_CLUB_K <= MAX_K:
+    raise ImproperlyConfigured(f"LADDER_CLUB_K must be a whole number from {MIN_K} to {MAX_K}.")
 
 # The lists the club keeps (FIDE.md 9), in FIDE's order; a club that keeps one sees no selector.
 _LISTS = ("standard", "rapid", "blitz")

@@ -13,10 +13,16 @@ from rest_framework.utils.serializer_helpers import ReturnList
 from ladder.api.exceptions import field_errors
 from ladder.records import (
     ENTRY_RATING_MESSAGE,
+    K_ABOVE_MESSAGE,
+    K_BELOW_MESSAGE,
     LIST_FIELDS,
+    MAX_K,
     MAX_RATING,
+    MIN_K,
     MIN_RATING,
     PLAYER_ENTRY_FIELDS,
+    RATING_ABOVE_MESSAGE,
+    RATING_BELOW_MESSAGE,
     Game,
     PeriodLog,
     Player,
@@ -614,15 +620,20 @@ class ScoreField(serializers.CharField):
         word = super().to_internal_value(data)
         units = calculator.score_units(word)
         if units is None:
-            raise serializers.ValidationError(
-                f'"{word}" is not a score; use {calculator.SCORE_HELP}.'
-            )
+            raise serializers.ValidationError(calculator.score_message(word))
         return units
 
 
 class RatingField(serializers.IntegerField):
+    """A rating to calculate with: the bounds and sentences of the calculator page."""
+
     def __init__(self, **kwargs):
-        super().__init__(min_value=MIN_RATING, max_value=MAX_RATING, **kwargs)
+        super().__init__(
+            min_value=MIN_RATING,
+            max_value=MAX_RATING,
+            error_messages={"min_value": RATING_BELOW_MESSAGE, "max_value": RATING_ABOVE_MESSAGE},
+            **kwargs,
+        )
 
 
 class CalculatorGameSerializer(serializers.Serializer):
@@ -634,9 +645,14 @@ class CalculatorSerializer(serializers.Serializer):
     """One game (``opponent``) or a whole event (``games``), never both."""
 
     rating = RatingField(help_text="Your rating before the game or event.")
-    k = serializers.IntegerField(min_value=1, max_value=100, help_text="Your K-factor.")
+    k = serializers.IntegerField(
+        min_value=MIN_K,
+        max_value=MAX_K,
+        error_messages={"min_value": K_BELOW_MESSAGE, "max_value": K_ABOVE_MESSAGE},
+        help_text=f"Your K-factor, from {MIN_K} to {MAX_K}.",
+    )
     method = serializers.ChoiceField(
-        choices=fide.METHODS,
+        choices=list(calculator.METHOD_LABELS.items()),
         required=False,
         help_text="fide: table 8.1.2; elo: the logistic formula. Default: the club's method.",
     )
@@ -660,7 +676,11 @@ class CalculatorSerializer(serializers.Serializer):
     opponent = RatingField(required=False, help_text="One game: the opponent's rating.")
     # many=True hands max_length on to the ListSerializer; the stubs know only allow_empty.
     games = CalculatorGameSerializer(  # type: ignore[call-arg]
-        many=True, required=False, max_length=200, help_text="A whole event."
+        many=True,
+        required=False,
+        max_length=calculator.MAX_EVENT_GAMES,
+        error_messages={"max_length": calculator.EVENT_TOO_LONG_MESSAGE},
+        help_text=f"A whole event: at most {calculator.MAX_EVENT_GAMES} games.",
     )
 
     def validate(self, attrs: dict) -> dict:
@@ -669,7 +689,7 @@ class CalculatorSerializer(serializers.Serializer):
                 "Give either one opponent's rating or a list of games, not both."
             )
         if "games" in attrs and not attrs["games"]:
-            raise serializers.ValidationError({"games": "Give at least one game."})
+            raise serializers.ValidationError({"games": calculator.EVENT_EMPTY_MESSAGE})
         return attrs
 
 
@@ -701,7 +721,7 @@ class OutcomesSerializer(serializers.Serializer):
 
 
 class CalculatorResultSerializer(serializers.Serializer):
-    method = serializers.ChoiceField(choices=fide.METHODS)
+    method = serializers.ChoiceField(choices=list(calculator.METHOD_LABELS.items()))
     outcomes = OutcomesSerializer(required=False, help_text="One game: win, draw and loss.")
     opponent_outcomes = OutcomesSerializer(
         required=False,

@@ -3,15 +3,22 @@ answers the same bad value with the same sentence."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from html import unescape
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 from rest_framework.test import APIClient
 
-from ladder.records import Game, Result
-from ratings.rules import engine
+from ladder.api.serializers import CalculatorSerializer
+from ladder.records import MAX_K, MIN_K, Game, Result
+from ladder.web.forms import CalculatorForm
+from ratings.rules import calculator, engine, fide
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +73,76 @@ def test_a_bad_result_is_refused_alike_at_every_door(api, tmp_path, door):
 
     assert RESULT_MESSAGE in door(api, tmp_path, white, black)
     assert not Game.objects.exists()
+
+
+# --- bounds and the calculator's options --------------------------------------------------------
+
+
+def _on_page(client, fields: dict) -> str:
+    """The calculator page's error for ``fields`` (one game, or an event when games is given)."""
+    params = {"own": "1500", "opponent": "1600", "k_preset": "20"}
+    for name, value in fields.items():
+        if name == "rating":
+            params["own"] = str(value)
+        elif name == "k":
+            params.update(k_preset="other", k_other=str(value))
+        elif name == "games":
+            params.update(mode="event", games="\n".join(f"{o} {s}" for o, s in value))
+    html = client.get(reverse("ladder:calculator"), params).content.decode()
+    return unescape(html.replace("&#x27;", "'"))
+
+
+def _by_api(fields: dict) -> str:
+    body: dict = {"rating": 1500, "k": 20, "opponent": 1600}
+    for name, value in fields.items():
+        if name == "games":
+            body.pop("opponent")
+            value = [{"opponent": o, "score": s} for o, s in value]
+        body[name] = value
+    response = APIClient().post("/api/v1/calculator/", body, format="json")
+    assert response.status_code == 400
+    return str(response.json())
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"k": 0}, "K must be at least 1."),
+        ({"k": 101}, "K must be at most 100."),
+        ({"rating": 3501}, "A rating cannot be above 3500."),
+        ({"rating": -1}, "A rating cannot be below 0."),
+        ({"games": [(1600, "2")]}, "'2' is not a score; use 1, ½ or 0 (also win, draw, loss"),
+        ({"games": [(1600, "1")] * 201}, "Enter at most 200 games."),
+    ],
+)
+def test_the_calculator_refuses_alike_on_the_page_and_in_the_api(client, fields, message):
+    assert message in _on_page(client, fields)
+    assert message in _by_api(fields)
+
+
+def test_an_event_of_the_most_games_is_calculated_at_both_doors(client):
+    games = [(1600, "1")] * calculator.MAX_EVENT_GAMES
+    assert "Enter at most" not in _on_page(client, {"games": games})
+    body = {"rating": 1500, "k": 20, "games": [{"opponent": 1600, "score": "1"}] * 200}
+    assert APIClient().post("/api/v1/calculator/", body, format="json").status_code == 200
+
+
+def test_the_page_and_the_api_offer_the_rules_methods_and_k_presets():
+    assert [value for value, _ in CalculatorForm.METHOD_CHOICES] == list(fide.METHODS)
+    field = CalculatorSerializer().fields["method"]
+    assert list(field.choices) == list(fide.METHODS)
+    presets = [value for value, _ in CalculatorForm.K_CHOICES][:-1]
+    assert presets == [str(k) for k in calculator.K_PRESETS]
+
+
+@pytest.mark.parametrize("club_k", ["0", "101"])
+def test_the_club_k_setting_reads_the_same_bounds(club_k):
+    run = subprocess.run(
+        [sys.executable, "-c", "import ladder.settings"],
+        env={**os.environ, "LADDER_CLUB_K": club_k, "DJANGO_DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode != 0
+    assert f"LADDER_CLUB_K must be a whole number from {MIN_K} to {MAX_K}." in run.stderr
