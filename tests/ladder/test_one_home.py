@@ -11,12 +11,22 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from ladder.api.serializers import CalculatorSerializer
-from ladder.records import MAX_K, MIN_K, Game, Result
+from ladder.records import (
+    ENTRY_RATING_FLOOR,
+    ENTRY_RATING_MESSAGE,
+    MAX_K,
+    MAX_RATING,
+    MIN_K,
+    Game,
+    Result,
+)
 from ladder.web.forms import CalculatorForm
 from ratings.rules import calculator, engine, fide
 from tests.factories import PlayerFactory
@@ -146,3 +156,14 @@ def test_the_club_k_setting_reads_the_same_bounds(club_k):
     )
     assert run.returncode != 0
     assert f"LADDER_CLUB_K must be a whole number from {MIN_K} to {MAX_K}." in run.stderr
+
+
+@pytest.mark.parametrize("field", ["entry_rating", "rapid_entry_rating", "blitz_entry_rating"])
+@pytest.mark.parametrize("value", [ENTRY_RATING_FLOOR - 1, MAX_RATING + 1])
+def test_the_database_holds_the_entry_rating_to_the_validators_bounds(field, value):
+    player = PlayerFactory.build(**{field: value})
+    with pytest.raises(ValidationError) as error:
+        player.validate_constraints()
+    assert error.value.messages == [ENTRY_RATING_MESSAGE]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        player.save()
