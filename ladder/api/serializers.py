@@ -31,6 +31,7 @@ from ladder.records import (
     Result,
     default_list,
     kept_lists,
+    parse_list,
 )
 from ratings import publication, selectors
 from ratings.models import RatingChange, RatingRun
@@ -65,18 +66,35 @@ class ListChoiceField(serializers.ChoiceField):
         return data.strip()
 
 
+@extend_schema_field({"type": "string", "enum": RatingList.values})
+class ListQueryField(serializers.CharField):
+    """``?list=``: a list the club keeps, read by ``parse_list`` (blank: the club's default)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("default", default_list)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return parse_list(super().to_internal_value(data))
+        except ValueError as error:
+            raise serializers.ValidationError(str(error)) from error
+
+
 class ListQuery(serializers.Serializer):
     """``?list=``: standard, rapid or blitz."""
 
-    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+    list = ListQueryField()
 
     @classmethod
-    def read(cls, query_params: Any, default: str | None = None) -> str:
-        """The list asked for (400 with a field message when it is not one), else the default
-        (the club's default list)."""
+    def read(cls, query_params: Any) -> str:
+        """The list asked for (400 with the field's sentence when the club keeps no such list),
+        else the club's default list."""
         query = cls(data={"list": query_params["list"]} if "list" in query_params else {})
         query.is_valid(raise_exception=True)
-        return str(query.validated_data.get("list") or default or default_list())
+        return str(query.validated_data["list"])
 
 
 # --- players -------------------------------------------------------------------------------
@@ -488,7 +506,7 @@ class RatingListQuery(serializers.Serializer):
     """The rating list's parameters: period, list, and the list as published."""
 
     period = serializers.IntegerField(required=False, min_value=1)
-    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+    list = ListQueryField()
     as_published = serializers.BooleanField(required=False, default=False)
     revision = serializers.IntegerField(required=False, min_value=1)
 

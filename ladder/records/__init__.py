@@ -34,6 +34,7 @@ from ladder.records.lists import (
     default_list,
     entry_fields,
     kept_lists,
+    parse_list,
 )
 from ladder.records.periods import (
     PeriodLog,
@@ -95,6 +96,7 @@ __all__ = [
     "entry_fields",
     "kept_lists",
     "parse_fide_id",
+    "parse_list",
     "refuse_control_characters",
     "refuse_control_characters_but_lines",
 ]

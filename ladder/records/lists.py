@@ -67,6 +67,23 @@ def default_list() -> str:
     return RatingList.STANDARD if RatingList.STANDARD in kept else kept[0]
 
 
+def parse_list(value: str | None) -> str:
+    """Return the list a request names (``?list=``): blank or absent is the club's default list;
+    else one the club keeps, written in any case. Raise ``ValueError`` with the sentence every
+    door shows: for a name that is no list, or a list the club does not keep (as the write path
+    refuses to put a game on it, no door reads it)."""
+    name = (value or "").strip().lower()
+    if not name:
+        return default_list()
+    if name not in RatingList.values:
+        *most, last = RatingList.values
+        raise ValueError(f"'{value}' is not a list; use {', '.join(most)} or {last}.")
+    kept = kept_lists()
+    if name not in kept:
+        raise ValueError(f"The club keeps no {name} list (it keeps: {', '.join(kept)}).")
+    return name
+
+
 def entry_fields(rating_list: str) -> tuple[str, ...]:
     """A change to any of these changes the player's ratings on that list from the first game."""
     return (*LIST_FIELDS[rating_list].entry, "birth_year")

@@ -26,10 +26,11 @@ from ladder.records import (
     MIN_K,
     Game,
     Result,
+    parse_list,
 )
 from ladder.web.forms import CalculatorForm
 from ratings.rules import calculator, engine, fide
-from tests.factories import PlayerFactory
+from tests.factories import PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +168,57 @@ def test_the_database_holds_the_entry_rating_to_the_validators_bounds(field, val
     assert error.value.messages == [ENTRY_RATING_MESSAGE]
     with pytest.raises(IntegrityError), transaction.atomic():
         player.save()
+
+
+# --- which list a request asks for --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lists", "value", "expected"),
+    [
+        (["standard", "rapid", "blitz"], None, "standard"),
+        (["standard", "rapid", "blitz"], "", "standard"),
+        (["standard", "rapid", "blitz"], " Rapid ", "rapid"),
+        (["blitz"], None, "blitz"),
+        (["rapid", "blitz"], "BLITZ", "blitz"),
+    ],
+)
+def test_a_list_is_read_one_way(settings, lists, value, expected):
+    settings.LADDER_LISTS = lists
+    assert parse_list(value) == expected
+
+
+LIST_READS = [
+    "/api/v1/rating-list/?list={value}",
+    "/api/v1/players/{ivan}/history/?list={value}",
+    "/api/v1/periods/{period}/?list={value}",
+    "/api/v1/players/?list={value}",
+    "/api/v1/players/?ordering=-rating&list={value}",
+    "/api/v1/games/?list={value}",
+    "/api/v1/rating-runs/?list={value}",
+]
+
+
+@pytest.mark.parametrize(
+    ("lists", "value", "message"),
+    [
+        (["standard", "rapid", "blitz"], "bullet", "'bullet' is not a list; use standard, rapid "
+         "or blitz."),
+        (["standard"], "rapid", "The club keeps no rapid list (it keeps: standard)."),
+    ],
+)  # fmt: skip
+def test_a_list_the_club_keeps_not_is_refused_alike_at_every_door(
+    settings, api, lists, value, message
+):
+    settings.LADDER_LISTS = lists
+    ivan, anna = PlayerFactory(), PlayerFactory()
+    period = PeriodFactory()
+    for path in LIST_READS:
+        response = api.get(path.format(ivan=ivan.pk, period=period.pk, value=value))
+        assert response.status_code == 400, path
+        assert response.json() == {"list": [message]}, path
+    game = {"date": str(period.start), "white": ivan.pk, "black": anna.pk, "result": "1-0",
+            "rating_list": value}  # fmt: skip
+    response = api.post("/api/v1/games/", game, format="json")
+    assert response.json()["rating_list"] == [message]
+    assert not Game.objects.exists()
