@@ -36,6 +36,7 @@ from ladder.records.lists import (
     kept_lists,
     parse_list,
 )
+from ladder.records.names import name_key, name_keys
 from ladder.records.periods import (
     PeriodLog,
     PeriodStatus,
@@ -95,6 +96,8 @@ __all__ = [
     "default_list",
     "entry_fields",
     "kept_lists",
+    "name_key",
+    "name_keys",
     "parse_fide_id",
     "parse_list",
     "refuse_control_characters",

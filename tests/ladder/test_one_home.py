@@ -26,6 +26,8 @@ from ladder.records import (
     MIN_K,
     Game,
     Result,
+    name_key,
+    name_keys,
     parse_list,
 )
 from ladder.web.forms import CalculatorForm
@@ -222,3 +224,58 @@ def test_a_list_the_club_keeps_not_is_refused_alike_at_every_door(
     response = api.post("/api/v1/games/", game, format="json")
     assert response.json()["rating_list"] == [message]
     assert not Game.objects.exists()
+
+
+# --- the name-matching key ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "listed"),
+    [
+        ("ivan IVANCUK", "Ivan Ivančuk"),
+        ("  Ivan\\t Ivančuk ", "Ivan Ivančuk"),
+        ("Ivan Ivanc\u030cuk", "Ivan Ivančuk"),  # the same letter, decomposed
+        ("STRASSE", "Straße"),
+    ],
+)
+def test_a_name_has_one_key(typed, listed):
+    assert name_key(typed.replace("\\t", "\t")) == name_key(listed)
+
+
+def test_a_name_written_last_name_first_has_both_keys():
+    assert name_keys("Ivančuk, Vasyl") == {"ivancuk, vasyl", "vasyl ivancuk"}
+
+
+def _name_by_file(client, tmp_path, white: str) -> str:
+    text = f"date,white,black,result\n2026-03-02,{white},Bert Black,1-0\n"
+    return import_file(tmp_path, "import_games", text)
+
+
+def _name_by_round_entry(client, tmp_path, white: str) -> str:
+    data = {"date": "2026-03-02", "event": "", "round": "", "paste": f"{white} - Bert Black 1-0",
+            "rows-TOTAL_FORMS": "0", "rows-INITIAL_FORMS": "0", "_save": "1"}  # fmt: skip
+    response = client.post("/admin/ladder/game/enter-round/", data)
+    return unescape(response.content.decode())
+
+
+@pytest.mark.parametrize("door", [_name_by_file, _name_by_round_entry])
+def test_a_misspelt_name_is_refused_alike_at_every_door(client, boss, tmp_path, door):
+    PlayerFactory(name="Ivan Ivančuk")
+    PlayerFactory(name="Bert Black")
+    client.force_login(boss)
+
+    shown = door(client, tmp_path, "Ivan Ivanchukk")
+
+    assert "No player is named 'Ivan Ivanchukk'. Did you mean 'Ivan Ivančuk'?" in shown
+    assert not Game.objects.exists()
+
+
+def test_a_name_typed_without_its_accents_is_found(tmp_path):
+    ivan = PlayerFactory(name="Ivan Ivančuk")
+    PlayerFactory(name="Bert Black")
+    path = tmp_path / "games.csv"
+    path.write_text("date,white,black,result\n2026-03-02, ivan  IVANCUK ,Bert Black,1-0\n")
+
+    call_command("import_games", str(path), stdout=StringIO())
+
+    assert Game.objects.get().white == ivan
