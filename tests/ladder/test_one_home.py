@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import date
 from html import unescape
 from io import StringIO
 
@@ -25,14 +26,17 @@ from ladder.records import (
     MAX_RATING,
     MIN_K,
     Game,
+    RatingPeriod,
     Result,
     name_key,
     name_keys,
     parse_list,
 )
 from ladder.web.forms import CalculatorForm
+from ladder.writes import actions
+from ratings.models import Publication
 from ratings.rules import calculator, engine, fide
-from tests.factories import PeriodFactory, PlayerFactory
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -279,3 +283,32 @@ def test_a_name_typed_without_its_accents_is_found(tmp_path):
     call_command("import_games", str(path), stdout=StringIO())
 
     assert Game.objects.get().white == ivan
+
+
+# --- was this period reopened -------------------------------------------------------------------
+
+
+def _reopened(period: RatingPeriod) -> tuple[bool, bool]:
+    period.refresh_from_db()
+    return period.is_reopened, RatingPeriod.objects.reopened().filter(pk=period.pk).exists()
+
+
+def test_a_period_is_reopened_from_its_reopen_to_its_next_close(committed):
+    with committed():
+        march = PeriodFactory(start=date(2026, 3, 1), end=date(2026, 3, 31), label="2026-03")
+        GameFactory(date=date(2026, 3, 5))
+    assert _reopened(march) == (False, False)  # open, never closed
+    with committed():
+        actions.close_period(period=march)
+    assert _reopened(march) == (False, False)
+    with committed():
+        actions.reopen_period(period=march, reason="Round 1 was entered reversed.")
+    assert _reopened(march) == (True, True)
+    assert march.last_reopen().reason == "Round 1 was entered reversed."
+    with committed():
+        game = Game.objects.get()
+        actions.correct_game(game=game, changes={"result": "0-1"})
+        actions.close_period(period=march)
+    assert _reopened(march) == (False, False)
+    revision = Publication.objects.get(period=march, rating_list="standard", revision=2)
+    assert revision.reason == "Round 1 was entered reversed."
