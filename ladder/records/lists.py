@@ -7,13 +7,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import models
 
+from ratings.rules import fide
+
 
 class RatingList(models.TextChoices):
-    """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each."""
+    """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each.
+    The names are the rules' (``fide.LISTS``, which a time control chooses among)."""
 
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
+    STANDARD = fide.LIST_STANDARD, "Standard"
+    RAPID = fide.LIST_RAPID, "Rapid"
+    BLITZ = fide.LIST_BLITZ, "Blitz"
 
 
 @dataclass(frozen=True)

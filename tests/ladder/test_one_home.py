@@ -26,6 +26,7 @@ from ladder.records import (
     MAX_RATING,
     MIN_K,
     Game,
+    RatingList,
     RatingPeriod,
     Result,
     name_key,
@@ -177,6 +178,10 @@ def test_the_database_holds_the_entry_rating_to_the_validators_bounds(field, val
 
 
 # --- which list a request asks for --------------------------------------------------------------
+
+
+def test_the_lists_are_the_rules_lists():
+    assert tuple(RatingList.values) == fide.LISTS
 
 
 @pytest.mark.parametrize(
