@@ -242,13 +242,13 @@ def test_a_list_the_club_keeps_not_is_refused_alike_at_every_door(
     ("typed", "listed"),
     [
         ("ivan IVANCUK", "Ivan Ivančuk"),
-        ("  Ivan\\t Ivančuk ", "Ivan Ivančuk"),
+        ("  Ivan\t Ivančuk ", "Ivan Ivančuk"),
         ("Ivan Ivanc\u030cuk", "Ivan Ivančuk"),  # the same letter, decomposed
         ("STRASSE", "Straße"),
     ],
 )
 def test_a_name_has_one_key(typed, listed):
-    assert name_key(typed.replace("\\t", "\t")) == name_key(listed)
+    assert name_key(typed) == name_key(listed)
 
 
 def test_a_name_written_last_name_first_has_both_keys():
