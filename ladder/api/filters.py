@@ -56,8 +56,8 @@ def list_filter(field_name: str, label: str = LIST_LABEL) -> ListFilter:
 
 
 def asked_list(query_params: Any) -> str:
-    """The list ``?list=`` names, else the club's default; a list the club keeps not is a 400
-    with the field's sentence."""
+    """The list ``?list=`` names, else the club's default; a list the club does not keep is a
+    400 with the field's sentence."""
     return ListQuery.read(query_params)
 
 

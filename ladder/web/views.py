@@ -38,9 +38,9 @@ LIST_PER_PAGE = 100
 def chosen_list(request) -> str:
     """The list a page shows: ``?list=`` read as every door reads it (``parse_list``).
 
-    Where the API answers a list the club keeps not with 400 and ``parse_list``'s sentence, a
-    page shows the club's default list instead, and says which list it shows: a stale link
-    (a list the club has stopped keeping) still leads to a page.
+    Where the API answers a list the club does not keep with 400 and ``parse_list``'s
+    sentence, a page shows the club's default list instead, and says which list it shows: a
+    stale link (a list the club has stopped keeping) still leads to a page.
     """
     try:
         return parse_list(request.GET.get("list"))
