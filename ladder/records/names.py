@@ -32,9 +32,11 @@ def name_key(name: str) -> str:
     Accents are dropped because a typed name often lacks the ones the list has; two players
     whose names differ only by them are told apart by their FIDE ids, as namesakes are.
     """
-    decomposed = unicodedata.normalize("NFKD", name)
-    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", " ".join(letters.split()).casefold())
+    if not name.isascii():  # most names are (FIDE's lists are): they skip the slow part
+        decomposed = unicodedata.normalize("NFKD", name)
+        letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+        name = unicodedata.normalize("NFC", letters)
+    return " ".join(name.split()).casefold()
 
 
 def name_keys(name: str) -> set[str]:
