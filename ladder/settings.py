@@ -30,6 +30,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+# The rules are plain Python (no Django): K's bounds are read from their one home.
+from ratings.rules.calculator import MAX_K, MIN_K
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -326,7 +329,7 @@ SPECTACULAR_SETTINGS = {
 LADDER_TOKEN_DAYS = _whole("LADDER_TOKEN_DAYS", 90, 1, 3650)
 
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
-LADDER_CLUB_K = _whole_or_none("LADDER_CLUB_K", 1, 100)
+LADDER_CLUB_K = _whole_or_none("LADDER_CLUB_K", MIN_K, MAX_K)
 if LADDER_RATING_METHOD not in {"fide", "elo"}:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
 

@@ -9,6 +9,7 @@ from django import forms
 from django.db.models import Q
 from rest_framework.filters import OrderingFilter
 
+from ladder.api.serializers import ListQuery
 from ladder.records import (
     LIST_FIELDS,
     Game,
@@ -18,24 +19,46 @@ from ladder.records import (
     RatingPeriod,
     Result,
     Title,
+    parse_list,
 )
 from ratings.models import RatingRun, RunStatus
 
 LIST_LABEL = "standard, rapid or blitz."
 
 
-def list_filter(field_name: str, label: str = LIST_LABEL) -> django_filters.ChoiceFilter:
-    """``?list=``: one of FIDE's lists (a list the club no longer keeps still reads)."""
-    return django_filters.ChoiceFilter(
-        field_name=field_name, choices=RatingList.choices, label=label
-    )
+class ListFormField(django_filters.fields.ChoiceField):
+    """``?list=`` read by ``parse_list``, as every door reads it; blank stays blank (a filter
+    then keeps every list). The choices are FIDE's lists, for the schema."""
+
+    def to_python(self, value: Any) -> str:
+        text = forms.CharField().to_python(value)
+        if not text:
+            return ""
+        try:
+            return parse_list(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+
+    def validate(self, value: Any) -> None:
+        forms.Field.validate(self, value)  # parse_list has checked the choice
+
+
+class ListFilter(django_filters.ChoiceFilter):
+    field_class = ListFormField
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=RatingList.choices, **kwargs)
+
+
+def list_filter(field_name: str, label: str = LIST_LABEL) -> ListFilter:
+    """``?list=``: one of the lists the club keeps."""
+    return ListFilter(field_name=field_name, label=label)
 
 
 def asked_list(query_params: Any) -> str:
-    """The list ``?list=`` names, else standard (the list of the v1 fields). A wrong value is
-    refused by the filter set; here it falls back."""
-    value = query_params.get("list", "")
-    return value if value in RatingList.values else RatingList.STANDARD
+    """The list ``?list=`` names, else the club's default; a list the club does not keep is a
+    400 with the field's sentence."""
+    return ListQuery.read(query_params)
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -62,8 +85,8 @@ class PlayerFilter(django_filters.FilterSet):
         fields: list[str] = []
 
     def _rating(self) -> str:
-        """The rating column of the list asked for (default: standard, the v1 ``rating``)."""
-        return LIST_FIELDS[self.form.cleaned_data.get("list") or RatingList.STANDARD].rating
+        """The rating column of the list asked for (default: the club's default list)."""
+        return LIST_FIELDS[parse_list(self.form.cleaned_data.get("list"))].rating
 
     def filter_search(self, queryset, name, value):
         return queryset.search(value)
@@ -80,11 +103,10 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 # ``list`` names a builtin: set after the class body, which reads ``list[str]``.
-PlayerFilter.base_filters["list"] = django_filters.ChoiceFilter(
+PlayerFilter.base_filters["list"] = ListFilter(
     method="filter_list",
-    choices=RatingList.choices,
     label="The list that `rated`, `rating_min`, `rating_max` and `ordering=rating` read "
-    "(default: standard).",
+    "(default: the club's default list, standard when it keeps it).",
 )
 
 
@@ -135,8 +157,8 @@ RatingRunFilter.base_filters["list"] = list_filter("rating_list", "The list the 
 
 
 class ListOrderingFilter(OrderingFilter):
-    """Ordering where ``rating`` means the rating on the list ``?list=`` names (default:
-    standard)."""
+    """Ordering where ``rating`` means the rating on the list ``?list=`` names (default: the
+    club's default list)."""
 
     def get_ordering(self, request, queryset, view):
         ordering = super().get_ordering(request, queryset, view)

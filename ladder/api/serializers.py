@@ -13,10 +13,16 @@ from rest_framework.utils.serializer_helpers import ReturnList
 from ladder.api.exceptions import field_errors
 from ladder.records import (
     ENTRY_RATING_MESSAGE,
+    K_ABOVE_MESSAGE,
+    K_BELOW_MESSAGE,
     LIST_FIELDS,
+    MAX_K,
     MAX_RATING,
+    MIN_K,
     MIN_RATING,
     PLAYER_ENTRY_FIELDS,
+    RATING_ABOVE_MESSAGE,
+    RATING_BELOW_MESSAGE,
     Game,
     PeriodLog,
     Player,
@@ -25,6 +31,7 @@ from ladder.records import (
     Result,
     default_list,
     kept_lists,
+    parse_list,
 )
 from ratings import publication, selectors
 from ratings.models import RatingChange, RatingRun
@@ -59,18 +66,35 @@ class ListChoiceField(serializers.ChoiceField):
         return data.strip()
 
 
+@extend_schema_field({"type": "string", "enum": RatingList.values})
+class ListQueryField(serializers.CharField):
+    """``?list=``: a list the club keeps, read by ``parse_list`` (blank: the club's default)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("default", default_list)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return parse_list(super().to_internal_value(data))
+        except ValueError as error:
+            raise serializers.ValidationError(str(error)) from error
+
+
 class ListQuery(serializers.Serializer):
     """``?list=``: standard, rapid or blitz."""
 
-    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+    list = ListQueryField()
 
     @classmethod
-    def read(cls, query_params: Any, default: str | None = None) -> str:
-        """The list asked for (400 with a field message when it is not one), else the default
-        (the club's default list)."""
+    def read(cls, query_params: Any) -> str:
+        """The list asked for (400 with the field's sentence when the club keeps no such list),
+        else the club's default list."""
         query = cls(data={"list": query_params["list"]} if "list" in query_params else {})
         query.is_valid(raise_exception=True)
-        return str(query.validated_data.get("list") or default or default_list())
+        return str(query.validated_data["list"])
 
 
 # --- players -------------------------------------------------------------------------------
@@ -482,7 +506,7 @@ class RatingListQuery(serializers.Serializer):
     """The rating list's parameters: period, list, and the list as published."""
 
     period = serializers.IntegerField(required=False, min_value=1)
-    list = serializers.ChoiceField(choices=RatingList.choices, required=False)
+    list = ListQueryField()
     as_published = serializers.BooleanField(required=False, default=False)
     revision = serializers.IntegerField(required=False, min_value=1)
 
@@ -614,15 +638,20 @@ class ScoreField(serializers.CharField):
         word = super().to_internal_value(data)
         units = calculator.score_units(word)
         if units is None:
-            raise serializers.ValidationError(
-                f'"{word}" is not a score; use {calculator.SCORE_HELP}.'
-            )
+            raise serializers.ValidationError(calculator.score_message(word))
         return units
 
 
 class RatingField(serializers.IntegerField):
+    """A rating to calculate with: the bounds and sentences of the calculator page."""
+
     def __init__(self, **kwargs):
-        super().__init__(min_value=MIN_RATING, max_value=MAX_RATING, **kwargs)
+        super().__init__(
+            min_value=MIN_RATING,
+            max_value=MAX_RATING,
+            error_messages={"min_value": RATING_BELOW_MESSAGE, "max_value": RATING_ABOVE_MESSAGE},
+            **kwargs,
+        )
 
 
 class CalculatorGameSerializer(serializers.Serializer):
@@ -634,9 +663,14 @@ class CalculatorSerializer(serializers.Serializer):
     """One game (``opponent``) or a whole event (``games``), never both."""
 
     rating = RatingField(help_text="Your rating before the game or event.")
-    k = serializers.IntegerField(min_value=1, max_value=100, help_text="Your K-factor.")
+    k = serializers.IntegerField(
+        min_value=MIN_K,
+        max_value=MAX_K,
+        error_messages={"min_value": K_BELOW_MESSAGE, "max_value": K_ABOVE_MESSAGE},
+        help_text=f"Your K-factor, from {MIN_K} to {MAX_K}.",
+    )
     method = serializers.ChoiceField(
-        choices=fide.METHODS,
+        choices=list(calculator.METHOD_LABELS.items()),
         required=False,
         help_text="fide: table 8.1.2; elo: the logistic formula. Default: the club's method.",
     )
@@ -660,7 +694,11 @@ class CalculatorSerializer(serializers.Serializer):
     opponent = RatingField(required=False, help_text="One game: the opponent's rating.")
     # many=True hands max_length on to the ListSerializer; the stubs know only allow_empty.
     games = CalculatorGameSerializer(  # type: ignore[call-arg]
-        many=True, required=False, max_length=200, help_text="A whole event."
+        many=True,
+        required=False,
+        max_length=calculator.MAX_EVENT_GAMES,
+        error_messages={"max_length": calculator.EVENT_TOO_LONG_MESSAGE},
+        help_text=f"A whole event: at most {calculator.MAX_EVENT_GAMES} games.",
     )
 
     def validate(self, attrs: dict) -> dict:
@@ -669,7 +707,7 @@ class CalculatorSerializer(serializers.Serializer):
                 "Give either one opponent's rating or a list of games, not both."
             )
         if "games" in attrs and not attrs["games"]:
-            raise serializers.ValidationError({"games": "Give at least one game."})
+            raise serializers.ValidationError({"games": calculator.EVENT_EMPTY_MESSAGE})
         return attrs
 
 
@@ -701,7 +739,7 @@ class OutcomesSerializer(serializers.Serializer):
 
 
 class CalculatorResultSerializer(serializers.Serializer):
-    method = serializers.ChoiceField(choices=fide.METHODS)
+    method = serializers.ChoiceField(choices=list(calculator.METHOD_LABELS.items()))
     outcomes = OutcomesSerializer(required=False, help_text="One game: win, draw and loss.")
     opponent_outcomes = OutcomesSerializer(
         required=False,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from ladder.files.tournament_file import Entrant, Pairing, Problem, Tournament, TrfRefused
+from ladder.records import name_key
 
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "*": ("", "")}
@@ -151,7 +152,7 @@ def _player(game: Game, colour: str, players: dict, problems: list[Problem]) -> 
             )
         )
     # One entrant a player: the same FIDE id, or the same name (with no other FIDE id).
-    by_name = players.get(("name", name.casefold()))
+    by_name = players.get(("name", name_key(name)))
     entrant = players.get(("id", fide_id)) if fide_id else None
     if entrant is None and by_name is not None and by_name.fide_id in (None, fide_id):
         entrant = by_name
@@ -161,7 +162,7 @@ def _player(game: Game, colour: str, players: dict, problems: list[Problem]) -> 
         entrant.fide_id = fide_id
     if elo.isdigit() and int(elo) and entrant.rating is None:
         entrant.rating = int(elo)
-    players.setdefault(("name", name.casefold()), entrant)
+    players.setdefault(("name", name_key(name)), entrant)
     if entrant.fide_id:
         players.setdefault(("id", entrant.fide_id), entrant)
     return entrant

@@ -17,7 +17,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from ladder.files import pgn, trf
 from ladder.files.tournament_file import Entrant, Problem, Tournament, TrfRefused, decode
-from ladder.records import LIST_FIELDS, Game, Player, default_list
+from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
 from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup
 from ratings.rules import fide
 
@@ -203,15 +203,6 @@ def _list(given: str, control: str) -> str:
         return fide.list_of(fide.parse_time_control(control)) if control else default_list()
     except ValueError:
         return default_list()
-
-
-def name_keys(name: str) -> set[str]:
-    """The ways a name may be written: as given, and ``Lastname, Firstname`` turned round."""
-    keys = {" ".join(name.split()).casefold()}
-    last, comma, first = name.partition(",")
-    if comma:
-        keys.add(" ".join(f"{first} {last}".split()).casefold())
-    return keys
 
 
 def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:

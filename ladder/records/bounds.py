@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 
+from ratings.rules.calculator import K_ABOVE_MESSAGE, K_BELOW_MESSAGE, MAX_K, MIN_K
+
+# Any rating a door takes to calculate with (the calculator, the next-game preview); the
+# ratings Ladder stores are bounded by the model fields' own validators.
 MIN_RATING, MAX_RATING = 0, 3500
+RATING_BELOW_MESSAGE = f"A rating cannot be below {MIN_RATING}."
+RATING_ABOVE_MESSAGE = f"A rating cannot be above {MAX_RATING}."
 # An entry rating is a published rating: FIDE publishes none below its floor of 1400 (FIDE.md,
 # 7.2.1 and 8.2.3: a player who falls below it is listed unrated), and Ladder's ceiling is 3500
 # (no one has come within 600 points of it). A player below the floor enters unrated.
@@ -22,3 +28,12 @@ GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_G
 
 # The largest value the FIDE id column (a positive bigint) can hold.
 MAX_FIDE_ID = 2**63 - 1
+
+# K's bounds are the rules' (the settings read them there, before the models load): named here
+# too so that a door finds every bound in one place.
+__all__ = [
+    "ENTRY_RATING_FLOOR", "ENTRY_RATING_MESSAGE", "FIRST_GAME_DATE", "GAME_DATE_MESSAGE",
+    "K_ABOVE_MESSAGE", "K_BELOW_MESSAGE", "LAST_GAME_DATE", "MAX_ENTRY_RATED_GAMES", "MAX_FIDE_ID",
+    "MAX_K", "MAX_RATING", "MIN_BIRTH_YEAR", "MIN_K", "MIN_RATING", "RATING_ABOVE_MESSAGE",
+    "RATING_BELOW_MESSAGE",
+]  # fmt: skip

@@ -4,25 +4,32 @@ from __future__ import annotations
 
 from django.db import models
 
+from ratings.rules import engine
+
 
 class Result(models.TextChoices):
-    WHITE_WIN = "1-0", "1-0"
-    BLACK_WIN = "0-1", "0-1"
-    DRAW = "1/2-1/2", "½-½"
-    WHITE_FORFEIT_WIN = "+/-", "+/− (White wins by forfeit, unrated)"
-    BLACK_FORFEIT_WIN = "-/+", "−/+ (Black wins by forfeit, unrated)"
-    DOUBLE_FORFEIT = "0-0", "0-0 (double forfeit, unrated)"
+    """The results a game may have; the codes are the rules' (``ratings.rules.engine``), which
+    cannot import Django, so this reads them rather than writing them again."""
+
+    WHITE_WIN = engine.RESULT_WHITE_WIN, "1-0"
+    BLACK_WIN = engine.RESULT_BLACK_WIN, "0-1"
+    DRAW = engine.RESULT_DRAW, "½-½"
+    WHITE_FORFEIT_WIN = engine.RESULT_WHITE_FORFEIT_WIN, "+/− (White wins by forfeit, unrated)"
+    BLACK_FORFEIT_WIN = engine.RESULT_BLACK_FORFEIT_WIN, "−/+ (Black wins by forfeit, unrated)"
+    DOUBLE_FORFEIT = engine.RESULT_DOUBLE_FORFEIT, "0-0 (double forfeit, unrated)"
 
     @classmethod
     def parse(cls, text: str) -> str:
         """Return the stored code for a result as people type it, or raise ``ValueError``."""
         cleaned = text.strip().replace(" ", "").replace("½", "1/2").replace("–", "-")
         cleaned = cleaned.replace("−", "-").replace("0.5", "1/2")
-        aliases = {"=": cls.DRAW, "1/2": cls.DRAW, "draw": cls.DRAW, "+-": "+/-", "-+": "-/+"}
+        aliases = {"=": cls.DRAW, "1/2": cls.DRAW, "draw": cls.DRAW, "+-": cls.WHITE_FORFEIT_WIN,
+                   "-+": cls.BLACK_FORFEIT_WIN}  # fmt: skip
         code = aliases.get(cleaned.lower(), cleaned)
         if code in cls.values:
             return code
-        raise ValueError(f"'{text}' is not a result; use 1-0, 0-1, 1/2-1/2, +/-, -/+ or 0-0.")
+        *most, last = cls.values
+        raise ValueError(f"'{text}' is not a result; use {', '.join(most)} or {last}.")
 
 
 class Sex(models.TextChoices):

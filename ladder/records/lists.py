@@ -7,13 +7,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import models
 
+from ratings.rules import fide
+
 
 class RatingList(models.TextChoices):
-    """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each."""
+    """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each.
+    The names are the rules' (``fide.LISTS``, which a time control chooses among)."""
 
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
+    STANDARD = fide.LIST_STANDARD, "Standard"
+    RAPID = fide.LIST_RAPID, "Rapid"
+    BLITZ = fide.LIST_BLITZ, "Blitz"
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,23 @@ def default_list() -> str:
     """The list a game goes on when nothing says otherwise: standard, if the club keeps it."""
     kept = kept_lists()
     return RatingList.STANDARD if RatingList.STANDARD in kept else kept[0]
+
+
+def parse_list(value: str | None) -> str:
+    """Return the list a request names (``?list=``): blank or absent is the club's default list;
+    else one the club keeps, written in any case. Raise ``ValueError`` with the sentence every
+    door shows: for a name that is no list, or a list the club does not keep (as the write path
+    refuses to put a game on it, no door reads it)."""
+    name = (value or "").strip().lower()
+    if not name:
+        return default_list()
+    if name not in RatingList.values:
+        *most, last = RatingList.values
+        raise ValueError(f"'{value}' is not a list; use {', '.join(most)} or {last}.")
+    kept = kept_lists()
+    if name not in kept:
+        raise ValueError(f"The club keeps no {name} list (it keeps: {', '.join(kept)}).")
+    return name
 
 
 def entry_fields(rating_list: str) -> tuple[str, ...]:

@@ -1,4 +1,9 @@
-"""Names close to one typed: ``difflib.get_close_matches``, the same answer, over many names.
+"""How a player's name is looked up: its key (``name_key``), and names close to one typed.
+
+``name_key`` is the one rule every door matches names by (round entry, the API, CSV, TRF and
+PGN files): the same letters whatever their case, accents, Unicode form or spacing.
+
+Names close to one typed: ``difflib.get_close_matches``, the same answer, over many names.
 
 difflib works out the exact similarity of the typed name with every name in turn: over a
 federation's 100,000 names that is about a second for one unknown name (measured), which a
@@ -14,9 +19,35 @@ from __future__ import annotations
 
 import difflib
 import heapq
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
+
+
+def name_key(name: str) -> str:
+    """Return the key a name is looked up by: case folded, accents dropped, any run of spaces
+    one space ("  Ivančuk, VASSILY " and "ivancuk, vassily" are one key).
+
+    Accents are dropped because a typed name often lacks the ones the list has; two players
+    whose names differ only by them are told apart by their FIDE ids, as namesakes are.
+    """
+    if not name.isascii():  # most names are (FIDE's lists are): they skip the slow part
+        decomposed = unicodedata.normalize("NFKD", name)
+        letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+        name = unicodedata.normalize("NFC", letters)
+    return " ".join(name.split()).casefold()
+
+
+def name_keys(name: str) -> set[str]:
+    """The keys of the ways a name may be written: as given, and ``Lastname, Firstname``
+    turned round (as TRF and PGN files write it)."""
+    keys = {name_key(name)}
+    last, comma, first = name.partition(",")
+    if comma:
+        keys.add(name_key(f"{first} {last}"))
+    return keys
+
 
 # Each character is counted in the bucket of its code point modulo 127: every ASCII character
 # has a bucket of its own, and the others share (which only raises the bound).

@@ -9,7 +9,7 @@ from datetime import date
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
@@ -53,6 +53,11 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
 
     def latest_period(self) -> RatingPeriod | None:
         return self.order_by("-start").first()
+
+    def reopened(self) -> RatingPeriodQuerySet:
+        """The periods reopened for corrections: open again after a close (``is_reopened``)."""
+        reopens = PeriodLog.objects.filter(period=OuterRef("pk"), action=PeriodLog.Action.REOPENED)
+        return self.filter(Exists(reopens), status=PeriodStatus.OPEN)
 
 
 def _month(day: date) -> tuple[date, date]:
@@ -123,6 +128,17 @@ class RatingPeriod(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == PeriodStatus.CLOSED
+
+    @property
+    def is_reopened(self) -> bool:
+        """Whether the period is open again after a close, for corrections (its list was
+        published; closing it again publishes a revision). The one test of it: the
+        QuerySet's ``reopened()`` asks the same of many periods."""
+        return not self.is_closed and self.last_reopen() is not None
+
+    def last_reopen(self) -> PeriodLog | None:
+        """The latest reopen recorded in the period's log (who, when, why), or None."""
+        return self.log.filter(action=PeriodLog.Action.REOPENED).order_by("-at", "-pk").first()
 
     @staticmethod
     def month_of(day: date, *, among: Iterable[RatingPeriod]) -> tuple[str, date, date]:

@@ -92,6 +92,17 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return self.order_by(rating.desc(nulls_last=True), "name", "pk")
 
 
+def entry_rating_range(prefix: str) -> models.CheckConstraint:
+    """The database's copy of the entry rating's validators: blank, or a published rating."""
+    name = f"{prefix}entry_rating"
+    published = Q(**{f"{name}__gte": ENTRY_RATING_FLOOR, f"{name}__lte": MAX_RATING})
+    return models.CheckConstraint(
+        condition=Q(**{f"{name}__isnull": True}) | published,
+        name=f"player_{name}_range",
+        violation_error_message=ENTRY_RATING_MESSAGE,
+    )
+
+
 class Player(models.Model):
     name = models.CharField(max_length=200, db_index=True, validators=[refuse_control_characters])
     fide_id = models.PositiveBigIntegerField(
@@ -179,11 +190,7 @@ class Player(models.Model):
     class Meta:
         ordering = ["name", "pk"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(entry_rating__isnull=True) | Q(entry_rating__lte=MAX_RATING),
-                name="player_entry_rating_range",
-                violation_error_message="The entry rating must lie between 0 and 3500.",
-            ),
+            entry_rating_range(""),
             models.CheckConstraint(
                 condition=Q(birth_year__isnull=True) | Q(birth_year__gte=MIN_BIRTH_YEAR),
                 name="player_birth_year_range",
@@ -197,12 +204,7 @@ class Player(models.Model):
                 constraint
                 for prefix in ("rapid_", "blitz_")
                 for constraint in (
-                    models.CheckConstraint(
-                        condition=Q(**{f"{prefix}entry_rating__isnull": True})
-                        | Q(**{f"{prefix}entry_rating__lte": MAX_RATING}),
-                        name=f"player_{prefix}entry_rating_range",
-                        violation_error_message="The entry rating must lie between 0 and 3500.",
-                    ),
+                    entry_rating_range(prefix),
                     models.CheckConstraint(
                         condition=Q(**{f"{prefix}entry_rated_games__lte": MAX_ENTRY_RATED_GAMES}),
                         name=f"player_{prefix}entry_rated_games_range",

@@ -12,13 +12,22 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ladder.records import MAX_RATING, MIN_RATING, RatingList
+from ladder.records import (
+    K_ABOVE_MESSAGE,
+    K_BELOW_MESSAGE,
+    MAX_ENTRY_RATED_GAMES,
+    MAX_K,
+    MAX_RATING,
+    MIN_BIRTH_YEAR,
+    MIN_K,
+    MIN_RATING,
+    RATING_ABOVE_MESSAGE,
+    RATING_BELOW_MESSAGE,
+    RatingList,
+)
 from ratings.rules import calculator, fide
 
-K_PRESETS = (40, 20, 10, 32)
 OTHER = "other"
-SCORES = calculator.SCORE_WORDS
-MAX_EVENT_GAMES = 100
 
 
 def rating_field(label: str, **kwargs) -> forms.IntegerField:
@@ -30,8 +39,8 @@ def rating_field(label: str, **kwargs) -> forms.IntegerField:
         error_messages={
             "required": "Enter a rating.",
             "invalid": "Enter a whole number.",
-            "min_value": f"A rating cannot be below {MIN_RATING}.",
-            "max_value": f"A rating cannot be above {MAX_RATING}.",
+            "min_value": RATING_BELOW_MESSAGE,
+            "max_value": RATING_ABOVE_MESSAGE,
         },
         **kwargs,
     )
@@ -41,12 +50,9 @@ class CalculatorForm(forms.Form):
     """One game (or a whole event) for one player, with the options FIDE and the seeds offer."""
 
     MODE_CHOICES = (("single", "One game"), ("event", "Several games (an event)"))
-    RESULT_CHOICES = (("win", "Win"), ("draw", "Draw"), ("loss", "Loss"))
-    METHOD_CHOICES = (
-        (fide.METHOD_FIDE, "FIDE table (8.1.2)"),
-        (fide.METHOD_ELO, "Classic Elo formula"),
-    )
-    K_CHOICES = (*((str(k), str(k)) for k in K_PRESETS), (OTHER, "Other"))
+    RESULT_CHOICES = tuple(calculator.RESULT_LABELS.items())
+    METHOD_CHOICES = tuple(calculator.METHOD_LABELS.items())
+    K_CHOICES = (*((str(k), str(k)) for k in calculator.K_PRESETS), (OTHER, "Other"))
 
     mode = forms.ChoiceField(
         label="Mode", choices=MODE_CHOICES, initial="single", widget=forms.RadioSelect
@@ -74,13 +80,13 @@ class CalculatorForm(forms.Form):
     k_other = forms.IntegerField(
         label="Other K",
         required=False,
-        min_value=1,
-        max_value=100,
+        min_value=MIN_K,
+        max_value=MAX_K,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        help_text="Any K from 1 to 100.",
+        help_text=f"Any K from {MIN_K} to {MAX_K}.",
         error_messages={
-            "min_value": "K must be at least 1.",
-            "max_value": "K must be at most 100.",
+            "min_value": K_BELOW_MESSAGE,
+            "max_value": K_ABOVE_MESSAGE,
             "invalid": "Enter a whole number.",
         },
     )
@@ -121,11 +127,12 @@ class CalculatorForm(forms.Form):
                 raise ValidationError(
                     f"Line {number}: '{rating}' is not a rating from {MIN_RATING} to {MAX_RATING}."
                 )
-            if score.lower() not in SCORES:
-                raise ValidationError(f"Line {number}: '{score}' is not a score; use 1, ½ or 0.")
-            games.append((int(rating), SCORES[score.lower()]))
-        if len(games) > MAX_EVENT_GAMES:
-            raise ValidationError(f"At most {MAX_EVENT_GAMES} games, please.")
+            units = calculator.score_units(score)
+            if units is None:
+                raise ValidationError(f"Line {number}: {calculator.score_message(score)}")
+            games.append((int(rating), units))
+        if len(games) > calculator.MAX_EVENT_GAMES:
+            raise ValidationError(calculator.EVENT_TOO_LONG_MESSAGE)
         return games
 
     def clean(self) -> dict[str, Any]:
@@ -133,10 +140,10 @@ class CalculatorForm(forms.Form):
         data = self.cleaned_data
         missing_k = data.get("k_preset") == OTHER and data.get("k_other") is None
         if missing_k and "k_other" not in self.errors:
-            self.add_error("k_other", "Enter a K from 1 to 100, or pick a preset.")
+            self.add_error("k_other", calculator.K_MISSING_MESSAGE)
         if data.get("mode") == "event":
             if "games" not in self.errors and not data.get("games"):
-                self.add_error("games", "Enter at least one game.")
+                self.add_error("games", calculator.EVENT_EMPTY_MESSAGE)
         elif data.get("opponent") is None and "opponent" not in self.errors:
             self.add_error("opponent", "Enter the opponent's rating.")
         return data
@@ -177,9 +184,14 @@ class KHelperForm(forms.Form):
     """The calculator's K helper: what K FIDE gives a player (8.3.3)."""
 
     rated_games = count_field(
-        "Rated games so far", 0, 100_000, help_text="Games on published lists before this one."
+        "Rated games so far",
+        0,
+        MAX_ENTRY_RATED_GAMES,
+        help_text="Games on published lists before this one.",
     )
-    birth_year = count_field("Birth year", 1900, 2100, help_text="Leave blank if not a junior.")
+    birth_year = count_field(
+        "Birth year", MIN_BIRTH_YEAR, 2100, help_text="Leave blank if not a junior."
+    )
     peak_rating = rating_field(
         "Highest published rating", required=False, help_text="Leave blank if never rated."
     )

@@ -22,6 +22,7 @@ from ladder.records import (
     RatingPeriod,
     default_list,
     kept_lists,
+    parse_list,
 )
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors
@@ -35,9 +36,16 @@ LIST_PER_PAGE = 100
 
 
 def chosen_list(request) -> str:
-    """The list a page shows: ``?list=`` when the club keeps it, else the default list."""
-    wanted = request.GET.get("list", "")
-    return wanted if wanted in kept_lists() else default_list()
+    """The list a page shows: ``?list=`` read as every door reads it (``parse_list``).
+
+    Where the API answers a list the club does not keep with 400 and ``parse_list``'s
+    sentence, a page shows the club's default list instead, and says which list it shows: a
+    stale link (a list the club has stopped keeping) still leads to a page.
+    """
+    try:
+        return parse_list(request.GET.get("list"))
+    except ValueError:
+        return default_list()
 
 
 def list_choices(current: str) -> list[dict]:

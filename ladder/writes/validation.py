@@ -35,7 +35,7 @@ from ladder.records import (
     kept_lists,
     parse_fide_id,
 )
-from ladder.records.names import NameIndex
+from ladder.records.names import NameIndex, name_key
 from ratings.rules import fide
 
 # Beyond this many games the duplicate check reads the games of the date range instead of
@@ -108,10 +108,10 @@ class PlayerLookup:
     def __init__(self, players: Iterable[Player]) -> None:
         self.players = list(players)
         self.by_fide_id = {p.fide_id: p for p in self.players if p.fide_id}
-        self.by_label = {_key(str(p)): p for p in self.players if p.fide_id}
+        self.by_label = {name_key(str(p)): p for p in self.players if p.fide_id}
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in self.players:
-            self.by_name[_key(player.name)].append(player)
+            self.by_name[name_key(player.name)].append(player)
         self._names: NameIndex | None = None
 
     @classmethod
@@ -135,7 +135,7 @@ class PlayerLookup:
             if player is None:
                 raise LookupError(f"No player has the FIDE id {text}.")
             return player
-        key = _key(text)
+        key = name_key(text)
         if key in self.by_label:
             return self.by_label[key]
         matches = self.by_name.get(key, [])
@@ -167,10 +167,6 @@ class PlayerRecord:
 
     def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
         self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
-
-
-def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 # --- games --------------------------------------------------------------------------------------

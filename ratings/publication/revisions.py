@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from ladder.records import PeriodLog, PeriodStatus, Player, RatingPeriod, kept_lists
+from ladder.records import PeriodStatus, Player, RatingPeriod, kept_lists
 from ratings import selectors
 from ratings.models import Publication, PublishedRating
 from ratings.recompute import bulk
@@ -190,5 +190,5 @@ def _differences(old: dict[int, _Line], new: dict[int, _Line]) -> list[list[Any]
 
 
 def _reopen_reason(period: RatingPeriod) -> str:
-    log = period.log.filter(action=PeriodLog.Action.REOPENED).order_by("-at", "-pk").first()
-    return log.reason if log else ""
+    reopen = period.last_reopen()
+    return reopen.reason if reopen is not None else ""

@@ -25,6 +25,9 @@ RESULT_DRAW = "1/2-1/2"
 RESULT_WHITE_FORFEIT_WIN = "+/-"
 RESULT_BLACK_FORFEIT_WIN = "-/+"
 RESULT_DOUBLE_FORFEIT = "0-0"
+# Every result a game may have, as stored (``ladder.records.Result`` reads these codes).
+RESULTS = (RESULT_WHITE_WIN, RESULT_BLACK_WIN, RESULT_DRAW, RESULT_WHITE_FORFEIT_WIN,
+           RESULT_BLACK_FORFEIT_WIN, RESULT_DOUBLE_FORFEIT)  # fmt: skip
 
 # White's score in UNIT for the results that are rated; unplayed games are absent (FIDE.md 5).
 WHITE_SCORE = {RESULT_WHITE_WIN: UNIT, RESULT_BLACK_WIN: 0, RESULT_DRAW: UNIT // 2}

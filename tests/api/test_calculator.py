@@ -79,12 +79,12 @@ def test_classic_elo(anon):
                 ]
             },
         ),
-        ({"rating": 1800, "k": 20, "games": []}, {"games": ["Give at least one game."]}),
+        ({"rating": 1800, "k": 20, "games": []}, {"games": ["Enter at least one game."]}),
         (
             {"rating": 9000, "k": 0, "opponent": 1700},
             {
-                "rating": ["Ensure this value is less than or equal to 3500."],
-                "k": ["Ensure this value is greater than or equal to 1."],
+                "rating": ["A rating cannot be above 3500."],
+                "k": ["K must be at least 1."],
             },
         ),
         (
@@ -93,7 +93,7 @@ def test_classic_elo(anon):
                 "games": {
                     "0": {
                         "score": [
-                            '"2" is not a score; use 1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =).'
+                            "'2' is not a score; use 1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =)."
                         ]
                     }
                 }

@@ -105,7 +105,7 @@ def test_event_mode_sums_expected_against_actual(client):
         (
             {"mode": "event", "games": "1600 2"},
             "games",
-            "Line 1: '2' is not a score; use 1, ½ or 0.",
+            "Line 1: '2' is not a score; use 1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =).",
         ),
         ({"mode": "event", "games": "1600 1\nabc 1"}, "games", "Line 2: 'abc' is not a rating"),
         ({"mode": "event", "games": "1600"}, "games", "Line 1: write the opponent's rating"),

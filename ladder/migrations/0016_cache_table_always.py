@@ -19,6 +19,6 @@ def create_cache_table(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ladder", "0014_reopen_after_window_permission")]
+    dependencies = [("ladder", "0015_entry_rating_floor_in_the_database")]
 
     operations = [migrations.RunPython(create_cache_table, migrations.RunPython.noop)]
