@@ -14,6 +14,7 @@ from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
+from django.core.exceptions import ValidationError
 from django.forms import MultiWidget
 from django.urls import URLPattern, URLResolver, reverse
 
@@ -66,6 +67,7 @@ def lists(club, committed, boss, monkeypatch):
             actions.enter_games(games=[GameEntry(date=day, white=white, black=black,
                                                  result=result)], user=boss)  # fmt: skip
 
+    listed = PlayerFactory(name="Olga Listed", entry_rating=1750)  # on the lists, no game
     enter(date(2026, 3, 3), alice, bob, "1-0")
     enter(date(2026, 3, 10), carol, dan, "1/2-1/2")
     actions.close_period(period=RatingPeriod.objects.get(label="2026-03"), user=boss)
@@ -77,7 +79,7 @@ def lists(club, committed, boss, monkeypatch):
     )
     newcomer = PlayerFactory(name="Nina New")
     assert Publication.objects.count() == 6  # two periods, three lists
-    return {**club, "june": june, "newcomer": newcomer}
+    return {**club, "june": june, "newcomer": newcomer, "listed": listed}
 
 
 # --- the walk -----------------------------------------------------------------------------------
@@ -304,3 +306,150 @@ def test_reverting_a_player_keeps_their_ratings_and_their_published_entry_data(b
     )
     alice.refresh_from_db()
     assert alice.entry_rating == 1900
+
+
+# --- adding and changing periods ----------------------------------------------------------------
+
+BEFORE_PUBLISHED = (
+    "A period must start after 2026-04-30, the end of 2026-04 (the latest published list): its "
+    "games would change lists already published."
+)
+FAR_AHEAD = (
+    "A period cannot end after 2027-01-31, the last day a game may be dated today: 9999-01-31 "
+    "is still to come."
+)
+TOO_LONG = (
+    "A rating period is at most one month long (FIDE publishes its lists monthly): a period "
+    "starting on 2026-07-01 ends on 2026-07-31 at the latest."
+)
+BAD_PERIODS = [
+    pytest.param(("2026-02", date(2026, 2, 1), date(2026, 2, 28)), "start", BEFORE_PUBLISHED,
+                 id="before-the-published-lists"),
+    pytest.param(("9999-01", date(9999, 1, 1), date(9999, 1, 31)), "end", FAR_AHEAD,
+                 id="year-9999"),
+    pytest.param(("2026-07", date(2026, 7, 1), date(2026, 9, 30)), "end", TOO_LONG,
+                 id="three-months"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("period", "field", "message"), BAD_PERIODS)
+def test_a_bad_period_is_refused_by_the_admin_and_the_action_alike(
+    boss_client, lists, period, field, message
+):
+    label, start, end = period
+    data = {"label": label, "start": start.isoformat(), "end": end.isoformat()}
+    response = boss_client.post(reverse("admin:ladder_ratingperiod_add"), data)
+    assert response.status_code == HTTPStatus.OK
+    assert response.context["adminform"].form.errors == {field: [message]}
+    with pytest.raises(ValidationError) as refused:
+        actions.save_period(period=RatingPeriod(label=label, start=start, end=end))
+    assert refused.value.message_dict == {field: [message]}
+    assert not RatingPeriod.objects.filter(label=label).exists()
+
+
+def test_a_month_after_the_published_lists_is_added(boss_client, lists):
+    url = reverse("admin:ladder_ratingperiod_add")
+    data = {"label": "2026-07", "start": "2026-07-01", "end": "2026-07-31"}
+    response = boss_client.post(url, {**form_data(boss_client.get(url)), **data})
+    assert response.status_code == HTTPStatus.FOUND
+    assert RatingPeriod.objects.get(label="2026-07").status == PeriodStatus.OPEN
+
+
+def test_two_month_periods_in_fides_two_month_years(monkeypatch):
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda *a, **k: TODAY)
+    actions.save_period(period=RatingPeriod(label="2010-01", start=date(2010, 1, 1),
+                                            end=date(2010, 2, 28)))  # fmt: skip
+    with pytest.raises(ValidationError) as refused:
+        actions.save_period(period=RatingPeriod(label="2010-03", start=date(2010, 3, 1),
+                                                end=date(2010, 5, 31)))  # fmt: skip
+    assert refused.value.messages == [
+        "A rating period is at most two months long (FIDE published its lists every two months "
+        "until June 2012): a period starting on 2010-03-01 ends on 2010-04-30 at the latest."
+    ]
+
+
+def test_a_closed_periods_label_and_dates_never_change(boss_client, lists):
+    march = RatingPeriod.objects.get(label="2026-03")
+    url = reverse("admin:ladder_ratingperiod_change", args=[march.pk])
+    boss_client.post(url, {"label": "2026-3", "start": "2026-02-15", "end": "2026-03-31"})
+    march.refresh_from_db()
+    assert (march.label, march.start, march.status) == ("2026-03", date(2026, 3, 1), "closed")
+    march.start = date(2026, 2, 15)
+    with pytest.raises(ValidationError) as refused:
+        actions.save_period(period=march)
+    assert refused.value.message_dict == {"start": [
+        "The period 2026-03 is closed; its label and dates belong to its published list. Reopen "
+        "it first (admin action 'Reopen', or: manage.py reopen_period 2026-03 --reason '...')."
+    ]}  # fmt: skip
+
+
+def test_an_open_periods_new_dates_are_rated_again(boss_client, lists, committed):
+    june = lists["june"]
+    url = reverse("admin:ladder_ratingperiod_change", args=[june.pk])
+    data = {**form_data(boss_client.get(url)), "end": "2026-06-15"}
+    with committed():
+        response = boss_client.post(url, data)
+    assert response.status_code == HTTPStatus.FOUND
+    june.refresh_from_db()
+    assert (june.end, june.status) == (date(2026, 6, 15), PeriodStatus.OPEN)
+    assert RatingRun.objects.filter(reason="Full recompute from 2026-06 requested").exists()
+
+
+# --- deleting players and periods ---------------------------------------------------------------
+
+
+def delete_selected(client, model: str, *objects):
+    data = {"action": "delete_selected", "_selected_action": [o.pk for o in objects], "post": "yes"}
+    return client.post(reverse(f"admin:ladder_{model}_changelist"), data)
+
+
+def test_a_player_with_games_or_a_published_line_is_not_deleted(boss_client, lists):
+    alice, listed = lists["Alice Brown"], lists["listed"]
+    assert PublishedRating.objects.filter(player=listed).exists()
+    for player in (alice, listed):
+        url = reverse("admin:ladder_player_delete", args=[player.pk])
+        response = boss_client.post(url, {"post": "yes"})
+        assert response.url == reverse("admin:ladder_player_change", args=[player.pk])
+    assert messages_of(response) == [
+        "Nothing was deleted. Alice Brown has games in the ladder; a player with games cannot be "
+        "deleted.",
+        "Nothing was deleted. Olga Listed is on the published list of 2026-03; published lists "
+        "keep every line, so the player cannot be deleted.",
+    ]
+    response = delete_selected(boss_client, "player", alice, listed, lists["newcomer"])
+    assert messages_of(response)[-1] == (
+        "Nothing was deleted. Alice Brown has games in the ladder; a player with games cannot be "
+        "deleted. Olga Listed is on the published list of 2026-03; published lists keep every "
+        "line, so the player cannot be deleted."
+    )
+    assert Player.objects.filter(pk__in=[alice.pk, listed.pk, lists["newcomer"].pk]).count() == 3
+
+
+def test_a_player_with_no_game_and_no_published_line_is_deleted(boss_client, lists):
+    response = delete_selected(boss_client, "player", lists["newcomer"])
+    assert response.status_code == HTTPStatus.FOUND
+    assert not Player.objects.filter(name="Nina New").exists()
+
+
+def test_a_closed_period_or_one_with_games_is_not_deleted(boss_client, lists):
+    march, may = RatingPeriod.objects.filter(label__in=["2026-03", "2026-05"]).order_by("start")
+    response = delete_selected(boss_client, "ratingperiod", march, may, lists["june"])
+    assert messages_of(response) == [
+        "Nothing was deleted. The period 2026-03 is closed; its published list is kept, so it "
+        "cannot be deleted. The period 2026-05 holds 1 game; delete or move them first."
+    ]
+    url = reverse("admin:ladder_ratingperiod_delete", args=[march.pk])
+    assert boss_client.get(url).status_code == HTTPStatus.FOUND
+    assert RatingPeriod.objects.count() == 4
+
+
+@pytest.mark.parametrize("door", ["page", "bulk"])
+def test_an_empty_open_period_is_deleted(boss_client, lists, door):
+    june = lists["june"]
+    if door == "page":
+        url = reverse("admin:ladder_ratingperiod_delete", args=[june.pk])
+        response = boss_client.post(url, {"post": "yes"})
+    else:
+        response = delete_selected(boss_client, "ratingperiod", june)
+    assert response.status_code == HTTPStatus.FOUND
+    assert not RatingPeriod.objects.filter(label="2026-06").exists()
