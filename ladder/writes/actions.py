@@ -443,9 +443,12 @@ def save_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     """Add a rating period, or change an open one's label or dates (``check_period``); a change
     of dates asks for a recompute from the earlier start. Status and closing time are never
     taken from the caller (a form, a history version): closing and reopening are actions."""
+    # Lock every period (a club has a dozen a year), in the one order the other actions lock
+    # them: a close or another new period cannot slip between the checks and the save.
+    locked = {p.pk: p for p in RatingPeriod.objects.select_for_update().order_by("pk")}
     stored = None
     if period.pk is not None:
-        stored = RatingPeriod.objects.select_for_update().filter(pk=period.pk).first()
+        stored = locked.get(period.pk)
         if stored is None:
             raise RatingPeriod.DoesNotExist(f"Period #{period.pk} no longer exists.")
         period.status, period.closed_at = stored.status, stored.closed_at
