@@ -99,7 +99,12 @@ class DeleteThroughActionAdmin:
             if refusal is not None:
                 self.message_user(request, f"Nothing was deleted. {refusal}", messages.ERROR)  # type: ignore[attr-defined]
                 return HttpResponseRedirect(_url(self, "change", obj.pk))
-        return super().delete_view(request, object_id, extra_context)  # type: ignore[misc]
+        try:
+            return super().delete_view(request, object_id, extra_context)  # type: ignore[misc]
+        except ValidationError as error:  # a game or a list arrived since the check: rolled back
+            self.message_user(request, "Nothing was deleted. " + " ".join(error.messages),  # type: ignore[attr-defined]
+                              messages.ERROR)  # fmt: skip
+            return HttpResponseRedirect(_url(self, "changelist"))
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         self.delete_objects(request, [obj])
@@ -123,7 +128,12 @@ def delete_selected_through_action(model_admin: Any, request: HttpRequest, query
     if refusal is not None:
         model_admin.message_user(request, f"Nothing was deleted. {refusal}", messages.ERROR)
         return None
-    return delete_selected(model_admin, request, queryset)
+    try:
+        return delete_selected(model_admin, request, queryset)
+    except ValidationError as error:  # a game or a list arrived since the check: rolled back
+        model_admin.message_user(request, "Nothing was deleted. " + " ".join(error.messages),
+                                 messages.ERROR)  # fmt: skip
+        return None
 
 
 def refusal_of(check: Any, objects: list[Any]) -> str | None:
