@@ -4,6 +4,7 @@ every published list as it was and never answers 500; then one test per door tha
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from http import HTTPStatus
 from typing import Any
@@ -191,8 +192,12 @@ ADDS: dict[str, list[dict[str, Any]]] = {
 }
 
 
+WALKED: list[tuple[str, str, int]] = []  # (method, url, status) of the walk's requests
+
+
 def check(client, method: str, url: str, before, data: dict | None = None):
     response = getattr(client, method)(url, data or {})
+    WALKED.append((method, url, response.status_code))
     assert response.status_code < HTTPStatus.INTERNAL_SERVER_ERROR, (method, url)
     assert published() == before, f"{method.upper()} {url} changed a published list"
     return response
@@ -200,6 +205,7 @@ def check(client, method: str, url: str, before, data: dict | None = None):
 
 def test_no_admin_view_changes_a_published_list_or_answers_500(boss_client, boss, lists):
     before = published()
+    WALKED.clear()
     alice, bob = lists["Alice Brown"], lists["Bob Green"]
     pages = {model: model_urls(model, model_admin)
              for model, model_admin in admin.site._registry.items()}  # fmt: skip
@@ -238,6 +244,13 @@ def test_no_admin_view_changes_a_published_list_or_answers_500(boss_client, boss
                 check(boss_client, "get", url, before)
                 check(boss_client, "post", url, before, {"post": "yes"})
     assert published() == before
+    walked = {(method, url) for method, url, _ in WALKED}
+    for model in admin.site._registry:  # the walk reached every model, reverts included
+        opts = model._meta
+        assert ("get", reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")) in walked
+    for model in (Player, Game, RatingPeriod):
+        revert = re.compile(rf"/admin/ladder/{model._meta.model_name}/\d+/history/\d+/")
+        assert any(m == "post" and revert.fullmatch(url) for m, url in walked), model
     assert RatingPeriod.objects.filter(label__in=["2026-03", "2026-04"]).count() == 2
     assert not RatingPeriod.objects.filter(label__in=["2026-02", "9999-01"]).exists()
 
