@@ -222,8 +222,10 @@ class Publication(models.Model):
     and after: ``[player id, old rating, new rating, old change, new change]``.
     """
 
+    # Published means published: nothing deletes a list through the rows it names (PROTECT);
+    # the actions refuse such deletes with a sentence first (ladder.writes.validation).
     period = models.ForeignKey(
-        "ladder.RatingPeriod", on_delete=models.CASCADE, related_name="publications"
+        "ladder.RatingPeriod", on_delete=models.PROTECT, related_name="publications"
     )
     rating_list = models.CharField(
         max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
@@ -231,12 +233,12 @@ class Publication(models.Model):
     revision = models.PositiveIntegerField()
     published_at = models.DateTimeField(default=timezone.now)
     published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )  # fmt: skip
     reason = models.TextField(blank=True)
     corrected_in = models.ForeignKey(
-        "ladder.RatingPeriod", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "ladder.RatingPeriod", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     players_changed = models.PositiveIntegerField(default=0)
     differences = models.JSONField(default=list, blank=True)
@@ -256,9 +258,9 @@ class Publication(models.Model):
 class PublishedRating(models.Model):
     """One player's line on a published list (``Publication``), as published."""
 
-    publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="lines")
+    publication = models.ForeignKey(Publication, on_delete=models.PROTECT, related_name="lines")
     player = models.ForeignKey(
-        "ladder.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+        "ladder.Player", on_delete=models.PROTECT, related_name="+", db_constraint=False
     )
     status = models.CharField(max_length=20)
     rating = models.PositiveSmallIntegerField(null=True, blank=True)

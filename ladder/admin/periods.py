@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -9,13 +12,14 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.response import TemplateResponse
-from simple_history.admin import SimpleHistoryAdmin
 
+from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.ratings import ReadOnlyMixin
 from ladder.admin.runs import report_run
 from ladder.records import PeriodLog, RatingList, RatingPeriod, kept_lists
-from ladder.writes import correction_window
+from ladder.writes import actions, correction_window
 from ladder.writes.actions import close_period, recompute, reopen_period
+from ladder.writes.validation import check_period, check_period_deletion
 from ratings.publication import all_revisions
 from ratings.selectors import period_report, periods_with_counts
 
@@ -44,8 +48,33 @@ class ReopenForm(forms.Form):
     )
 
 
+class PeriodForm(forms.ModelForm):
+    """The admin's period form: the write path's period rules decide, with their messages."""
+
+    class Meta:
+        model = RatingPeriod
+        fields = ("label", "start", "end")
+
+    def clean(self):
+        data = super().clean() or {}
+        stored = (
+            RatingPeriod.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
+        )
+        candidate = copy.copy(self.instance)
+        for name in ("label", "start", "end"):
+            if name in data:
+                setattr(candidate, name, data[name])
+        try:
+            check_period(candidate, stored=stored)
+        except ValidationError as error:
+            for name, found in error.message_dict.items():
+                self.add_error(name if name in self.fields else None, found)
+        return data
+
+
 @admin.register(RatingPeriod)
-class RatingPeriodAdmin(SimpleHistoryAdmin):
+class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
+    form = PeriodForm
     list_display = ("label", "status", "start", "end", "game_count", "player_count", "closed_at")
     list_filter = ("status",)
     search_fields = ("label",)
@@ -91,11 +120,22 @@ class RatingPeriodAdmin(SimpleHistoryAdmin):
             extra_context = {**(extra_context or {}), "publications": _publications(period)}
         return super().history_view(request, object_id, extra_context)
 
+    def revert_refusal(self, obj: Any) -> str:
+        return (
+            "A period is not reverted from its history: its status changes only by closing or "
+            "reopening it (admin actions 'Close' and 'Reopen'), and an open period's label and "
+            "dates on its change page."
+        )
+
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change and {"start", "end"} & set(form.changed_data):
-            recompute(period=obj, user=request.user)
-            report_run(self, request)
+        actions.save_period(period=obj, user=request.user)
+        report_run(self, request)
+
+    def delete_refusal(self, objects):
+        return refusal_of(check_period_deletion, objects)
+
+    def delete_objects(self, request, objects):
+        actions.delete_periods(periods=objects, user=request.user)
 
     @admin.action(description="Close the selected periods", permissions=["change"])
     def close_periods(self, request, queryset):

@@ -22,10 +22,10 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from simple_history.admin import SimpleHistoryAdmin
 
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from ladder.admin import previews as admin_previews
+from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
 from ladder.admin.runs import report_run
@@ -48,6 +48,7 @@ from ladder.writes.validation import (
     PeriodClosedError,
     check_entry_change,
     check_games,
+    check_player_deletion,
     ensure_open,
 )
 from ratings.rules import fide
@@ -173,7 +174,7 @@ class PlayerForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     form = PlayerForm
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)
@@ -222,6 +223,12 @@ class PlayerAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         actions.save_player(player=obj, user=request.user)
         report_run(self, request)
+
+    def delete_refusal(self, objects):
+        return refusal_of(check_player_deletion, objects)
+
+    def delete_objects(self, request, objects):
+        actions.delete_players(players=objects, user=request.user)
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -287,7 +294,7 @@ def delete_selected_games(modeladmin, request, queryset):
 
 
 @admin.register(Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(RevertThroughChangeAdmin):
     # Result beside the players, so that it shows at 1280 px; the period follows from the date.
     list_display = ("date", "white", "result", "black", "event", "round", "rating_list")
     list_filter = ("period", "rating_list", "event", "result")
@@ -323,6 +330,9 @@ class GameAdmin(SimpleHistoryAdmin):
         if obj is not None and obj.period.is_closed:
             return (*GAME_FIELDS, "period")
         return self.readonly_fields
+
+    def revert_refusal(self, obj):
+        return closed_message(obj.period) if obj.period.is_closed else None
 
     def get_actions(self, request):
         actions = super().get_actions(request)

@@ -41,6 +41,9 @@ from ladder.writes.validation import (
     PeriodClosedError,
     check_entry_change,
     check_games,
+    check_period,
+    check_period_deletion,
+    check_player_deletion,
     ensure_open,
     raise_for,
 )
@@ -56,6 +59,8 @@ __all__ = [
     "close_period",
     "correct_game",
     "delete_games",
+    "delete_periods",
+    "delete_players",
     "enter_games",
     "import_games",
     "import_players",
@@ -64,6 +69,7 @@ __all__ = [
     "record_first_versions",
     "reopen_period",
     "restore_club",
+    "save_period",
     "save_player",
 ]
 
@@ -427,3 +433,58 @@ def _import_tournament(plan: tournaments.TournamentImport, *, user: Any) -> None
         )
     except ValidationError as error:
         raise tournaments.refusal(error, plan) from error
+
+
+# --- the records the admin adds, changes and deletes: periods, players --------------------------
+
+
+@transaction.atomic
+def save_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
+    """Add a rating period, or change an open one's label or dates (``check_period``); a change
+    of dates asks for a recompute from the earlier start. Status and closing time are never
+    taken from the caller (a form, a history version): closing and reopening are actions."""
+    # Lock every period (a club has a dozen a year), in the one order the other actions lock
+    # them: a close or another new period cannot slip between the checks and the save.
+    locked = {p.pk: p for p in RatingPeriod.objects.select_for_update().order_by("pk")}
+    stored = None
+    if period.pk is not None:
+        stored = locked.get(period.pk)
+        if stored is None:
+            raise RatingPeriod.DoesNotExist(f"Period #{period.pk} no longer exists.")
+        period.status, period.closed_at = stored.status, stored.closed_at
+    else:
+        period.status, period.closed_at = PeriodStatus.OPEN, None
+    check_period(period, stored=stored)
+    period.full_clean()
+    period.save()
+    if stored is not None and (stored.start, stored.end) != (period.start, period.end):
+        recompute(period=min(stored, period, key=lambda p: p.start), user=user)
+    return period
+
+
+@transaction.atomic
+def delete_periods(*, periods: Iterable[RatingPeriod], user: Any = None) -> int:
+    """Delete open periods that hold no game and never had a published list, all or none
+    (``check_period_deletion``); return how many were deleted."""
+    stored = list(
+        RatingPeriod.objects.select_for_update()
+        .filter(pk__in=[p.pk for p in periods])
+        .order_by("start")
+    )
+    check_period_deletion(stored)
+    for period in stored:
+        period.delete()
+    return len(stored)
+
+
+@transaction.atomic
+def delete_players(*, players: Iterable[Player], user: Any = None) -> int:
+    """Delete players who have no game and no line on a published list, all or none
+    (``check_player_deletion``); return how many were deleted."""
+    stored = list(
+        Player.objects.select_for_update().filter(pk__in=[p.pk for p in players]).order_by("pk")
+    )
+    check_player_deletion(stored)
+    for player in stored:
+        player.delete()
+    return len(stored)

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from ladder.records import ApiToken, Game, PeriodLog, Player, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
-from ratings.models import RatingChange
+from ratings.models import Publication, PublishedRating, RatingChange
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +62,9 @@ def test_a_club_round_trips_with_identical_ratings(tmp_path):
         assert secret not in text
     document = json.loads(text)
     assert (document["format"], document["version"]) == ("ladder-club", 1)
-    for model in (Game, PeriodLog, RatingChange, RatingPeriod, Player, ApiToken, User, Group):
+    # Published lists are protected (PROTECT): emptying the club by hand removes them first.
+    emptied = (PublishedRating, Publication, Game, PeriodLog, RatingChange, RatingPeriod, Player)
+    for model in (*emptied, ApiToken, User, Group):
         model.objects.all().delete()
     out = StringIO()
     call_command("import_club", str(path), stdout=out)

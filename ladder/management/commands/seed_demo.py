@@ -10,13 +10,14 @@ import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Result, kept_lists
-from ladder.writes.actions import close_period
+from ladder.writes.actions import close_period, save_period
 from ratings import runs
 from ratings.models import RatingRun
 from ratings.rules.fide import add_months
@@ -106,8 +107,12 @@ class Command(BaseCommand):
                 self._login_hint()
                 return
             raise CommandError("The club already has players; seed_demo loads an empty club only.")
-        with transaction.atomic():
-            requested = self._seed(random.Random(options["seed"]))
+        try:
+            with transaction.atomic():
+                requested = self._seed(random.Random(options["seed"]))
+        except ValidationError as error:  # e.g. periods left behind by an earlier club
+            message = "The demo club was not loaded: " + " ".join(error.messages)
+            raise CommandError(message) from error
         runs.settle()
         done = RatingRun.objects.filter(pk__in=[run.pk for run in requested]).order_by("pk")
         summary = " ".join(runs.describe(run) for run in done)
@@ -197,7 +202,8 @@ class Command(BaseCommand):
 
     def _period(self, start: date) -> RatingPeriod:
         end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
-        return RatingPeriod.objects.create(label=start.strftime("%Y-%m"), start=start, end=end)
+        period = RatingPeriod(label=start.strftime("%Y-%m"), start=start, end=end)
+        return save_period(period=period)  # the period rules of every door
 
     def _month(self, rng, players, period, number) -> list[Game]:
         """Four rounds of a monthly club event; a few forfeits; newcomers meet rated players."""
