@@ -4,12 +4,14 @@ close waits for it and publishes it; the list just published always matches the 
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import date
 from http import HTTPStatus
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections, transaction
 from rest_framework.test import APIClient
 
 from ladder.records import Player, RatingPeriod
@@ -99,4 +101,45 @@ def test_closing_after_the_change_publishes_it(march_club):
     assert administrator().patch(url, {"entry_rating": 2222}, format="json").status_code == 200
     actions.close_period(period=march)
     assert published_lines(march)[player.pk][0] == rated_lines(march)[player.pk][0]
+    assert published_lines(march) == rated_lines(march)
+
+
+def test_a_close_waits_for_an_entry_change_in_flight_and_publishes_it(march_club):
+    """The other order, made certain: the change holds its transaction open while the close
+    starts; the close waits for its commit, then rates and publishes it."""
+    march = RatingPeriod.objects.get(label="2026-03")
+    player = march_club[0]
+    saved, release = threading.Event(), threading.Event()
+
+    def change() -> None:
+        try:
+            with transaction.atomic():
+                stored = Player.objects.get(pk=player.pk)
+                stored.entry_rating = 2222
+                actions.save_player(player=stored)
+                saved.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    def close() -> None:
+        try:
+            saved.wait(30)
+            actions.close_period(period=march)
+        finally:
+            connections.close_all()
+
+    changing, closing = threading.Thread(target=change), threading.Thread(target=close)
+    changing.start()
+    closing.start()
+    assert saved.wait(30)
+    time.sleep(1)
+    assert closing.is_alive()  # waiting for the change to commit
+    release.set()
+    changing.join(60)
+    closing.join(60)
+
+    assert Player.objects.get(pk=player.pk).entry_rating == 2222
+    assert RatingPeriod.objects.get(pk=march.pk).is_closed
+    assert equals_a_full_recompute()
     assert published_lines(march) == rated_lines(march)
