@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 
 from ladder.records import Game, PeriodLog, Player, RatingPeriod, kept_lists
 from ratings import selectors
@@ -41,12 +41,16 @@ def revise_later(period: RatingPeriod, *, user: Any = None) -> list[Publication]
     changed (its ratings flowed forward), up to the first open period after it: the lists
     beyond it would carry that period's correction still in progress, and are revised when it
     closes."""
-    after = RatingPeriod.objects.filter(start__gt=period.start).order_by("start")
+    published = Publication.objects.filter(period=OuterRef("pk"))
+    after = RatingPeriod.objects.filter(start__gt=period.start).annotate(
+        published=Exists(published)
+    )
     made: list[Publication] = []
-    for other in after:
+    for other in after.order_by("start"):
         if not other.is_closed:
             break
-        made += _publish(other, user=user, reason="")
+        if other.published:  # else closed before lists were kept as published
+            made += _publish(other, user=user, reason="")
     return made
 
 
