@@ -63,10 +63,11 @@ def _publish(period: RatingPeriod, *, user: Any, reason: str) -> list[Publicatio
             .order_by("-revision")
             .first()
         )
-        lines = _lines_now(period, rating_list, previous)
+        published = _published_lines(previous) if previous is not None else None
+        lines = _lines_now(period, rating_list, published)
         differences: list[list[Any]] = []
-        if previous is not None:
-            differences = _differences(_published_lines(previous), lines)
+        if published is not None:
+            differences = _differences(published, lines)
             if not differences:
                 continue  # the list is as published: nothing to revise
         publication = Publication.objects.create(
@@ -89,9 +90,10 @@ def _publish(period: RatingPeriod, *, user: Any, reason: str) -> list[Publicatio
 
 
 def _lines_now(
-    period: RatingPeriod, rating_list: str, previous: Publication | None
+    period: RatingPeriod, rating_list: str, published: dict[int, _Line] | None
 ) -> dict[int, _Line]:
-    """The lines of the list that closes ``period`` as it reads now, by player id.
+    """The lines of the list that closes ``period`` as it reads now, by player id (``published``:
+    the lines of its last publication, if any).
 
     A first publication lists every player. A revision lists the players of the one before it
     and those who have played by the period (a correction may add a game); a player who joined
@@ -104,9 +106,8 @@ def _lines_now(
     lines = {
         e.player.pk: (e.status, e.rating, e.change, e.k, e.games, e.total_games) for e in entries
     }
-    if previous is None:
+    if published is None:
         return lines
-    published = _published_lines(previous)
     played = set(
         RatingChange.objects.filter(rating_list=rating_list, period__start__lte=period.start)
         .values_list("player_id", flat=True)
