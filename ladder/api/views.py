@@ -44,7 +44,7 @@ from ladder.records import Game, PeriodLog, Player, RatingList, RatingPeriod, de
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import publication, runs, selectors
-from ratings.models import RatingRun
+from ratings.models import Publication, PublishedRating, RatingRun
 from ratings.publication import official
 from ratings.recompute import services as rating_services
 from ratings.rules import calculator, fide
@@ -418,7 +418,9 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     summary="The rating list as of a period",
     description="Every player's line on the list (`list`: standard, rapid or blitz) that "
     "closes the period (default: the latest): rated players by rating, then the unrated by "
-    "name. The rows are those of `manage.py rating_list --format json`, plus `level`.\n\n"
+    "name. The rows of an open period's list are those of `manage.py rating_list --format "
+    "json`, plus `level`. A closed period's list is the one it published (its latest "
+    "revision), never rebuilt from today's players: rows as with `as_published`.\n\n"
     "With `as_published=true` the list as it was published when the period closed, its "
     "latest revision (default period: the last one published, the official list), or the "
     "revision `revision` (1: as first published; `revision` alone implies `as_published`). "
@@ -471,16 +473,19 @@ class RatingListView(ApiMixin, GenericAPIView):
         paginator = cast(RatingListPagination, self.paginator)
         paginator.period = s.PeriodRefSerializer(period).data if period else None
         paginator.rating_list = rating_list
-        if query.validated_data["as_published"]:
-            return self._published(period, rating_list, query.validated_data.get("revision"))
+        asked = query.validated_data["as_published"]
+        if asked or (period is not None and period.is_closed):
+            revision = query.validated_data.get("revision")
+            found = publication.as_published(period, rating_list, revision) if period else None
+            if found is not None:
+                return self._published(*found)
+            if asked:
+                raise serializers.ValidationError(_unpublished(period, rating_list, revision))
+            # else closed before lists were kept as published: the list reads live
         page = self.paginate_queryset(selectors.rating_list(period, rating_list))
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
 
-    def _published(self, period: RatingPeriod | None, rating_list: str, revision: int | None):
-        found = publication.as_published(period, rating_list, revision) if period else None
-        if found is None:
-            raise serializers.ValidationError(_unpublished(period, rating_list, revision))
-        published, lines = found
+    def _published(self, published: Publication, lines: list[PublishedRating]):
         cast(RatingListPagination, self.paginator).publication = s.PublicationRefSerializer(
             published
         ).data

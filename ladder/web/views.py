@@ -215,19 +215,22 @@ def periods(request):
 
 
 def period(request, label: str):
-    """Show a period's full rating report and the list that closes it."""
+    """Show a period's full rating report and the list that closes it (as published, once the
+    period is closed)."""
     if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
         raise Http404("No such period.")
     period = get_object_or_404(RatingPeriod, label=label)
     chosen = chosen_list(request)
     report = list(selectors.period_report(period, chosen))
-    rating_list = Paginator(selectors.rating_list(period, chosen), LIST_PER_PAGE)
+    closing = official.period_list(period, chosen)  # as published once the period is closed
+    rating_list = Paginator(closing.entries, LIST_PER_PAGE)
     context = {
         **_list_context(chosen),
         "period": period,
         "report": report,
         "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
         "list_page": rating_list.get_page(request.GET.get("page")),
+        "list_publication": closing.publication,
         "publications": publication.revisions(period, chosen),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
         "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),

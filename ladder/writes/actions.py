@@ -52,6 +52,7 @@ from ratings.models import RatingRun, RunStatus
 
 GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
+_PUBLISHED_LOCK = 0x1AD0  # advisory lock: closing or reopening against entry-data changes
 
 __all__ = [
     "GameEntry",
@@ -128,7 +129,8 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     entry = GameEntry(**values)
     checked = check_games([entry], instance=stored)
     raise_for(checked)
-    # Every action takes its locks in one order (game rows, days, periods, the waiting run),
+    # Every action takes its locks in one order (the published lists, game rows, days, periods,
+    # the waiting run),
     # so two writers never wait on each other: lock the old and the new period before the save
     # records the request, and check them open again now that no close can slip in.
     old_period = stored.period_id
@@ -180,6 +182,20 @@ def _lock_days(days: set[date]) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_DAYS_LOCK, day.toordinal()])
 
 
+def _lock_published(*, exclusive: bool) -> None:
+    """Serialize closing and reopening (``exclusive``) with changes to players' entry data
+    (shared: they do not wait on one another), so that an entry-data change either commits
+    before a close reads the list it publishes, or waits for the close and is checked against
+    the period now closed (PostgreSQL; SQLite transactions take the database's write lock
+    when they begin). First in the lock order: a close executes rating runs that write player
+    rows, so it must never wait for a saver holding one."""
+    if connection.vendor != "postgresql":
+        return
+    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}(%s)", [_PUBLISHED_LOCK])
+
+
 def _locked_games(ids: list[int], *, periods: bool = True) -> dict[int, Game]:
     """Lock and return the games still there (and their periods, unless told not to)."""
     locked = ("self", "period") if periods else ("self",)
@@ -202,7 +218,12 @@ def _user(user: Any) -> Any:
 
 @transaction.atomic
 def save_player(*, player: Player, user: Any = None) -> Player:
-    """Add a player, or save a change to one; a change to the entry data re-rates them."""
+    """Add a player, or save a change to one; a change to the entry data re-rates them.
+
+    A change waits for a period being closed or reopened (``_lock_published``), then is
+    checked against the periods as they are now: refused (``PeriodClosedError``) if the
+    player has games in a list just published, else rated and published by the next close."""
+    _lock_published(exclusive=False)
     stored = Player.objects.select_for_update().filter(pk=player.pk)
     if player.pk is not None and not stored.exists():
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
@@ -278,7 +299,11 @@ def record_first_versions() -> dict[str, int]:
 
 @transaction.atomic
 def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
-    """Close a period: its list is published and its games are frozen (DESIGN Data)."""
+    """Close a period: its list is published and its games are frozen (DESIGN Data).
+
+    Entry-data changes in flight finish first and are published; those that come after wait,
+    then are refused (``_lock_published``)."""
+    _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if period.is_closed:
         raise ValidationError(f"The period {period.label} is already closed.")
@@ -338,6 +363,7 @@ def reopen_period(
         refuse_control_characters_but_lines(reason)
     except ValidationError as error:
         raise ValidationError({"reason": error.messages}) from error
+    _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
         raise ValidationError(f"The period {period.label} is already open.")

@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 
 from ladder.records import Player, RatingPeriod
+from ratings import selectors
 from ratings.models import Publication, PublishedRating
+from ratings.recompute.services import latest_changes
+from ratings.rules import fide
 
 
 @dataclass(frozen=True)
@@ -110,3 +113,77 @@ def live_periods(publication: Publication | None) -> list[RatingPeriod]:
     if publication is not None:
         periods = periods.filter(start__gt=publication.period.start)
     return list(periods)
+
+
+# --- the list that closes a period ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublishedEntry:
+    """One player's line on a closed period's list, as published (the latest revision)."""
+
+    player: Player
+    rating: int | None
+    change: int
+    k: int | None  # applied
+    games: int  # rated games in the period
+    total_games: int
+    status: str
+    inactive: bool  # not stored: read from the period's own rated games, which it froze
+    revision: int
+
+    @property
+    def level(self) -> str:
+        return fide.level(self.player.title, self.rating)
+
+
+@dataclass(frozen=True)
+class PeriodList:
+    """The list that closes a period as the doors show it: ``publication`` is the revision its
+    lines were read from (None: the period is open, or was never published, and the lines are
+    the live ``selectors.ListEntry`` ones)."""
+
+    publication: Publication | None
+    entries: list[PublishedEntry] | list[selectors.ListEntry]
+
+
+def period_list(period: RatingPeriod | None, rating_list: str) -> PeriodList:
+    """The list that closes ``period`` (default: the latest): as last published when the
+    period is closed, never rebuilt from today's players; live while it is open. Three
+    queries for a closed period (the publication, its lines, the inactivity dates)."""
+    period = period or RatingPeriod.objects.latest_period()
+    if period is None or not period.is_closed:
+        return PeriodList(None, selectors.rating_list(period, rating_list))
+    publication = (
+        Publication.objects.filter(period=period, rating_list=rating_list)
+        .select_related("published_by", "corrected_in")
+        .order_by("-revision")
+        .first()
+    )
+    if publication is None:  # closed before lists were kept as published
+        return PeriodList(None, selectors.rating_list(period, rating_list))
+    best_first = (F("rating").desc(nulls_last=True), "player__name", "player_id")
+    lines = list(publication.lines.select_related("player").order_by(*best_first))
+    last_rated = dict(
+        latest_changes(through=period.start, rating_list=rating_list).values_list(
+            "player_id", "last_rated_on"
+        )
+    )
+    return PeriodList(
+        publication,
+        [
+            PublishedEntry(
+                line.player,
+                line.rating,
+                line.change,
+                line.k,
+                line.games,
+                line.total_games,
+                line.status,
+                line.rating is not None
+                and fide.is_inactive(last_rated.get(line.player_id), period.end),
+                publication.revision,
+            )  # fmt: skip
+            for line in lines
+        ],
+    )

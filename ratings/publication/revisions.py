@@ -17,39 +17,57 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 
-from ladder.records import PeriodStatus, Player, RatingPeriod, kept_lists
+from ladder.records import Game, PeriodLog, Player, RatingPeriod, kept_lists
 from ratings import selectors
-from ratings.models import Publication, PublishedRating
+from ratings.models import Publication, PublishedRating, RatingChange
 from ratings.recompute import bulk
 
-# A line as compared between revisions: rating, change.
-_Line = tuple[int | None, int]
+# A line as published: status, rating, change, K applied, games, total games.
+_Line = tuple[str, int | None, int, int | None, int, int]
+_RATING, _CHANGE = 1, 2
+
+
+def publish(period: RatingPeriod, *, user: Any = None) -> list[Publication]:
+    """Publish the lists that close ``period`` (revision 1, or a revision of each list that
+    changed since its last publication, with the reason the period was reopened); return the
+    publications made."""
+    return _publish(period, user=user, reason=_reopen_reason(period))
+
+
+def revise_later(period: RatingPeriod, *, user: Any = None) -> list[Publication]:
+    """Publish a revision of every later closed period whose list a correction in ``period``
+    changed (its ratings flowed forward), up to the first open period after it: the lists
+    beyond it would carry that period's correction still in progress, and are revised when it
+    closes."""
+    published = Publication.objects.filter(period=OuterRef("pk"))
+    after = RatingPeriod.objects.filter(start__gt=period.start).annotate(
+        published=Exists(published)
+    )
+    made: list[Publication] = []
+    for other in after.order_by("start"):
+        if not other.is_closed:
+            break
+        if other.published:  # else closed before lists were kept as published
+            made += _publish(other, user=user, reason="")
+    return made
 
 
 @transaction.atomic
-def publish(
-    period: RatingPeriod,
-    *,
-    user: Any = None,
-    rating_lists: Sequence[str] | None = None,
-    corrected_in: RatingPeriod | None = None,
-) -> list[Publication]:
-    """Publish the lists that close ``period`` (first publication, or a revision when a list
-    changed since its last one); return the publications made."""
+def _publish(period: RatingPeriod, *, user: Any, reason: str) -> list[Publication]:
     made = []
-    for rating_list in rating_lists or kept_lists():
-        entries = selectors.rating_list(period, rating_list)
-        lines = {e.player.pk: (e.rating, e.change) for e in entries}
+    for rating_list in kept_lists():
         previous = (
             Publication.objects.filter(period=period, rating_list=rating_list)
             .order_by("-revision")
             .first()
         )
+        published = _published_lines(previous) if previous is not None else None
+        lines = _lines_now(period, rating_list, published)
         differences: list[list[Any]] = []
-        if previous is not None:
-            differences = _differences(_published_lines(previous), lines)
+        if published is not None:
+            differences = _differences(published, lines)
             if not differences:
                 continue  # the list is as published: nothing to revise
         publication = Publication.objects.create(
@@ -57,34 +75,78 @@ def publish(
             rating_list=rating_list,
             revision=previous.revision + 1 if previous else 1,
             published_by=user if user is not None and user.is_authenticated else None,
-            reason=_reopen_reason(period) if previous and corrected_in is None else "",
-            corrected_in=corrected_in,
+            reason=reason if previous else "",
+            corrected_in=_corrected_in(period, previous) if previous else None,
             players_changed=len(differences),
             differences=differences,
         )
         bulk.insert_rows(
             PublishedRating,
             ("publication", "player", "status", "rating", "change", "k", "games", "total_games"),
-            (
-                (publication.pk, e.player.pk, e.status, e.rating, e.change, e.k, e.games,
-                 e.total_games)
-                for e in entries
-            ),
-        )  # fmt: skip
+            ((publication.pk, pid, *line) for pid, line in lines.items()),
+        )
         made.append(publication)
     return made
 
 
-def revise_later(period: RatingPeriod, *, user: Any = None) -> list[Publication]:
-    """Publish a revision of every later closed period whose list a correction in ``period``
-    changed (its ratings flowed forward)."""
-    later = RatingPeriod.objects.filter(
-        start__gt=period.start, status=PeriodStatus.CLOSED, publications__isnull=False
-    ).distinct()
-    made: list[Publication] = []
-    for other in later.order_by("start"):
-        made += publish(other, user=user, corrected_in=period)
-    return made
+def _lines_now(
+    period: RatingPeriod, rating_list: str, published: dict[int, _Line] | None
+) -> dict[int, _Line]:
+    """The lines of the list that closes ``period`` as it reads now, by player id (``published``:
+    the lines of its last publication, if any).
+
+    A first publication lists every player. A revision lists the players of the one before it
+    and those who have played by the period (a correction may add a game); a player who joined
+    later is on the lists of the periods after they joined only. The line of a player who never
+    had a game by the period is carried as published: entry data shape the lists from a
+    player's first game on (``check_entry_change``), so a change to them made since is no
+    correction of this list.
+    """
+    entries = selectors.rating_list(period, rating_list)
+    lines = {
+        e.player.pk: (e.status, e.rating, e.change, e.k, e.games, e.total_games) for e in entries
+    }
+    if published is None:
+        return lines
+    played = set(
+        RatingChange.objects.filter(rating_list=rating_list, period__start__lte=period.start)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+    lines = {pid: line for pid, line in lines.items() if pid in published or pid in played}
+    differing = {
+        pid for pid, line in lines.items()
+        if pid not in played and pid in published and published[pid] != line
+    }  # fmt: skip
+    for pid in differing - _ever_played(differing, period, rating_list):
+        lines[pid] = published[pid]
+    return lines
+
+
+def _ever_played(players: set[int], period: RatingPeriod, rating_list: str) -> set[int]:
+    """The ``players`` who had a game on the list by the end of ``period`` at any time (its
+    history keeps the games since deleted or moved). One query; none for no players."""
+    if not players:
+        return set()
+    versions = Game.history.filter(
+        Q(white_id__in=players) | Q(black_id__in=players),
+        date__lte=period.end,
+        rating_list=rating_list,
+    ).values_list("white_id", "black_id")
+    return {pid for pair in versions for pid in pair} & players
+
+
+def _corrected_in(period: RatingPeriod, previous: Publication) -> RatingPeriod | None:
+    """The period whose correction a revision of ``period``'s list publishes: the earliest
+    earlier period closed again since the list was last published (None: the correction was
+    made in ``period`` itself)."""
+    closed_since = PeriodLog.objects.filter(
+        action=PeriodLog.Action.CLOSED,
+        at__gt=previous.published_at,
+        period__start__lt=period.start,
+    )
+    first = closed_since.select_related("period").order_by("period__start").first()
+    return first.period if first is not None else None
 
 
 @dataclass(frozen=True)
@@ -174,18 +236,22 @@ def as_published(period: RatingPeriod, rating_list: str, revision: int | None = 
 
 
 def _published_lines(publication: Publication) -> dict[int, _Line]:
-    return {
-        pid: (rating, change)
-        for pid, rating, change in publication.lines.values_list("player_id", "rating", "change")
-    }
+    rows = publication.lines.values_list(
+        "player_id", "status", "rating", "change", "k", "games", "total_games"
+    )
+    return {pid: tuple(line) for pid, *line in rows}  # type: ignore[misc]
 
 
 def _differences(old: dict[int, _Line], new: dict[int, _Line]) -> list[list[Any]]:
+    """Per player whose line changed: [player id, old rating, new rating, old change, new
+    change] (a player off one of the lists: unrated, no change)."""
     rows = []
     for pid in sorted(old.keys() | new.keys()):
-        before, after = old.get(pid, (None, 0)), new.get(pid, (None, 0))
+        before, after = old.get(pid), new.get(pid)
         if before != after:
-            rows.append([pid, before[0], after[0], before[1], after[1]])
+            was = (before[_RATING], before[_CHANGE]) if before else (None, 0)
+            now = (after[_RATING], after[_CHANGE]) if after else (None, 0)
+            rows.append([pid, was[0], now[0], was[1], now[1]])
     return rows
 
 

@@ -4,6 +4,7 @@ from http import HTTPStatus
 
 import pytest
 
+from ladder.records import Player
 from ladder.writes import actions
 from ratings.models import Publication
 from tests.factories import PlayerFactory
@@ -171,3 +172,22 @@ def test_the_schema_documents_official_ratings_and_as_published(anon):
     params = {p["name"] for p in body["paths"]["/api/v1/rating-list/"]["get"]["parameters"]}
     assert {"period", "list", "as_published", "revision"} <= params
     assert "PublishedLine" in body["components"]["schemas"]
+
+
+def test_a_closed_periods_list_is_read_as_published(anon, closed_march, committed):
+    march = closed_march.march.pk
+    before = anon.get(LIST, {"period": march}).json()
+    assert before["publication"]["revision"] == 1
+    # A newcomer with no closed-period game may set entry data at will: March's list stays.
+    with committed():
+        nina = actions.save_player(player=Player(name="Nina New", entry_rating=1700))
+        nina.entry_rating = 1750
+        actions.save_player(player=nina)
+    after = anon.get(LIST, {"period": march}).json()
+    assert after == before
+    assert "Nina New" not in {row["name"] for row in after["results"]}
+    # The open April's list reads live: she is on it.
+    april = anon.get(LIST, {"period": closed_march.april_period.pk}).json()
+    assert april["publication"] is None
+    nina_line = next(row for row in april["results"] if row["name"] == "Nina New")
+    assert nina_line["rating"] == 1750

@@ -1,6 +1,7 @@
 """Official and provisional ratings on the pages, revisions at a player's period, and the
 next-game preview counted from the rating that opened the period."""
 
+import re
 from datetime import date
 from http import HTTPStatus
 
@@ -183,3 +184,49 @@ def test_a_player_added_since_the_publication_is_not_on_the_official_list(client
     PlayerFactory(name="Nina New", entry_rating=1990)
     text = text_of(client.get(reverse("ladder:standings")))
     assert "Nina New 1990 provisional not on the official list" in text
+
+
+def list_rows(response) -> dict[str, str]:
+    """The rows of the period page's list that closes the period, by player name."""
+    html = response.content.decode()
+    table = html.split('id="list-heading"', 1)[1]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    texts = [" ".join(re.sub(r"<[^>]+>", " ", r).split()) for r in rows[1:]]
+    return {name: text for text in texts for name in NAMES if name in text}
+
+
+NAMES = ("Ann Able", "Ben Best", "Cy Clay", "Nina New")
+
+
+def test_a_closed_periods_list_is_read_as_published_not_from_todays_players(
+    client, league, committed
+):
+    march = RatingPeriod.objects.get(label="2026-03")
+    before = list_rows(client.get(march.get_absolute_url()))
+    # Cy had no game in March: his entry rating may change, and a newcomer may join.
+    cy = league["cy"]
+    cy.entry_rating = 1650
+    with committed():
+        actions.save_player(player=cy)
+    PlayerFactory(name="Nina New", entry_rating=1990)
+    response = client.get(march.get_absolute_url())
+    rows = list_rows(response)
+    assert rows == before
+    assert rows["Cy Clay"].split()[:4] == ["3", "Cy", "Clay", "1600"]  # as published
+    assert "Nina New" not in rows  # she joined after March was published
+    assert "As published on" in text_of(response)
+    # The open period's list reads live: Cy's new entry data counts there.
+    april = text_of(client.get(RatingPeriod.objects.get(label="2026-04").get_absolute_url()))
+    assert "Live: the period is open" in april
+
+
+@pytest.mark.parametrize("size", [4, 40])
+def test_a_closed_periods_page_query_budget(
+    client, build_ladder, django_assert_max_num_queries, size
+):
+    build_ladder(size)
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-02"))
+    # the list as published: its publication, its lines, the dates its players last played
+    with django_assert_max_num_queries(9):
+        response = client.get(reverse("ladder:period", args=["2026-02"]))
+    assert "As published on" in text_of(response)

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from ladder.records import Game, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings.models import Publication
@@ -146,3 +146,90 @@ def test_rating_list_as_published(league, committed):
         call_command("rating_list", "--period", "2026-03", "--as-published", "3")
     with pytest.raises(CommandError, match="a period's list is published when the period"):
         call_command("rating_list", "--period", "2026-04", "--as-published")
+
+
+@pytest.fixture
+def newcomers(league):
+    """Dee, on March's list without a game, and (after March and April close) Nina, who
+    joins, and Dee's entry rating corrected: neither touches a published list."""
+    dee = PlayerFactory(name="Dee", entry_rating=1500)
+    actions.close_period(period=period("2026-03"))
+    actions.close_period(period=period("2026-04"))
+    nina = actions.save_player(player=Player(name="Nina", entry_rating=1900))
+    dee.entry_rating = 1550
+    actions.save_player(player=dee)
+    return {**league, "dee": dee, "nina": nina}
+
+
+def published_ids():
+    return set(Publication.objects.values_list("pk", flat=True))
+
+
+def test_closing_again_without_a_correction_publishes_nothing(newcomers):
+    before = published_ids()
+    actions.reopen_period(period=period("2026-03"), reason="A look.")
+    actions.close_period(period=period("2026-03"))
+    assert published_ids() == before  # nor a revision of April blaming March
+
+
+def test_a_revision_lists_only_the_lines_that_changed_and_names_the_correction(
+    newcomers, committed
+):
+    march, april = period("2026-03"), period("2026-04")
+    actions.reopen_period(period=march, reason="Round 1 was entered reversed.")
+    with committed():
+        actions.correct_game(
+            game=Game.objects.get(date=date(2026, 3, 2)), changes={"result": "0-1"}
+        )
+    actions.close_period(period=march)
+    ann, ben, cy, dee, nina = (newcomers[n] for n in ("ann", "ben", "cy", "dee", "nina"))
+    revised = Publication.objects.get(period=march, rating_list="standard", revision=2)
+    assert (revised.reason, revised.corrected_in) == ("Round 1 was entered reversed.", None)
+    assert {row[0] for row in revised.differences} == {ann.pk, ben.pk}
+    lines = {line.player_id: line for line in revised.lines.all()}
+    assert nina.pk not in lines  # she joined after March
+    assert lines[dee.pk].rating == 1500  # as published: no game, so no correction of hers
+    later = Publication.objects.get(period=april, rating_list="standard", revision=2)
+    assert (later.reason, later.corrected_in) == ("", march)
+    assert {row[0] for row in later.differences} <= {ann.pk, ben.pk, cy.pk}
+    assert {ann.pk, ben.pk} <= {row[0] for row in later.differences}
+    assert nina.pk not in {line.player_id for line in later.lines.all()}
+    # Only the standard list changed.
+    assert Publication.objects.filter(revision=2).count() == 2
+
+
+def test_a_player_whose_games_a_correction_deleted_is_revised_to_the_entry_data(league):
+    march = period("2026-03")
+    actions.close_period(period=march)
+    actions.reopen_period(period=march, reason="The game was never played.")
+    actions.delete_games(games=list(Game.objects.filter(date=date(2026, 3, 2))))
+    actions.close_period(period=march)
+    revised = Publication.objects.get(period=march, rating_list="standard", revision=2)
+    assert sorted(revised.differences) == sorted([
+        [league["ann"].pk, 1807, 1800, 7, 0], [league["ben"].pk, 1693, 1700, -7, 0],
+    ])  # fmt: skip
+
+
+def test_a_correction_is_published_beyond_an_open_period_only_when_it_closes(league, committed):
+    with committed():
+        actions.enter_games(
+            games=[GameEntry(date=date(2026, 5, 4), white=league["ben"], black=league["ann"],
+                             result="1-0")]
+        )  # fmt: skip
+    march, april, may = period("2026-03"), period("2026-04"), period("2026-05")
+    for closing in (march, april, may):
+        actions.close_period(period=closing)
+    actions.reopen_period(period=april, reason="A look at April.")
+    actions.reopen_period(period=march, reason="Round 1 was entered reversed.")
+    with committed():
+        actions.correct_game(
+            game=Game.objects.get(date=date(2026, 3, 2)), changes={"result": "0-1"}
+        )
+    actions.close_period(period=march)
+    # April is open: May's list would carry a correction still in progress.
+    assert not Publication.objects.filter(period=may, revision=2).exists()
+    actions.close_period(period=period("2026-04"))
+    april_revised = Publication.objects.get(period=april, rating_list="standard", revision=2)
+    assert (april_revised.reason, april_revised.corrected_in) == ("A look at April.", march)
+    may_revised = Publication.objects.get(period=may, rating_list="standard", revision=2)
+    assert (may_revised.reason, may_revised.corrected_in) == ("", march)
