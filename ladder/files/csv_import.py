@@ -11,7 +11,6 @@ import functools
 import hashlib
 import io
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import date
 from typing import Any, TextIO
 
@@ -19,6 +18,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from ladder.files.problems import FileProblem
 from ladder.records import (
     ENTRY_RATING_FLOOR,
     ENTRY_RATING_MESSAGE,
@@ -49,21 +49,10 @@ _IN_LIST_LIMIT = 500
 _DERIVED = [field.name for field in Player._meta.fields if not field.editable]
 
 
-@dataclass(frozen=True)
-class RowError:
-    line: int
-    column: str
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" + (f", column '{self.column}'" if self.column else "")
-        return f"{where}: {self.reason}"
-
-
 class ImportFailed(Exception):
     """The file was not imported; ``errors`` say where and why."""
 
-    def __init__(self, errors: list[RowError]):
+    def __init__(self, errors: list[FileProblem]):
         self.errors = errors
         shown = "\n".join(str(e) for e in errors[:MAX_REPORTED])
         more = len(errors) - MAX_REPORTED
@@ -131,15 +120,16 @@ def _table(
     except csv.Error as error:
         raise ImportFailed([_csv_error(reader, error)]) from error
     if not any(header):
-        raise ImportFailed([RowError(1, "", "The file is empty; a header row is required.")])
+        raise ImportFailed([FileProblem(1, "", "The file is empty; a header row is required.")])
     missing = sorted(required - set(header))
     unknown = sorted(set(header) - set(columns))
     twice = sorted({c for c in header if header.count(c) > 1})
-    problems = [RowError(1, c, "This required column is missing.") for c in missing]
+    problems = [FileProblem(1, c, "This required column is missing.") for c in missing]
     problems += [
-        RowError(1, c, f"Unknown column; expected some of: {', '.join(columns)}.") for c in unknown
+        FileProblem(1, c, f"Unknown column; expected some of: {', '.join(columns)}.")
+        for c in unknown
     ]
-    problems += [RowError(1, c, "This column appears twice; keep one.") for c in twice]
+    problems += [FileProblem(1, c, "This column appears twice; keep one.") for c in twice]
     if problems:
         raise ImportFailed(problems)
     return header, _values(reader, header)
@@ -150,7 +140,7 @@ def _values(reader: Any, header: list[str]) -> Iterator[tuple[int, list[str]]]:
     # few C calls.
     width = len(header)
     padding = [""] * width
-    problems: list[RowError] = []
+    problems: list[FileProblem] = []
     try:
         for raw in reader:
             if not raw:
@@ -160,13 +150,13 @@ def _values(reader: Any, header: list[str]) -> Iterator[tuple[int, list[str]]]:
                 values = list(map(str.strip, raw))
             else:
                 if len(raw) > width:
-                    problems.append(RowError(line, "", _too_many(len(raw), width)))
+                    problems.append(FileProblem(line, "", _too_many(len(raw), width)))
                 values = list(map(str.strip, raw[:width]))
                 values += padding[len(values) :]
             if "\x00" in "".join(values):
                 # Databases cannot store a NUL; one usually means a binary file or UTF-16 text.
                 problems += [
-                    RowError(line, column, "Contains a NUL character; save the file as UTF-8 "
+                    FileProblem(line, column, "Contains a NUL character; save the file as UTF-8 "
                              "text.")
                     for column, value in zip(header, values, strict=True)
                     if "\x00" in value
@@ -185,15 +175,15 @@ def _too_many(found: int, expected: int) -> str:
     )
 
 
-def _csv_error(reader: Any, error: csv.Error) -> RowError:
+def _csv_error(reader: Any, error: csv.Error) -> FileProblem:
     if "field larger than field limit" in str(error):
         limit = csv.field_size_limit() // 1024
-        return RowError(
+        return FileProblem(
             reader.line_num,
             "",
             f"A field is longer than {limit} KB: a double quote is probably left open.",
         )
-    return RowError(reader.line_num, "", f"This is not valid CSV ({error}).")
+    return FileProblem(reader.line_num, "", f"This is not valid CSV ({error}).")
 
 
 def _int(value: str, column: str, errors: list, line: int, *, low: int, high: int) -> int | None:
@@ -202,19 +192,19 @@ def _int(value: str, column: str, errors: list, line: int, *, low: int, high: in
     try:
         number = int(value)
     except ValueError:
-        errors.append(RowError(line, column, f"'{value}' is not a whole number."))
+        errors.append(FileProblem(line, column, f"'{value}' is not a whole number."))
         return None
     if not low <= number <= high:
-        errors.append(RowError(line, column, f"{number} is outside {low} to {high}."))
+        errors.append(FileProblem(line, column, f"{number} is outside {low} to {high}."))
         return None
     return number
 
 
-def _model_errors(exc: ValidationError, line: int, columns: dict[str, str]) -> list[RowError]:
+def _model_errors(exc: ValidationError, line: int, columns: dict[str, str]) -> list[FileProblem]:
     if not hasattr(exc, "error_dict"):
-        return [RowError(line, "", " ".join(exc.messages))]
+        return [FileProblem(line, "", " ".join(exc.messages))]
     return [
-        RowError(line, columns.get(field, field if field != "__all__" else ""), message)
+        FileProblem(line, columns.get(field, field if field != "__all__" else ""), message)
         for field, messages in exc.message_dict.items()
         for message in messages
     ]
@@ -232,7 +222,7 @@ _PLAYER_FIELD_COLUMNS = {
 def import_players(file: TextIO) -> list[Player]:
     """Import players from CSV; return those created (with their ids). Raise ``ImportFailed``."""
     rows = _rows(file, PLAYER_COLUMNS, {"name"})
-    errors: list[RowError] = []
+    errors: list[FileProblem] = []
     players: list[Player] = []
     seen_ids: dict[int, int] = {}
     for line, row in rows:
@@ -241,7 +231,7 @@ def import_players(file: TextIO) -> list[Player]:
         if player.fide_id is not None:
             if player.fide_id in seen_ids:
                 errors.append(
-                    RowError(line, "fide_id", f"FIDE id {player.fide_id} is also on line "
+                    FileProblem(line, "fide_id", f"FIDE id {player.fide_id} is also on line "
                              f"{seen_ids[player.fide_id]}.")
                 )  # fmt: skip
             seen_ids.setdefault(player.fide_id, line)
@@ -252,7 +242,7 @@ def import_players(file: TextIO) -> list[Player]:
         stored = stored.filter(fide_id__in=list(seen_ids))
     taken = {i for i in stored.values_list("fide_id", flat=True) if i in seen_ids}
     errors += [
-        RowError(seen_ids[i], "fide_id", f"A player with FIDE id {i} already exists.")
+        FileProblem(seen_ids[i], "fide_id", f"A player with FIDE id {i} already exists.")
         for i in sorted(taken)
     ]
     if errors:
@@ -289,7 +279,7 @@ def _copy(players: list[Player]) -> None:
             copy.write_row([getattr(player, field.attname) for field in fields])
 
 
-def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
+def _player_from_row(row: dict, line: int, errors: list[FileProblem]) -> Player:
     entry: dict[str, int | None] = {}
     for field, column in _PLAYER_FIELD_COLUMNS.items():
         games = column.endswith("rated_games")
@@ -299,7 +289,7 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
         else:  # the model's bounds and sentence, as at every door
             value = _int(row.get(column, ""), column, errors, line, low=-_SMALLINT, high=_SMALLINT)
             if value is not None and not ENTRY_RATING_FLOOR <= value <= MAX_RATING:
-                errors.append(RowError(line, column, ENTRY_RATING_MESSAGE))
+                errors.append(FileProblem(line, column, ENTRY_RATING_MESSAGE))
                 value = None
         entry[field] = (value or 0) if games else value
     player = Player(**entry,
@@ -312,11 +302,11 @@ def _player_from_row(row: dict, line: int, errors: list[RowError]) -> Player:
         title=row.get("title", "").upper(),
     )  # fmt: skip
     if player.sex and player.sex not in Sex.values:
-        errors.append(RowError(line, "sex", f"'{player.sex}' is not M or F."))
+        errors.append(FileProblem(line, "sex", f"'{player.sex}' is not M or F."))
         player.sex = ""
     if player.title and player.title not in Title.values:
         errors.append(
-            RowError(line, "title", f"'{player.title}' is not a FIDE title "
+            FileProblem(line, "title", f"'{player.title}' is not a FIDE title "
                      f"({', '.join(Title.values)}).")
         )  # fmt: skip
         player.title = ""
@@ -382,7 +372,7 @@ def read_games(file: TextIO) -> list[GameEntry]:
     results, periods, duplicates) is checked by the write path's validator."""
     header, rows = _table(file, GAME_COLUMNS, {"date", "white", "black", "result"})
     at = {name: header.index(name) if name in header else None for name in GAME_COLUMNS}
-    errors: list[RowError] = []
+    errors: list[FileProblem] = []
     entries = []
     # A big file repeats its players, results, events and dates: keep one copy of each.
     seen: dict[str, str] = {}
@@ -398,7 +388,7 @@ def read_games(file: TextIO) -> list[GameEntry]:
             days[written] = _parse_date(written)
         day = days[written]
         if day is None:
-            errors.append(RowError(line, "date", _date_problem(written)))
+            errors.append(FileProblem(line, "date", _date_problem(written)))
         entries.append(
             GameEntry(date=day, white=text(values, "white"), black=text(values, "black"),
                       result=text(values, "result"), event=text(values, "event"),
@@ -418,8 +408,8 @@ def failure(error: ValidationError, entries: list[GameEntry]) -> ImportFailed:
         problems = [error.message_dict if hasattr(error, "error_dict") else {"": error.messages}]
     return ImportFailed(
         [
-            RowError(int(entry.source.removeprefix("line ")), _GAME_FIELD_COLUMNS.get(name, name),
-                     message)
+            FileProblem(int(entry.source.removeprefix("line ")),
+                        _GAME_FIELD_COLUMNS.get(name, name), message)
             for entry, found in zip(entries, problems, strict=True)
             for name, messages in found.items()
             for message in messages

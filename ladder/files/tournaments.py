@@ -16,7 +16,8 @@ from datetime import date
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from ladder.files import pgn, trf
-from ladder.files.tournament_file import Entrant, Problem, Tournament, TrfRefused, decode
+from ladder.files.problems import FileProblem
+from ladder.files.tournament_file import Entrant, Tournament, TrfRefused, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list
 from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup
 from ratings.rules import fide
@@ -49,7 +50,7 @@ class TournamentImport:
     time_control: str
     given_list: str = ""
     matches: list[Match] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
     entries: list[GameEntry] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)  # recorded (empty for a dry run)
     dry_run: bool = False
@@ -129,11 +130,13 @@ def prepare(
         given_list=rating_list,
     )
     if not plan.event:
-        plan.problems.append(Problem(1, 0, "The file names no event (line 012); give its name."))
+        plan.problems.append(
+            FileProblem(1, 0, "The file names no event (line 012); give its name.")
+        )
     elif tournament.other_events and not event:
         name, line = tournament.other_events[0]
         plan.problems.append(
-            Problem(
+            FileProblem(
                 line,
                 0,
                 f"The file holds games of several events "
@@ -152,7 +155,7 @@ def prepare(
         when = pairing.date or tournament.round_date(pairing.round, day)
         if when is None:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     pairing.line,
                     pairing.column,
                     f"{f'Round {pairing.round}' if pairing.round else 'This game'} has no "
@@ -221,7 +224,7 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
         found = len(plan.problems)
         if entrant.fide_id is not None and entrant.fide_id in fide_ids:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"The FIDE id {entrant.fide_id} is "
@@ -236,7 +239,7 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
             if match.player.pk in taken:
                 first = taken[match.player.pk].line
                 plan.problems.append(
-                    Problem(
+                    FileProblem(
                         entrant.line,
                         15,
                         f"Lines {first} and {entrant.line} are both {match.player}.",
@@ -254,7 +257,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         player = lookup.by_fide_id[entrant.fide_id]
         if not name_keys(player.name) & keys:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"The FIDE id {entrant.fide_id} is "
@@ -266,7 +269,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         return Match(entrant, player, "FIDE id")
     if len(named) > 1:
         plan.problems.append(
-            Problem(
+            FileProblem(
                 entrant.line,
                 15,
                 f"{len(named)} players of the ladder are named '{entrant.display_name}'; "
@@ -282,7 +285,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         (player,) = named.values()
         if player.fide_id and entrant.fide_id and player.fide_id != entrant.fide_id:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"'{player.name}' has the FIDE id "
@@ -314,12 +317,12 @@ def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
         for name, messages in error.message_dict.items():
             column = 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0)
             for message in messages:
-                plan.problems.append(Problem(entrant.line, column, message))
+                plan.problems.append(FileProblem(entrant.line, column, message))
     player.start_from_entry()
     return player
 
 
-def already_imported(plan: TournamentImport) -> Problem | None:
+def already_imported(plan: TournamentImport) -> FileProblem | None:
     """A problem when the event's games are in the ladder already (one query)."""
     days = [e.date for e in plan.entries if e.date is not None]
     if not days:
@@ -328,7 +331,7 @@ def already_imported(plan: TournamentImport) -> Problem | None:
     first = stored.order_by("created").values_list("created", flat=True).first()
     if first is None:
         return None
-    return Problem(
+    return FileProblem(
         1,
         0,
         f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
@@ -351,7 +354,7 @@ def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
             where = f"Round {entry.round}: " if entry.round else ""
             for message in messages:
                 text = message if name in (NON_FIELD_ERRORS, "", "date") else f"{name}: {message}"
-                problems.append(Problem(int(line or 0), int(column or 0), where + text))
+                problems.append(FileProblem(int(line or 0), int(column or 0), where + text))
     return TrfRefused(list(dict.fromkeys(problems)))
 
 

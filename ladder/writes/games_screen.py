@@ -26,7 +26,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Field
 
 from ladder.files import csv_import as importers
-from ladder.files.csv_import import GAME_COLUMNS, ImportFailed, RowError
+from ladder.files.csv_import import GAME_COLUMNS, ImportFailed
+from ladder.files.problems import FileProblem
 from ladder.records import Game, Player, RatingList, Result
 from ladder.writes.validation import (
     _IN_LIST_LIMIT,
@@ -85,9 +86,9 @@ class _Screen:
     lookup: PlayerLookup = field(init=False)
     periods: Periods = field(init=False)
     rows: int = 0
-    not_dates: list[RowError] = field(default_factory=list)
-    typed: list[RowError] = field(default_factory=list)
-    full: list[RowError] = field(default_factory=list)
+    not_dates: list[FileProblem] = field(default_factory=list)
+    typed: list[FileProblem] = field(default_factory=list)
+    full: list[FileProblem] = field(default_factory=list)
     # Every good row's duplicate key -> its line; rows repeating one: (line, key).
     keys: dict[int, int] = field(default_factory=dict)
     repeats: list[tuple[int, int]] = field(default_factory=list)
@@ -190,7 +191,7 @@ class _Screen:
             self.days[written] = importers._parse_date(written)
         day = self.days[written]
         if day is None:
-            self.not_dates.append(RowError(line, "date", importers._date_problem(written)))
+            self.not_dates.append(FileProblem(line, "date", importers._date_problem(written)))
             return
         if self.not_dates:
             return  # only the dates are reported
@@ -200,7 +201,7 @@ class _Screen:
         typed = [("white", white_problem), ("black", black_problem), ("result", result_problem)]
         for name, problem in typed:
             if problem is not None:
-                self.typed.append(RowError(line, name, problem))
+                self.typed.append(FileProblem(line, name, problem))
         outcome = self.list_of(values, white, black)
         event, round_ = self.text(values, "event"), self.text(values, "round")
         model = {
@@ -228,7 +229,7 @@ class _Screen:
             problems = self.compose(typed, white, black, outcome, model, day)
             columns = importers._GAME_FIELD_COLUMNS
             self.full += [
-                RowError(line, columns.get(name, name), message)
+                FileProblem(line, columns.get(name, name), message)
                 for name, messages in problems.items()
                 for message in messages
             ]
@@ -341,7 +342,7 @@ class _Screen:
         if self.full or duplicates:
             raise ImportFailed(sorted(self.full + duplicates, key=lambda e: e.line))
 
-    def duplicates(self) -> list[RowError]:
+    def duplicates(self) -> list[FileProblem]:
         """The good rows already recorded, or repeating an earlier good row (one query)."""
         if not self.keys:
             return []
@@ -370,7 +371,7 @@ class _Screen:
             (line, key, self.keys[key]) for line, key in self.repeats if key not in existing
         ]
         return [
-            RowError(line, "", self.duplicate(key, first, existing))
+            FileProblem(line, "", self.duplicate(key, first, existing))
             for line, key, first in problems
         ]
 
