@@ -21,7 +21,7 @@ from simple_history.utils import bulk_create_with_history
 
 from ladder.files import backup as club_io
 from ladder.files import csv_import as importers
-from ladder.files import tournaments
+from ladder.files import games_screen, tournaments
 from ladder.files.tournament_file import TrfRefused
 from ladder.records import (
     Game,
@@ -35,7 +35,7 @@ from ladder.records import (
     refuse_control_characters_but_lines,
 )
 from ladder.records import versions as data_version
-from ladder.writes import audit, correction_window, games_screen
+from ladder.writes import audit, correction_window
 from ladder.writes.validation import (
     GameEntry,
     PeriodClosedError,

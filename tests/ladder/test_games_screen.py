@@ -12,9 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ladder.files import csv_import as importers
+from ladder.files import games_screen
 from ladder.files.problems import FileProblem
 from ladder.records import Game, PeriodStatus, closed_message
-from ladder.writes import actions, games_screen
+from ladder.writes import actions
 from ladder.writes.validation import check_games, raise_for
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
