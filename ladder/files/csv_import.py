@@ -102,13 +102,13 @@ def remember(digest: str, *, kind: str, rows: int, user: Any) -> None:
 def _rows(
     file: TextIO, columns: Iterable[str], required: set[str]
 ) -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield each row as (line, {column: value}); see ``_table``."""
-    header, rows = _table(file, columns, required)
+    """Yield each row as (line, {column: value}); see ``table``."""
+    header, rows = table(file, columns, required)
     for line, values in rows:
         yield line, dict(zip(header, values, strict=True))
 
 
-def _table(
+def table(
     file: TextIO, columns: Iterable[str], required: set[str]
 ) -> tuple[list[str], Iterator[tuple[int, list[str]]]]:
     """Check the header row and return it with the rows, each (line, values in the header's
@@ -370,7 +370,7 @@ def read_games(file: TextIO) -> list[GameEntry]:
     """Parse a games CSV into entries for ``actions.enter_games``; raise ``ImportFailed`` for
     what is not even a game (no date, a date that is not one). Everything else (players,
     results, periods, duplicates) is checked by the write path's validator."""
-    header, rows = _table(file, GAME_COLUMNS, {"date", "white", "black", "result"})
+    header, rows = table(file, GAME_COLUMNS, {"date", "white", "black", "result"})
     at = {name: header.index(name) if name in header else None for name in GAME_COLUMNS}
     errors: list[FileProblem] = []
     entries = []
@@ -385,10 +385,10 @@ def read_games(file: TextIO) -> list[GameEntry]:
     for line, values in rows:
         written = text(values, "date")
         if written not in days:
-            days[written] = _parse_date(written)
+            days[written] = parse_date(written)
         day = days[written]
         if day is None:
-            errors.append(FileProblem(line, "date", _date_problem(written)))
+            errors.append(FileProblem(line, "date", date_problem(written)))
         entries.append(
             GameEntry(date=day, white=text(values, "white"), black=text(values, "black"),
                       result=text(values, "result"), event=text(values, "event"),
@@ -409,7 +409,7 @@ def failure(error: ValidationError, entries: list[GameEntry]) -> ImportFailed:
     return ImportFailed(
         [
             FileProblem(int(entry.source.removeprefix("line ")),
-                        _GAME_FIELD_COLUMNS.get(name, name), message)
+                        GAME_FIELD_COLUMNS.get(name, name), message)
             for entry, found in zip(entries, problems, strict=True)
             for name, messages in found.items()
             for message in messages
@@ -417,17 +417,17 @@ def failure(error: ValidationError, entries: list[GameEntry]) -> ImportFailed:
     )  # fmt: skip
 
 
-_GAME_FIELD_COLUMNS = {NON_FIELD_ERRORS: "", "rating_list": "list"}
+GAME_FIELD_COLUMNS = {NON_FIELD_ERRORS: "", "rating_list": "list"}
 
 
-def _parse_date(value: str) -> date | None:
+def parse_date(value: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
         return None
 
 
-def _date_problem(value: str) -> str:
+def date_problem(value: str) -> str:
     if not value:
         return "A date is required (YYYY-MM-DD)."
     return f"'{value}' is not a date in the form YYYY-MM-DD."

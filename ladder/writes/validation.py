@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import calendar
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db.models import Field
 from django.utils import timezone
 
 from ladder.records import (
@@ -40,9 +41,9 @@ from ratings.rules import fide
 
 # Beyond this many games the duplicate check reads the games of the date range instead of
 # naming every player in IN lists (SQLite limits the variables of one statement).
-_IN_LIST_LIMIT = 500
+IN_LIST_LIMIT = 500
 # Beyond this many games a batch is first checked for what needs no game built (see check_games).
-_QUICK_FIRST = 1000
+QUICK_FIRST = 1000
 
 
 class PeriodClosedError(ValidationError):
@@ -191,7 +192,7 @@ def check_games(
     if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
                               for e in entries):  # fmt: skip
         lookup = PlayerLookup.load()
-    if len(entries) > _QUICK_FIRST:
+    if len(entries) > QUICK_FIRST:
         # A big file is read for its typing mistakes first (players, results), which need no
         # game built: one bad row of a million is refused in seconds, not minutes.
         known: dict[tuple[str, str], str | None] = {}  # a big file repeats its players
@@ -220,25 +221,32 @@ def _check_typed(
         if not isinstance(value, str):
             continue
         if (name, value) not in known:
-            known[name, value] = _typed_problem(name, value, lookup)
+            known[name, value] = typed_problem(name, value, lookup)
         problem = known[name, value]
         if problem is not None:
             checked.add(name, problem)
     return checked
 
 
-def _typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+def typed(name: str, value: str, lookup: PlayerLookup | None) -> tuple[Any, str | None]:
+    """What a typed player (``white``, ``black``) or result is, or what is wrong with it:
+    (the Player or the result as stored, None) or (None, the problem)."""
     if not value.strip():
-        return "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+        return None, (
+            "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+        )
     try:
         if name == "result":
-            Result.parse(value)
-        else:
-            assert lookup is not None
-            lookup.find(value)
+            return Result.parse(value), None
+        assert lookup is not None
+        return lookup.find(value), None
     except (ValueError, LookupError) as error:
-        return str(error)
-    return None
+        return None, str(error)
+
+
+def typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+    """What is wrong with a typed player or result (None: nothing)."""
+    return typed(name, value, lookup)[1]
 
 
 def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
@@ -249,25 +257,19 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
         if isinstance(value, Player):
             players[colour] = value
             continue
-        assert lookup is not None
-        if not value.strip():
-            checked.add(colour, f"{colour.capitalize()} is missing.")
-            continue
-        try:
-            players[colour] = lookup.find(value)
-        except LookupError as error:
-            checked.add(colour, str(error))
-    try:
-        result = Result.parse(entry.result) if entry.result.strip() else ""
-    except ValueError as error:
-        checked.add("result", str(error))
+        found, problem = typed(colour, value, lookup)
+        if problem is not None:
+            checked.add(colour, problem)
+        else:
+            players[colour] = found
+    result, problem = typed("result", entry.result, lookup)
+    if problem is not None:
+        checked.add("result", problem)
         result = entry.result
-    if not entry.result.strip():
-        checked.add("result", "The result is missing.")
     game = Game(result=result, event=entry.event, round=entry.round,
                 white=players.get("white"), black=players.get("black"))  # fmt: skip
     game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
-    _check_list(entry, game, checked)
+    check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
         check_date(entry.date, periods, checked)
@@ -296,7 +298,7 @@ def latest_game_date(today: date | None = None) -> date:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
-def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
+def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
     """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
     club's default; refuse a list the time control contradicts, one the club does not keep, and
     a standard game too fast for its players' ratings."""
@@ -337,19 +339,46 @@ def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> 
     )
 
 
-def _model_checks(game: Game, checked: Checked) -> None:
-    """The model's own field validators and constraints, with their messages."""
-    # A field already refused gets one message; the players are resolved objects already (their
-    # foreign-key check would read each again).
-    skip = ["period", "white", "black", *checked.problems]
+# The fields ``full_clean`` checks on a game the validator built: the players are resolved
+# objects already (their foreign-key check would read each again) and the period follows the date.
+GAME_FIELDS_CHECKED: list[Field] = [
+    f
+    for f in Game._meta.fields
+    if f.editable and not f.primary_key and f.name not in ("white", "black")
+]
+
+
+def field_problems(model_field: Field, value: object) -> list[str]:
+    """What the model field's own validators say of ``value`` (``full_clean`` for one field:
+    nothing when it is blank and may be)."""
+    if model_field.blank and value in model_field.empty_values:
+        return []
     try:
-        game.full_clean(exclude=skip, validate_unique=False, validate_constraints=False)
+        model_field.clean(value, None)
     except ValidationError as error:
-        for name, messages in error.message_dict.items():
-            for message in messages:
-                checked.add(name, message)
-    if game.white_id and game.white_id == game.black_id and "black" not in checked.problems:
-        checked.add("black", "A player cannot play themselves.")
+        return list(error.messages)
+    return []
+
+
+def clean_problems(game: Game) -> list[tuple[str, str]]:
+    """What the model's ``clean`` says of the game, as (field, message)."""
+    try:
+        game.clean()
+    except ValidationError as error:
+        return [(name, m) for name, messages in error.message_dict.items() for m in messages]
+    return []
+
+
+def _model_checks(game: Game, checked: Checked) -> None:
+    """The model's own field validators and ``clean``, with their messages (a field already
+    refused gets one message)."""
+    refused = set(checked.problems)
+    for model_field in GAME_FIELDS_CHECKED:
+        if model_field.name not in refused:
+            for message in field_problems(model_field, getattr(game, model_field.attname)):
+                checked.add(model_field.name, message)
+    for name, message in clean_problems(game):
+        checked.add(name, message)
 
 
 class Periods:
@@ -389,21 +418,16 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
     games = [c.game for c in checked if c.game is not None]
     if not games:
         return
-    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
-    if len(games) <= _IN_LIST_LIMIT:
-        stored = stored.filter(
-            date__in={g.date for g in games},
-            white_id__in={g.white_id for g in games},
-            black_id__in={g.black_id for g in games},
-        )
-    else:
-        stored = stored.filter(date__gte=min(g.date for g in games),
-                               date__lte=max(g.date for g in games))  # fmt: skip
+    stored = recorded_like(
+        days={g.date for g in games},
+        white_ids={g.white_id for g in games},
+        black_ids={g.black_id for g in games},
+        count=len(games),
+        exclude=exclude,
+    )
     existing = {
         (day, white, black, round_, rating_list): (pk, result)
-        for pk, day, white, black, round_, rating_list, result in stored.values_list(
-            "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
-        )
+        for pk, day, white, black, round_, rating_list, result in stored
     }
     seen: dict[tuple, Checked] = {}
     for item in checked:
@@ -420,6 +444,27 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             item.game = None
         else:
             seen[key] = item
+
+
+def recorded_like(
+    *,
+    days: Collection[date],
+    white_ids: Collection[int],
+    black_ids: Collection[int],
+    count: int,
+    exclude: Game | None = None,
+) -> Iterable[tuple[int, date, int, int, str, str, str]]:
+    """The stored games that could be ``count`` games of these days and players again, as
+    (pk, date, white id, black id, round, list, result), in one query: what makes two games
+    the same game is the date, the players, their colours, the round and the list."""
+    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
+    if count <= IN_LIST_LIMIT:
+        stored = stored.filter(date__in=days, white_id__in=white_ids, black_id__in=black_ids)
+    else:
+        stored = stored.filter(date__gte=min(days), date__lte=max(days))
+    return stored.values_list(
+        "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
+    )
 
 
 def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
