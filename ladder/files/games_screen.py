@@ -24,8 +24,8 @@ from typing import Any, TextIO
 
 from django.db.models import Field
 
-from ladder.files import csv_import as importers
-from ladder.files.csv_import import GAME_COLUMNS, ImportFailed
+from ladder.files import csv_rows as importers
+from ladder.files.csv_rows import GAME_COLUMNS, ImportFailed
 from ladder.files.problems import FileProblem
 from ladder.records import Game, Player, RatingList
 from ladder.writes.validation import (

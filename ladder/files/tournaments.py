@@ -4,7 +4,7 @@
 ``ladder.files.pgn``) into a ``TournamentImport``: who is matched (by FIDE id, then by exact name,
 ``Lastname, Firstname`` matching ``Firstname Lastname`` too), who is new, what conflicts, the
 games as the write path takes them, and what the file holds that is no rated game. The write
-itself is ``ladder.writes.actions.import_tournament``.
+itself is ``import_tournament``, through ``ladder.writes.actions.import_tournament``.
 """
 
 from __future__ import annotations
@@ -12,14 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import transaction
 
 from ladder.files import pgn, trf
 from ladder.files.problems import FileProblem
 from ladder.files.tournament_file import Entrant, Tournament, TrfRefused, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list
-from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup, PlayersInvalid
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -310,15 +313,7 @@ def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
     )
     if fields is not None:
         setattr(player, fields.entry_rating, entrant.rating)
-    try:
-        # The constraints repeat the field validators, and checking them costs a query each.
-        player.full_clean(validate_unique=False, validate_constraints=False)
-    except ValidationError as error:
-        for name, messages in error.message_dict.items():
-            column = 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0)
-            for message in messages:
-                plan.problems.append(FileProblem(entrant.line, column, message))
-    player.start_from_entry()
+    player.start_from_entry()  # its state in the preview; the write path checks it
     return player
 
 
@@ -338,6 +333,49 @@ def already_imported(plan: TournamentImport) -> FileProblem | None:
         f"'{plan.event}' has games from {min(days)} to {max(days)} in the ladder; "
         "nothing was imported. Delete its games first to import it again.",
     )
+
+
+def import_tournament(
+    plan: TournamentImport, *, user: Any = None, dry_run: bool = False
+) -> TournamentImport:
+    """Import a prepared file whole or not at all through ``actions.import_tournament``: its
+    new players, then its games (one transaction, one rating run a list). ``dry_run`` does all
+    of it and rolls it back: an exact preview.
+
+    Raise ``TrfRefused`` naming every problem by line and column; an event already in the
+    ladder is refused, never recorded twice.
+    """
+    new = [m for m in plan.matches if m.new]
+    with transaction.atomic():
+        again = already_imported(plan)
+        if plan.problems or again is not None:
+            raise TrfRefused(plan.problems + ([again] if again is not None else []))
+        try:
+            plan.games = actions.import_tournament(
+                event=plan.event,
+                players=[m.player for m in new],
+                games=plan.entries,
+                user=user,
+                dry_run=dry_run,
+                sources=[f"line {m.entrant.line}" for m in new],
+            )
+        except PlayersInvalid as error:
+            raise TrfRefused(_player_problems(error, new)) from error
+        except ValidationError as error:
+            raise refusal(error, plan) from error
+    plan.dry_run = dry_run
+    return plan
+
+
+def _player_problems(error: PlayersInvalid, new: list[Match]) -> list[FileProblem]:
+    """The write path's refusal of new players, at their lines and the columns of their fields."""
+    return [
+        FileProblem(match.entrant.line, 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0),
+                    message)
+        for match, found in zip(new, error.problems, strict=True)
+        for name, messages in found.items()
+        for message in messages
+    ]  # fmt: skip
 
 
 def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:

@@ -11,6 +11,7 @@ door shows the same sentence.
 from __future__ import annotations
 
 import calendar
+import functools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from django.utils import timezone
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
     Game,
+    ImportedFile,
     PeriodStatus,
     Player,
     RatingList,
@@ -479,6 +481,124 @@ def repeat_message(first: str) -> str:
     """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
     first = first or "another game of this batch"
     return f"This game repeats {first[:1].lower()}{first[1:]}."
+
+
+class FileAlreadyImported(ValidationError):
+    """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
+
+    def __init__(self, earlier: ImportedFile) -> None:
+        self.earlier = earlier
+        super().__init__(already_imported_message(earlier))
+
+
+def already_imported_message(earlier: ImportedFile) -> str:
+    """Say that a file was imported before, and what recording it again would do."""
+    what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
+    return (
+        f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
+        f"{what}); importing it again would record them twice."
+    )
+
+
+# --- new players --------------------------------------------------------------------------------
+
+
+class PlayersInvalid(ValidationError):
+    """Some players of a batch are invalid; ``problems[i]`` maps field -> messages for player i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
+        self.problems = problems
+        self.sources = list(sources) or [f"Player {i + 1}" for i in range(len(problems))]
+        super().__init__(
+            [
+                f"{source}: {message}"
+                for source, found in zip(self.sources, problems, strict=True)
+                for messages in found.values()
+                for message in messages
+            ]
+        )
+
+
+def check_players(
+    players: Sequence[Player], *, sources: Sequence[str] = ()
+) -> list[dict[str, list[str]]]:
+    """Check new players as every door enters them; return each one's problems by field.
+
+    Each player is checked by the model's own validators (``full_clean`` of the entry data:
+    the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
+    how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
+    """
+    names = list(sources) or [f"player {i + 1}" for i in range(len(players))]
+    problems: list[dict[str, list[str]]] = [{} for _ in players]
+    first: dict[int, int] = {}  # FIDE id -> the index of the first player with it
+    for index, player in enumerate(players):
+        if not _plainly_valid(player):
+            _player_checks(player, problems[index])
+        if player.fide_id is not None:
+            if player.fide_id in first:
+                message = f"FIDE id {player.fide_id} is also on {names[first[player.fide_id]]}."
+                problems[index].setdefault("fide_id", []).append(message)
+            first.setdefault(player.fide_id, index)
+    stored = Player.objects.exclude(fide_id=None)
+    if len(first) <= IN_LIST_LIMIT:  # else read them all: SQLite limits a statement's values
+        stored = stored.filter(fide_id__in=list(first))
+    for fide_id in sorted({i for i in stored.values_list("fide_id", flat=True) if i in first}):
+        message = f"A player with FIDE id {fide_id} already exists."
+        problems[first[fide_id]].setdefault("fide_id", []).append(message)
+    return problems
+
+
+def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
+    """Raise ``PlayersInvalid`` when any player has a problem."""
+    if any(problems):
+        raise PlayersInvalid(problems, sources)
+
+
+_DERIVED = [f.name for f in Player._meta.fields if not f.editable]
+# What full_clean checks of a new player (the door's fields), and the one field whose every
+# value differs (the FIDE id: checked, not remembered).
+_CLEANED = [f for f in Player._meta.fields if f.editable and not f.primary_key]
+_NAME = Player._meta.get_field("name")
+_UNIQUE = {"fide_id"}
+
+
+def _player_checks(player: Player, found: dict[str, list[str]]) -> None:
+    try:
+        # Uniqueness is checked for the whole batch at once, and every check constraint repeats
+        # a field validator: Django checks a constraint with a query, three a row otherwise.
+        player.full_clean(exclude=_DERIVED, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        for name, messages in error.message_dict.items():
+            found.setdefault(name, []).extend(messages)
+
+
+def _plainly_valid(player: Player) -> bool:
+    """Say whether ``full_clean`` (as ``_player_checks`` calls it) would pass the player, in a
+    few dictionary reads: each field's values repeat (ratings, years, federations), so each
+    distinct value is cleaned once; a name of printable characters within the length passes
+    the name's validators. False sends the player to full_clean for its messages."""
+    for model_field in _CLEANED:
+        value = getattr(player, model_field.attname)
+        if model_field.blank and value in model_field.empty_values:
+            continue
+        if model_field is _NAME:
+            if not (0 < len(value) <= (_NAME.max_length or 0) and value.isprintable()):
+                return False
+        elif model_field.name in _UNIQUE:
+            if field_problems(model_field, value):
+                return False
+        elif not _cleans_cached(model_field.attname, value):
+            return False
+    try:
+        player.clean()
+    except ValidationError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=8192)
+def _cleans_cached(attname: str, value: Any) -> bool:
+    return not field_problems(cast(Field, Player._meta.get_field(attname)), value)
 
 
 # --- players' entry data ------------------------------------------------------------------------

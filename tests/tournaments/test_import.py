@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ladder.files import trf
+from ladder.files import tournaments, trf
 from ladder.files.tournaments import prepare
 from ladder.records import Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
@@ -186,7 +186,7 @@ def test_an_unreadable_file_and_a_bad_date_option(tmp_path):
 def _queries(text):
     plan = prepare(trf.parse(text))
     with CaptureQueriesContext(connection) as queries:
-        actions.import_tournament(plan=plan)
+        tournaments.import_tournament(plan)
     return len(queries)
 
 
@@ -203,7 +203,7 @@ def test_the_query_budget_of_an_import(django_assert_max_num_queries):
     plan = prepare(trf.parse(SWISS))
     # Players, periods, duplicates, the writes in bulk, the rating request: not one per line.
     with django_assert_max_num_queries(30):
-        actions.import_tournament(plan=plan)
+        tournaments.import_tournament(plan)
     assert Game.objects.count() == 6
 
 
