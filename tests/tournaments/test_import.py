@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ladder.files import tournaments, trf
 from ladder.files.tournaments import prepare
-from ladder.records import Game, Player, RatingList, RatingPeriod
+from ladder.records import ENTRY_RATING_MESSAGE, Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
@@ -158,6 +158,15 @@ def test_a_file_error_is_refused_with_line_and_column(tmp_path):
         "Nothing was imported.\nLine 12, column 49: '24O8' is not a rating (a whole number)."
     )
     assert not Player.objects.exists()
+
+
+def test_a_new_players_bad_entry_data_is_refused_by_the_write_path_at_its_line(tmp_path):
+    text = write(tmp_path, put(ROUND_ROBIN, "001    2", 49, "1000"))
+    for options in (["--dry-run"], []):
+        message = refused("import_trf", text, *options)
+        assert message == f"Nothing was imported.\nLine 12, column 49: {ENTRY_RATING_MESSAGE}"
+    assert not Player.objects.exists()
+    assert not Game.objects.exists()
 
 
 def test_a_closed_period_is_refused_by_the_write_path(tmp_path):
