@@ -176,7 +176,7 @@ class _Screen:
         return "" if index is None else values[index]
 
     def row(self, line: int, values: list[str]) -> None:
-        """Check one row; keep its problems (as RowErrors) or its duplicate key."""
+        """Check one row; keep its problems (as FileProblems) or its duplicate key."""
         self.rows += 1
         written = self.text(values, "date")
         if written not in self.days:

@@ -15,14 +15,19 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import transaction
 
 from ladder.files import pgn, trf
 from ladder.files.problems import FileProblem
 from ladder.files.tournament_file import Entrant, Tournament, TrfRefused, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list
 from ladder.writes import actions
-from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup, PlayersInvalid
+from ladder.writes.validation import (
+    EventAlreadyImported,
+    GameEntry,
+    GamesInvalid,
+    PlayerLookup,
+    PlayersInvalid,
+)
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -317,24 +322,6 @@ def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
     return player
 
 
-def already_imported(plan: TournamentImport) -> FileProblem | None:
-    """A problem when the event's games are in the ladder already (one query)."""
-    days = [e.date for e in plan.entries if e.date is not None]
-    if not days:
-        return None
-    stored = Game.objects.filter(event=plan.event, date__gte=min(days), date__lte=max(days))
-    first = stored.order_by("created").values_list("created", flat=True).first()
-    if first is None:
-        return None
-    return FileProblem(
-        1,
-        0,
-        f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
-        f"'{plan.event}' has games from {min(days)} to {max(days)} in the ladder; "
-        "nothing was imported. Delete its games first to import it again.",
-    )
-
-
 def import_tournament(
     plan: TournamentImport, *, user: Any = None, dry_run: bool = False
 ) -> TournamentImport:
@@ -345,24 +332,24 @@ def import_tournament(
     Raise ``TrfRefused`` naming every problem by line and column; an event already in the
     ladder is refused, never recorded twice.
     """
+    if plan.problems:
+        raise TrfRefused(plan.problems)
     new = [m for m in plan.matches if m.new]
-    with transaction.atomic():
-        again = already_imported(plan)
-        if plan.problems or again is not None:
-            raise TrfRefused(plan.problems + ([again] if again is not None else []))
-        try:
-            plan.games = actions.import_tournament(
-                event=plan.event,
-                players=[m.player for m in new],
-                games=plan.entries,
-                user=user,
-                dry_run=dry_run,
-                sources=[f"line {m.entrant.line}" for m in new],
-            )
-        except PlayersInvalid as error:
-            raise TrfRefused(_player_problems(error, new)) from error
-        except ValidationError as error:
-            raise refusal(error, plan) from error
+    try:
+        plan.games = actions.import_tournament(
+            event=plan.event,
+            players=[m.player for m in new],
+            games=plan.entries,
+            user=user,
+            dry_run=dry_run,
+            sources=[f"line {m.entrant.line}" for m in new],
+        )
+    except EventAlreadyImported as error:
+        raise TrfRefused([FileProblem(1, 0, message) for message in error.messages]) from error
+    except PlayersInvalid as error:
+        raise TrfRefused(_player_problems(error, new)) from error
+    except ValidationError as error:
+        raise refusal(error, plan) from error
     plan.dry_run = dry_run
     return plan
 

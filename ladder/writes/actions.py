@@ -40,6 +40,7 @@ from ladder.writes.validation import (
     check_entry_change,
     check_games,
     check_players,
+    ensure_event_new,
     ensure_open,
     raise_for,
     raise_for_players,
@@ -229,11 +230,12 @@ def add_players(
     for player in players:
         player.start_from_entry()
     try:
-        with transaction.atomic():  # a savepoint: the transaction survives a refused insert
-            storage.insert_players(players)
+        storage.insert_players(players)
     except IntegrityError as error:  # a concurrent writer took a FIDE id since the check
-        raise_for_players(check_players(players, sources=sources), sources)
-        raise ValidationError("The players could not be added; try again.") from error
+        raise ValidationError(
+            "The players could not be added: another import took one of their FIDE ids "
+            "meanwhile; try again."
+        ) from error
     # Bulk-written: no save() wrote their first history version, no signal says they changed.
     audit.record_created(Player, [p.pk for p in players], user=_user(user), reason=reason)
     data_version.bump_on_commit()
@@ -430,10 +432,12 @@ def import_tournament(
     ``dry_run`` does all of it and rolls it back (an exact preview): no game is returned and
     the players are left unsaved.
 
-    Raise ``PlayersInvalid`` (the players), else what ``enter_games`` raises (the games).
+    Raise ``EventAlreadyImported`` (games of the event are recorded already),
+    ``PlayersInvalid`` (the players), else what ``enter_games`` raises (the games).
     """
     try:
         with transaction.atomic():
+            ensure_event_new(event, {entry.date for entry in games if entry.date is not None})
             reason = f"{event}: imported from a tournament file"
             if players:
                 add_players(players=players, user=user, reason=reason, sources=sources)

@@ -9,10 +9,14 @@ from django.utils import timezone
 
 from ladder.records import Player
 
+# Below this many players one INSERT is as quick as COPY and takes one query, not two.
+_COPY_FROM = 500
+
 
 def insert_players(players: Sequence[Player]) -> None:
-    """Insert validated new players and give each its id: PostgreSQL's COPY, else bulk_create."""
-    if connection.vendor == "postgresql":
+    """Insert validated new players and give each its id: PostgreSQL's COPY for many, else
+    bulk_create."""
+    if connection.vendor == "postgresql" and len(players) >= _COPY_FROM:
         _copy(players)
     else:
         Player.objects.bulk_create(players, batch_size=2000)

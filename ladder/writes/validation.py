@@ -500,6 +500,25 @@ def already_imported_message(earlier: ImportedFile) -> str:
     )
 
 
+class EventAlreadyImported(ValidationError):
+    """An event's games are in the ladder already: a file of it is not recorded twice."""
+
+
+def ensure_event_new(event: str, days: Collection[date]) -> None:
+    """Raise ``EventAlreadyImported`` when games of ``event`` on these days are recorded
+    already (one query)."""
+    if not days:
+        return
+    stored = Game.objects.filter(event=event, date__gte=min(days), date__lte=max(days))
+    first = stored.order_by("created").values_list("created", flat=True).first()
+    if first is not None:
+        raise EventAlreadyImported(
+            f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
+            f"'{event}' has games from {min(days)} to {max(days)} in the ladder; "
+            "nothing was imported. Delete its games first to import it again."
+        )
+
+
 # --- new players --------------------------------------------------------------------------------
 
 
@@ -542,7 +561,8 @@ def check_players(
     stored = Player.objects.exclude(fide_id=None)
     if len(first) <= IN_LIST_LIMIT:  # else read them all: SQLite limits a statement's values
         stored = stored.filter(fide_id__in=list(first))
-    for fide_id in sorted({i for i in stored.values_list("fide_id", flat=True) if i in first}):
+    taken = {i for i in stored.values_list("fide_id", flat=True) if i in first} if first else ()
+    for fide_id in sorted(taken):
         message = f"A player with FIDE id {fide_id} already exists."
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
     return problems
