@@ -527,7 +527,7 @@ class PlayersInvalid(ValidationError):
 
     def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
         self.problems = problems
-        self.sources = list(sources) or [f"Player {i + 1}" for i in range(len(problems))]
+        self.sources = list(sources) or _batch_names(len(problems))
         super().__init__(
             [
                 f"{source}: {message}"
@@ -547,7 +547,7 @@ def check_players(
     the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
     how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
     """
-    names = list(sources) or [f"player {i + 1}" for i in range(len(players))]
+    names = list(sources) or _batch_names(len(players))
     problems: list[dict[str, list[str]]] = [{} for _ in players]
     first: dict[int, int] = {}  # FIDE id -> the index of the first player with it
     for index, player in enumerate(players):
@@ -566,6 +566,10 @@ def check_players(
         message = f"A player with FIDE id {fide_id} already exists."
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
     return problems
+
+
+def _batch_names(count: int) -> list[str]:
+    return [f"player {i + 1} of this batch" for i in range(count)]
 
 
 def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
