@@ -74,10 +74,9 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from ladder.files import trf
+    from ladder.files import tournaments, trf
     from ladder.files.tournaments import prepare
     from ladder.records import Game
-    from ladder.writes import actions
     from ratings import runs
     from ratings.models import RatingRun
 
@@ -88,7 +87,7 @@ def main() -> None:
     parsed = time.perf_counter()
     plan = prepare(tournament)
     prepared = time.perf_counter()
-    actions.import_tournament(plan=plan)
+    tournaments.import_tournament(plan)
     runs.settle()  # the rating run, as the command runs it after the commit
     done = time.perf_counter()
     run = RatingRun.objects.order_by("-pk").first()

@@ -3,7 +3,7 @@
 The upload (a TRF, or a PGN's tag pairs) is read and imported as a dry run: the preview is
 exactly what the import would do, or every problem with its line and column. Confirming sends
 the file's text back (a hidden field) and imports it for real through
-``ladder.writes.actions.import_tournament``; nothing is kept on the server between the two steps.
+``ladder.files.tournaments.import_tournament``; nothing is kept on the server between the two steps.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from ladder.admin.runs import report_run
 from ladder.files import exports, tournaments
 from ladder.files.tournament_file import TrfRefused, decode
 from ladder.records import Game
-from ladder.writes import actions
 
 MAX_UPLOAD = 5 * 1024 * 1024  # a 1,000-player TRF is about 200 kB
 
@@ -87,7 +86,7 @@ def import_tournament_view(request: Any, model_admin: Any) -> Any:
         try:
             with transaction.atomic():
                 plan = tournaments.read(data["data"], **options)
-                actions.import_tournament(plan=plan, user=request.user, dry_run=not confirm)
+                tournaments.import_tournament(plan, user=request.user, dry_run=not confirm)
                 if confirm:
                     saved = (
                         f"Imported {len(plan.games)} games of '{plan.event}' and "

@@ -6,13 +6,14 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
 
 from ladder.api.exceptions import field_errors
 from ladder.records import (
-    ENTRY_RATING_MESSAGE,
     K_ABOVE_MESSAGE,
     K_BELOW_MESSAGE,
     LIST_FIELDS,
@@ -194,6 +195,23 @@ class PlayerListSerializer(serializers.ListSerializer):
         return super().to_representation(players)
 
 
+def _bound_messages(model: type[models.Model]) -> dict[str, dict[str, dict[str, str]]]:
+    """Each field's own sentence for its bounds (a MinValueValidator or MaxValueValidator
+    given a message), as ``extra_kwargs``: DRF turns the validators into ``min_value`` and
+    ``max_value`` and would write its own sentence, not the one every other door shows."""
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    for field in model._meta.concrete_fields:
+        for validator in field.validators:
+            if type(validator) not in (MinValueValidator, MaxValueValidator):
+                continue
+            bound = cast(MinValueValidator | MaxValueValidator, validator)
+            if bound.message != type(bound).message:
+                kind = "min_value" if isinstance(bound, MinValueValidator) else "max_value"
+                messages = found.setdefault(field.name, {"error_messages": {}})["error_messages"]
+                messages[kind] = str(bound.message)
+    return found
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     """A player: entry data (writable) and the current state derived from every game.
 
@@ -228,16 +246,11 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
             "created", "updated",
         ]  # fmt: skip
-        # The model's sentence for the rating bounds (DRF would write its own).
+        # The model's sentences for its bounds (DRF would write its own).
         extra_kwargs = {
             "rating": {"help_text": "The live rating (provisional); null while unrated."},
-            **{
-                name: {"error_messages": {"min_value": ENTRY_RATING_MESSAGE,
-                                          "max_value": ENTRY_RATING_MESSAGE}}
-                for fields in LIST_FIELDS.values()
-                for name in (fields.entry_rating, fields.entry_peak_rating)
-            },
-        }  # fmt: skip
+            **_bound_messages(Player),
+        }
 
     def _standings(self, player: Player) -> dict[str, official.Standing]:
         """The player on each kept list's official list: read for the whole page by the view

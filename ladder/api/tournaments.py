@@ -1,10 +1,7 @@
 """Tournament files at the API: import a TRF or a PGN (with a preview), export a TRF.
 
-Thin adapters: ``ladder.files.tournaments`` reads and matches,
-``ladder.writes.actions.import_tournament`
-``ladder.writes.actions.import_tournament``
-writes (or, for a preview, does everything and rolls it back), ``ladder.files.exports`` writes
-files.
+Thin adapters: ``ladder.files.tournaments`` reads, matches and imports (through the write
+path; a preview does everything and rolls it back), ``ladder.files.exports`` writes files.
 """
 
 from __future__ import annotations
@@ -27,7 +24,6 @@ from ladder.api.views import ApiMixin
 from ladder.files import exports, tournaments
 from ladder.files.tournament_file import TrfRefused
 from ladder.records import Game, RatingList
-from ladder.writes import actions
 
 
 class CanImport(BasePermission):
@@ -135,7 +131,7 @@ class TournamentImportView(ApiMixin, GenericAPIView):
                 rating_list=data.get("rating_list", ""),
                 time_control=data.get("time_control", ""),
             )
-            actions.import_tournament(plan=plan, user=request.user, dry_run=data["preview"])
+            tournaments.import_tournament(plan, user=request.user, dry_run=data["preview"])
         except TrfRefused as error:
             raise ValidationError({"file": [str(p) for p in error.problems]}) from error
         status = HTTPStatus.OK if plan.dry_run else HTTPStatus.CREATED

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from ladder.files.tournament_file import Entrant, Pairing, Problem, Tournament, TrfRefused
+from ladder.files.problems import FileProblem
+from ladder.files.tournament_file import Entrant, Pairing, Tournament, TrfRefused
 from ladder.records import name_key
 
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -30,10 +31,10 @@ class Game:
     lines: dict[str, int] = field(default_factory=dict)  # tag -> its line
 
 
-def read_games(text: str) -> tuple[list[Game], list[Problem]]:
+def read_games(text: str) -> tuple[list[Game], list[FileProblem]]:
     """Split a PGN into its games' tag sections; note tag lines that do not parse."""
     games: list[Game] = []
-    problems: list[Problem] = []
+    problems: list[FileProblem] = []
     in_moves, depth = True, 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -46,7 +47,7 @@ def read_games(text: str) -> tuple[list[Game], list[Problem]]:
                 match = TAG.match(line, position)
                 if match is None:
                     problems.append(
-                        Problem(
+                        FileProblem(
                             number, position + 1, 'This is not a tag pair; write [Name "value"].'
                         )
                     )
@@ -83,7 +84,7 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
         raise TrfRefused(problems)
     tournament = Tournament(version="PGN", notes=[encoding_note] if encoding_note else [])
     if not games and not problems:
-        problems.append(Problem(1, 0, "The file holds no game (no tag pair); is it a PGN?"))
+        problems.append(FileProblem(1, 0, "The file holds no game (no tag pair); is it a PGN?"))
     players: dict[tuple[str, str], Entrant] = {}
     events: dict[str, int] = {}
     for game in games:
@@ -108,14 +109,14 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     return tournament
 
 
-def _pairing(game: Game, players: dict, problems: list[Problem]) -> Pairing | None:
+def _pairing(game: Game, players: dict, problems: list[FileProblem]) -> Pairing | None:
     found = len(problems)
     white = _player(game, "White", players, problems)
     black = _player(game, "Black", players, problems)
     result = game.tags.get("Result", "")
     if result not in RESULTS:
         problems.append(
-            Problem(
+            FileProblem(
                 game.lines.get("Result", game.line),
                 0,
                 f"'{result}' is not a result (1-0, 0-1, 1/2-1/2 or *).",
@@ -124,7 +125,7 @@ def _pairing(game: Game, players: dict, problems: list[Problem]) -> Pairing | No
     try:
         day = pgn_date(game.tags.get("Date", "????.??.??"))
     except ValueError as error:
-        problems.append(Problem(game.lines["Date"], 0, str(error)))
+        problems.append(FileProblem(game.lines["Date"], 0, str(error)))
         day = None
     round_text = game.tags.get("Round", "").split(".")[0]
     if len(problems) > found or white is None or black is None:
@@ -134,18 +135,18 @@ def _pairing(game: Game, players: dict, problems: list[Problem]) -> Pairing | No
     return Pairing(number, white, black, codes[0], codes[1], game.line, 0, date=day)
 
 
-def _player(game: Game, colour: str, players: dict, problems: list[Problem]) -> Entrant | None:
+def _player(game: Game, colour: str, players: dict, problems: list[FileProblem]) -> Entrant | None:
     name = " ".join(game.tags.get(colour, "").split())
     line = game.lines.get(colour, game.line)
     if name in ("", "?"):
-        problems.append(Problem(line, 0, f"The game has no {colour} player (tag {colour})."))
+        problems.append(FileProblem(line, 0, f"The game has no {colour} player (tag {colour})."))
         return None
     fide_text = game.tags.get(f"{colour}FideId", "").strip()
     elo = game.tags.get(f"{colour}Elo", "").strip()
     fide_id = int(fide_text) if fide_text.isdigit() and int(fide_text) > 0 else None
     if fide_text and fide_text not in ("-", "?") and fide_id is None and fide_text != "0":
         problems.append(
-            Problem(
+            FileProblem(
                 game.lines[f"{colour}FideId"],
                 0,
                 f"'{fide_text}' is not a FIDE id (a whole number).",
@@ -168,7 +169,7 @@ def _player(game: Game, colour: str, players: dict, problems: list[Problem]) -> 
     return entrant
 
 
-def _check_rounds(tournament: Tournament, problems: list[Problem]) -> None:
+def _check_rounds(tournament: Tournament, problems: list[FileProblem]) -> None:
     """A player meets one opponent a round (when the file numbers its rounds)."""
     seen: dict[tuple[int, int], Pairing] = {}
     for pairing in tournament.pairings:
@@ -178,7 +179,7 @@ def _check_rounds(tournament: Tournament, problems: list[Problem]) -> None:
             key = (pairing.round, entrant.rank)
             if key in seen:
                 problems.append(
-                    Problem(
+                    FileProblem(
                         pairing.line,
                         0,
                         f"Round {pairing.round}: {entrant.name} "

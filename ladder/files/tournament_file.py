@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from ladder.files.problems import FileProblem
+
 PLAYED = {"1": "0", "0": "1", "=": "="}  # a played game's code -> the opponent's
 FORFEITS = {"+": "-", "-": "+"}
 SHORT = {"W": "L", "L": "W", "D": "D"}  # games that lasted less than one move
@@ -27,30 +29,10 @@ BYES = {
 CODES = {*PLAYED, *FORFEITS, *SHORT, *BYES}
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Why a file is refused, and where (1-based line and column; column 0: the whole line)."""
-
-    line: int
-    column: int
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"Line {self.line}" + (f", column {self.column}" if self.column else "")
-        return f"{where}: {self.reason}"
-
-
-class Problems(list[Problem]):
-    """The problems found so far."""
-
-    def add(self, line: int, column: int, reason: str) -> None:
-        self.append(Problem(line, column, reason))
-
-
 class TrfRefused(Exception):
     """The file is refused whole; ``problems`` say where and why."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[FileProblem]) -> None:
         self.problems = sorted(problems, key=lambda p: (p.line, p.column))
         super().__init__("\n".join(str(p) for p in self.problems))
 

@@ -4,7 +4,7 @@
 ``ladder.files.pgn``) into a ``TournamentImport``: who is matched (by FIDE id, then by exact name,
 ``Lastname, Firstname`` matching ``Firstname Lastname`` too), who is new, what conflicts, the
 games as the write path takes them, and what the file holds that is no rated game. The write
-itself is ``ladder.writes.actions.import_tournament``.
+itself is ``import_tournament``, through ``ladder.writes.actions.import_tournament``.
 """
 
 from __future__ import annotations
@@ -12,13 +12,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from ladder.files import pgn, trf
-from ladder.files.tournament_file import Entrant, Problem, Tournament, TrfRefused, decode
+from ladder.files.problems import FileProblem
+from ladder.files.tournament_file import Entrant, Tournament, TrfRefused, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
-from ladder.writes.validation import GameEntry, GamesInvalid, PlayerLookup
+from ladder.writes import actions
+from ladder.writes.validation import (
+    EventAlreadyImported,
+    GameEntry,
+    GamesInvalid,
+    PlayerLookup,
+    PlayersInvalid,
+)
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -49,7 +58,7 @@ class TournamentImport:
     time_control: str
     given_list: str = ""
     matches: list[Match] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
     entries: list[GameEntry] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)  # recorded (empty for a dry run)
     dry_run: bool = False
@@ -129,11 +138,13 @@ def prepare(
         given_list=rating_list,
     )
     if not plan.event:
-        plan.problems.append(Problem(1, 0, "The file names no event (line 012); give its name."))
+        plan.problems.append(
+            FileProblem(1, 0, "The file names no event (line 012); give its name.")
+        )
     elif tournament.other_events and not event:
         name, line = tournament.other_events[0]
         plan.problems.append(
-            Problem(
+            FileProblem(
                 line,
                 0,
                 f"The file holds games of several events "
@@ -152,7 +163,7 @@ def prepare(
         when = pairing.date or tournament.round_date(pairing.round, day)
         if when is None:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     pairing.line,
                     pairing.column,
                     f"{f'Round {pairing.round}' if pairing.round else 'This game'} has no "
@@ -212,7 +223,7 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
         found = len(plan.problems)
         if entrant.fide_id is not None and entrant.fide_id in fide_ids:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"The FIDE id {entrant.fide_id} is "
@@ -227,7 +238,7 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
             if match.player.pk in taken:
                 first = taken[match.player.pk].line
                 plan.problems.append(
-                    Problem(
+                    FileProblem(
                         entrant.line,
                         15,
                         f"Lines {first} and {entrant.line} are both {match.player}.",
@@ -245,7 +256,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         player = lookup.by_fide_id[entrant.fide_id]
         if not name_keys(player.name) & keys:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"The FIDE id {entrant.fide_id} is "
@@ -257,7 +268,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         return Match(entrant, player, "FIDE id")
     if len(named) > 1:
         plan.problems.append(
-            Problem(
+            FileProblem(
                 entrant.line,
                 15,
                 f"{len(named)} players of the ladder are named '{entrant.display_name}'; "
@@ -273,7 +284,7 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
         (player,) = named.values()
         if player.fide_id and entrant.fide_id and player.fide_id != entrant.fide_id:
             plan.problems.append(
-                Problem(
+                FileProblem(
                     entrant.line,
                     58,
                     f"'{player.name}' has the FIDE id "
@@ -298,34 +309,51 @@ def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
     )
     if fields is not None:
         setattr(player, fields.entry_rating, entrant.rating)
-    try:
-        # The constraints repeat the field validators, and checking them costs a query each.
-        player.full_clean(validate_unique=False, validate_constraints=False)
-    except ValidationError as error:
-        for name, messages in error.message_dict.items():
-            column = 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0)
-            for message in messages:
-                plan.problems.append(Problem(entrant.line, column, message))
-    player.start_from_entry()
+    player.start_from_entry()  # its state in the preview; the write path checks it
     return player
 
 
-def already_imported(plan: TournamentImport) -> Problem | None:
-    """A problem when the event's games are in the ladder already (one query)."""
-    days = [e.date for e in plan.entries if e.date is not None]
-    if not days:
-        return None
-    stored = Game.objects.filter(event=plan.event, date__gte=min(days), date__lte=max(days))
-    first = stored.order_by("created").values_list("created", flat=True).first()
-    if first is None:
-        return None
-    return Problem(
-        1,
-        0,
-        f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
-        f"'{plan.event}' has games from {min(days)} to {max(days)} in the ladder; "
-        "nothing was imported. Delete its games first to import it again.",
-    )
+def import_tournament(
+    plan: TournamentImport, *, user: Any = None, dry_run: bool = False
+) -> TournamentImport:
+    """Import a prepared file whole or not at all through ``actions.import_tournament``: its
+    new players, then its games (one transaction, one rating run a list). ``dry_run`` does all
+    of it and rolls it back: an exact preview.
+
+    Raise ``TrfRefused`` naming every problem by line and column; an event already in the
+    ladder is refused, never recorded twice.
+    """
+    if plan.problems:
+        raise TrfRefused(plan.problems)
+    new = [m for m in plan.matches if m.new]
+    try:
+        plan.games = actions.import_tournament(
+            event=plan.event,
+            players=[m.player for m in new],
+            games=plan.entries,
+            user=user,
+            dry_run=dry_run,
+            sources=[f"line {m.entrant.line}" for m in new],
+        )
+    except EventAlreadyImported as error:
+        raise TrfRefused([FileProblem(1, 0, message) for message in error.messages]) from error
+    except PlayersInvalid as error:
+        raise TrfRefused(_player_problems(error, new)) from error
+    except ValidationError as error:
+        raise refusal(error, plan) from error
+    plan.dry_run = dry_run
+    return plan
+
+
+def _player_problems(error: PlayersInvalid, new: list[Match]) -> list[FileProblem]:
+    """The write path's refusal of new players, at their lines and the columns of their fields."""
+    return [
+        FileProblem(match.entrant.line, 49 if "rating" in name else _PLAYER_COLUMNS.get(name, 0),
+                    message)
+        for match, found in zip(new, error.problems, strict=True)
+        for name, messages in found.items()
+        for message in messages
+    ]  # fmt: skip
 
 
 def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
@@ -342,7 +370,7 @@ def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
             where = f"Round {entry.round}: " if entry.round else ""
             for message in messages:
                 text = message if name in (NON_FIELD_ERRORS, "", "date") else f"{name}: {message}"
-                problems.append(Problem(int(line or 0), int(column or 0), where + text))
+                problems.append(FileProblem(int(line or 0), int(column or 0), where + text))
     return TrfRefused(list(dict.fromkeys(problems)))
 
 

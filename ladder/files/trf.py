@@ -14,6 +14,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from ladder.files.problems import FileProblem, FileProblems
 from ladder.files.tournament_file import (
     CODES,
     FORFEITS,
@@ -23,8 +24,6 @@ from ladder.files.tournament_file import (
     Cell,
     Entrant,
     Pairing,
-    Problem,
-    Problems,
     Tournament,
     TrfRefused,
 )
@@ -84,13 +83,13 @@ def _birth_year(text: str) -> int | None:
 def parse(text: str, *, encoding_note: str = "") -> Tournament:
     """Read a TRF; raise ``TrfRefused`` with every problem found."""
     tournament = Tournament(notes=[encoding_note] if encoding_note else [])
-    problems = Problems()
+    problems = FileProblems()
     codes = set()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if "\x00" in line:
             nul = "The line holds a NUL character; this is not a text file (save it as text)."
-            raise TrfRefused([Problem(number, 0, nul)])
+            raise TrfRefused([FileProblem(number, 0, nul)])
         if not line.strip():
             continue
         code = line[:3]
@@ -112,7 +111,9 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     return tournament
 
 
-def _header(tournament: Tournament, code: str, line: str, number: int, problems: Problems) -> None:
+def _header(
+    tournament: Tournament, code: str, line: str, number: int, problems: FileProblems
+) -> None:
     value = line[4:].strip()
     if code in ("042", "052") and value:
         try:
@@ -145,7 +146,7 @@ def _header(tournament: Tournament, code: str, line: str, number: int, problems:
             setattr(tournament, names[code], value)
 
 
-def _number(text: str, line: int, column: int, what: str, problems: Problems) -> int | None:
+def _number(text: str, line: int, column: int, what: str, problems: FileProblems) -> int | None:
     text = text.strip()
     if not text:
         return None
@@ -155,7 +156,7 @@ def _number(text: str, line: int, column: int, what: str, problems: Problems) ->
     return int(text)
 
 
-def _entrant(line: str, number: int, problems: Problems, notes: list[str]) -> Entrant | None:
+def _entrant(line: str, number: int, problems: FileProblems, notes: list[str]) -> Entrant | None:
     if len(line) < POINTS_END:
         problems.add(
             number,
@@ -196,7 +197,7 @@ def _entrant(line: str, number: int, problems: Problems, notes: list[str]) -> En
     return entrant if len(problems) == found else None
 
 
-def _cell(line: str, start: int, number: int, problems: Problems) -> Cell:
+def _cell(line: str, start: int, number: int, problems: FileProblems) -> Cell:
     round_number = (start - FIRST_ROUND_COLUMN + 1) // 10 + 1
     block = line[start : start + 10].ljust(8)
     opponent = _number(block[:4], number, start + 1, "starting rank of an opponent", problems)
@@ -233,7 +234,7 @@ def _cell(line: str, start: int, number: int, problems: Problems) -> Cell:
 # --- games -------------------------------------------------------------------------------------
 
 
-def _games(tournament: Tournament, problems: Problems) -> None:
+def _games(tournament: Tournament, problems: FileProblems) -> None:
     """Pair the lines up: each game once, from the two lines that describe it."""
     by_rank: dict[int, Entrant] = {}
     for entrant in tournament.entrants:
@@ -267,7 +268,7 @@ def _blank(cell: Cell | None) -> bool:
 
 
 def _round(
-    tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: Problems
+    tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: FileProblems
 ) -> None:
     named: dict[int, Entrant] = {}  # opponent rank -> the line that names them
     where = f"Round {round_number}: "
@@ -310,7 +311,7 @@ def _pair(
     entrant: Entrant,
     opponent: Entrant,
     round_number: int,
-    problems: Problems,
+    problems: FileProblems,
 ) -> None:
     mine = entrant.cell(round_number)
     theirs = opponent.cell(round_number)

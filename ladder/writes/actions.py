@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, TextIO
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
@@ -20,9 +20,6 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ladder.files import backup as club_io
-from ladder.files import csv_import as importers
-from ladder.files import tournaments
-from ladder.files.tournament_file import TrfRefused
 from ladder.records import (
     Game,
     ImportedFile,
@@ -35,8 +32,9 @@ from ladder.records import (
     refuse_control_characters_but_lines,
 )
 from ladder.records import versions as data_version
-from ladder.writes import audit, correction_window, games_screen
+from ladder.writes import audit, correction_window, storage
 from ladder.writes.validation import (
+    FileAlreadyImported,
     GameEntry,
     PeriodClosedError,
     check_entry_change,
@@ -44,8 +42,11 @@ from ladder.writes.validation import (
     check_period,
     check_period_deletion,
     check_player_deletion,
+    check_players,
+    ensure_event_new,
     ensure_open,
     raise_for,
+    raise_for_players,
 )
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
@@ -57,6 +58,7 @@ _PUBLISHED_LOCK = 0x1AD0  # advisory lock: closing or reopening against entry-da
 __all__ = [
     "GameEntry",
     "PeriodClosedError",
+    "add_players",
     "close_period",
     "correct_game",
     "delete_games",
@@ -241,37 +243,65 @@ def save_player(*, player: Player, user: Any = None) -> Player:
     return player
 
 
+@transaction.atomic
+def add_players(
+    *, players: Sequence[Player], user: Any = None, reason: str, sources: Sequence[str] = ()
+) -> list[Player]:
+    """Add new players, all or none, checked as every door checks a player (the model's own
+    validators; a FIDE id twice in the batch or already in the club); return them with their
+    ids. ``sources`` name the players in messages ("line 5"). Raise ``PlayersInvalid``.
+
+    Written in bulk, each with its first history version (``reason``, ``user``).
+    """
+    raise_for_players(check_players(players, sources=sources), sources)
+    for player in players:
+        player.start_from_entry()
+    try:
+        storage.insert_players(players)
+    except IntegrityError as error:  # a concurrent writer took a FIDE id since the check
+        raise ValidationError(
+            "The players could not be added: another import took one of their FIDE ids "
+            "meanwhile; try again."
+        ) from error
+    # Bulk-written: no save() wrote their first history version, no signal says they changed.
+    audit.record_created(Player, [p.pk for p in players], user=_user(user), reason=reason)
+    data_version.bump_on_commit()
+    return list(players)
+
+
 # --- files --------------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def import_players(file: TextIO, *, user: Any = None) -> int:
-    """Import players from a CSV file, whole or not at all; return how many were added.
-    The same file twice is refused (``importers.AlreadyImported``)."""
-    file, digest = importers.fingerprinted(file, ImportedFile.Kind.PLAYERS)
-    players = importers.import_players(file)
-    # Bulk-written: no save() wrote their first history version, no signal says they changed.
-    audit.record_created(
-        Player, [p.pk for p in players], user=_user(user), reason="Imported from a CSV file"
-    )
-    importers.remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=len(players), user=user)
-    data_version.bump_on_commit()
-    return len(players)
+def import_players(
+    *, players: Sequence[Player], digest: str, user: Any = None, sources: Sequence[str] = ()
+) -> list[Player]:
+    """Add the players of a file (``add_players``) and remember the file by its fingerprint
+    ``digest``, so that the same file twice is refused (``FileAlreadyImported``)."""
+    added = add_players(players=players, user=user, reason="Imported from a CSV file",
+                        sources=sources)  # fmt: skip
+    _remember(digest, kind=ImportedFile.Kind.PLAYERS, rows=len(added), user=user)
+    return added
 
 
 @transaction.atomic
-def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
-    """Import games from a CSV file, whole or not at all, through ``enter_games``.
-    The same file twice is refused (``importers.AlreadyImported``)."""
-    file, digest = importers.fingerprinted(file, ImportedFile.Kind.GAMES)
-    games_screen.screen_games(file)  # a bad file is refused before a game is built
-    entries = importers.read_games(file)
+def import_games(*, games: Sequence[GameEntry], digest: str, user: Any = None) -> list[Game]:
+    """Record the games of a file through ``enter_games`` and remember the file by its
+    fingerprint ``digest`` (the same file twice is refused: ``FileAlreadyImported``)."""
+    created = enter_games(games=games, user=user, reason=f"{len(games)} games imported")
+    _remember(digest, kind=ImportedFile.Kind.GAMES, rows=len(created), user=user)
+    return created
+
+
+def _remember(digest: str, *, kind: str, rows: int, user: Any) -> None:
+    """Record an imported file in the import's transaction; a concurrent import of the same
+    file loses here (the unique fingerprint) and rolls back whole."""
     try:
-        games = enter_games(games=entries, user=user, reason=f"{len(entries)} games imported")
-    except ValidationError as error:
-        raise importers.failure(error, entries) from error
-    importers.remember(digest, kind=ImportedFile.Kind.GAMES, rows=len(games), user=user)
-    return games
+        with transaction.atomic():
+            ImportedFile.objects.create(kind=kind, sha256=digest, rows=rows, user=_user(user))
+    except IntegrityError as error:
+        earlier = ImportedFile.objects.get(kind=kind, sha256=digest)
+        raise FileAlreadyImported(earlier) from error
 
 
 @transaction.atomic
@@ -421,44 +451,39 @@ class _DryRun(Exception):
 
 
 def import_tournament(
-    *, plan: tournaments.TournamentImport, user: Any = None, dry_run: bool = False
-) -> tournaments.TournamentImport:
-    """Import a tournament file (TRF or PGN, see ``ladder.files.tournaments``) whole or not at all:
-    create its new players, then record its games through ``enter_games`` (one transaction,
-    one rating run a list). ``dry_run`` does all of it and rolls it back: an exact preview.
+    *,
+    event: str,
+    players: Sequence[Player],
+    games: Sequence[GameEntry],
+    user: Any = None,
+    dry_run: bool = False,
+    sources: Sequence[str] = (),
+) -> list[Game]:
+    """Import a tournament file's new players (``add_players``) and its games (``enter_games``)
+    whole or not at all, in one transaction with one rating run a list; return the games.
+    ``dry_run`` does all of it and rolls it back (an exact preview): no game is returned and
+    the players are left unsaved.
 
-    Raise ``TrfRefused`` naming every problem by line and column; an event already in the
-    ladder is refused, never recorded twice.
+    Raise ``EventAlreadyImported`` (games of the event are recorded already),
+    ``PlayersInvalid`` (the players), else what ``enter_games`` raises (the games).
     """
     try:
         with transaction.atomic():
-            _import_tournament(plan, user=user)
+            ensure_event_new(event, {entry.date for entry in games if entry.date is not None})
+            reason = f"{event}: imported from a tournament file"
+            if players:
+                add_players(players=players, user=user, reason=reason, sources=sources)
+            created = []
+            if games:
+                count = f"{len(games)} games imported from a tournament file"
+                created = enter_games(games=games, user=user, reason=f"{event}: {count}")
             if dry_run:
                 raise _DryRun
     except _DryRun:
-        plan.games, plan.dry_run = [], True
-        for player in plan.new_players:  # the rollback took their rows away
+        for player in players:  # the rollback took their rows away
             player.pk, player._state.adding = None, True
-    return plan
-
-
-def _import_tournament(plan: tournaments.TournamentImport, *, user: Any) -> None:
-    again = tournaments.already_imported(plan)
-    if plan.problems or again is not None:
-        raise TrfRefused(plan.problems + ([again] if again is not None else []))
-    if plan.new_players:
-        bulk_create_with_history(plan.new_players, Player, default_user=_user(user))
-        data_version.bump_on_commit()  # bulk-written: no signal says the players changed
-    if not plan.entries:
-        return
-    try:
-        plan.games = enter_games(
-            games=plan.entries,
-            user=user,
-            reason=f"{plan.event}: {len(plan.entries)} games imported from a tournament file",
-        )
-    except ValidationError as error:
-        raise tournaments.refusal(error, plan) from error
+        return []
+    return created
 
 
 # --- the records the admin adds, changes and deletes: periods, players --------------------------

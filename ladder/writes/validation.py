@@ -11,20 +11,22 @@ door shows the same sentence.
 from __future__ import annotations
 
 import calendar
+import functools
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db.models import Count
+from django.db.models import Count, Field
 from django.utils import timezone
 
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
     Game,
+    ImportedFile,
     PeriodStatus,
     Player,
     RatingList,
@@ -42,9 +44,9 @@ from ratings.rules import fide
 
 # Beyond this many games the duplicate check reads the games of the date range instead of
 # naming every player in IN lists (SQLite limits the variables of one statement).
-_IN_LIST_LIMIT = 500
+IN_LIST_LIMIT = 500
 # Beyond this many games a batch is first checked for what needs no game built (see check_games).
-_QUICK_FIRST = 1000
+QUICK_FIRST = 1000
 
 
 class PeriodClosedError(ValidationError):
@@ -189,7 +191,7 @@ def check_games(
     if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
                               for e in entries):  # fmt: skip
         lookup = PlayerLookup.load()
-    if len(entries) > _QUICK_FIRST:
+    if len(entries) > QUICK_FIRST:
         # A big file is read for its typing mistakes first (players, results), which need no
         # game built: one bad row of a million is refused in seconds, not minutes.
         known: dict[tuple[str, str], str | None] = {}  # a big file repeats its players
@@ -218,25 +220,32 @@ def _check_typed(
         if not isinstance(value, str):
             continue
         if (name, value) not in known:
-            known[name, value] = _typed_problem(name, value, lookup)
+            known[name, value] = typed_problem(name, value, lookup)
         problem = known[name, value]
         if problem is not None:
             checked.add(name, problem)
     return checked
 
 
-def _typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+def typed(name: str, value: str, lookup: PlayerLookup | None) -> tuple[Any, str | None]:
+    """What a typed player (``white``, ``black``) or result is, or what is wrong with it:
+    (the Player or the result as stored, None) or (None, the problem)."""
     if not value.strip():
-        return "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+        return None, (
+            "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+        )
     try:
         if name == "result":
-            Result.parse(value)
-        else:
-            assert lookup is not None
-            lookup.find(value)
+            return Result.parse(value), None
+        assert lookup is not None
+        return lookup.find(value), None
     except (ValueError, LookupError) as error:
-        return str(error)
-    return None
+        return None, str(error)
+
+
+def typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+    """What is wrong with a typed player or result (None: nothing)."""
+    return typed(name, value, lookup)[1]
 
 
 def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
@@ -247,25 +256,19 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
         if isinstance(value, Player):
             players[colour] = value
             continue
-        assert lookup is not None
-        if not value.strip():
-            checked.add(colour, f"{colour.capitalize()} is missing.")
-            continue
-        try:
-            players[colour] = lookup.find(value)
-        except LookupError as error:
-            checked.add(colour, str(error))
-    try:
-        result = Result.parse(entry.result) if entry.result.strip() else ""
-    except ValueError as error:
-        checked.add("result", str(error))
+        found, problem = typed(colour, value, lookup)
+        if problem is not None:
+            checked.add(colour, problem)
+        else:
+            players[colour] = found
+    result, problem = typed("result", entry.result, lookup)
+    if problem is not None:
+        checked.add("result", problem)
         result = entry.result
-    if not entry.result.strip():
-        checked.add("result", "The result is missing.")
     game = Game(result=result, event=entry.event, round=entry.round,
                 white=players.get("white"), black=players.get("black"))  # fmt: skip
     game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
-    _check_list(entry, game, checked)
+    check_list(entry, game, checked)
     _model_checks(game, checked)
     if entry.date is not None and "date" not in checked.problems:
         check_date(entry.date, periods, checked)
@@ -294,7 +297,7 @@ def latest_game_date(today: date | None = None) -> date:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
-def _check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
+def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
     """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
     club's default; refuse a list the time control contradicts, one the club does not keep, and
     a standard game too fast for its players' ratings."""
@@ -335,19 +338,46 @@ def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> 
     )
 
 
-def _model_checks(game: Game, checked: Checked) -> None:
-    """The model's own field validators and constraints, with their messages."""
-    # A field already refused gets one message; the players are resolved objects already (their
-    # foreign-key check would read each again).
-    skip = ["period", "white", "black", *checked.problems]
+# The fields ``full_clean`` checks on a game the validator built: the players are resolved
+# objects already (their foreign-key check would read each again) and the period follows the date.
+GAME_FIELDS_CHECKED: list[Field] = [
+    f
+    for f in Game._meta.fields
+    if f.editable and not f.primary_key and f.name not in ("white", "black")
+]
+
+
+def field_problems(model_field: Field, value: object) -> list[str]:
+    """What the model field's own validators say of ``value`` (``full_clean`` for one field:
+    nothing when it is blank and may be)."""
+    if model_field.blank and value in model_field.empty_values:
+        return []
     try:
-        game.full_clean(exclude=skip, validate_unique=False, validate_constraints=False)
+        model_field.clean(value, None)
     except ValidationError as error:
-        for name, messages in error.message_dict.items():
-            for message in messages:
-                checked.add(name, message)
-    if game.white_id and game.white_id == game.black_id and "black" not in checked.problems:
-        checked.add("black", "A player cannot play themselves.")
+        return list(error.messages)
+    return []
+
+
+def clean_problems(game: Game) -> list[tuple[str, str]]:
+    """What the model's ``clean`` says of the game, as (field, message)."""
+    try:
+        game.clean()
+    except ValidationError as error:
+        return [(name, m) for name, messages in error.message_dict.items() for m in messages]
+    return []
+
+
+def _model_checks(game: Game, checked: Checked) -> None:
+    """The model's own field validators and ``clean``, with their messages (a field already
+    refused gets one message)."""
+    refused = set(checked.problems)
+    for model_field in GAME_FIELDS_CHECKED:
+        if model_field.name not in refused:
+            for message in field_problems(model_field, getattr(game, model_field.attname)):
+                checked.add(model_field.name, message)
+    for name, message in clean_problems(game):
+        checked.add(name, message)
 
 
 class Periods:
@@ -387,21 +417,16 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
     games = [c.game for c in checked if c.game is not None]
     if not games:
         return
-    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
-    if len(games) <= _IN_LIST_LIMIT:
-        stored = stored.filter(
-            date__in={g.date for g in games},
-            white_id__in={g.white_id for g in games},
-            black_id__in={g.black_id for g in games},
-        )
-    else:
-        stored = stored.filter(date__gte=min(g.date for g in games),
-                               date__lte=max(g.date for g in games))  # fmt: skip
+    stored = recorded_like(
+        days={g.date for g in games},
+        white_ids={g.white_id for g in games},
+        black_ids={g.black_id for g in games},
+        count=len(games),
+        exclude=exclude,
+    )
     existing = {
         (day, white, black, round_, rating_list): (pk, result)
-        for pk, day, white, black, round_, rating_list, result in stored.values_list(
-            "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
-        )
+        for pk, day, white, black, round_, rating_list, result in stored
     }
     seen: dict[tuple, Checked] = {}
     for item in checked:
@@ -420,6 +445,27 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             seen[key] = item
 
 
+def recorded_like(
+    *,
+    days: Collection[date],
+    white_ids: Collection[int],
+    black_ids: Collection[int],
+    count: int,
+    exclude: Game | None = None,
+) -> Iterable[tuple[int, date, int, int, str, str, str]]:
+    """The stored games that could be ``count`` games of these days and players again, as
+    (pk, date, white id, black id, round, list, result), in one query: what makes two games
+    the same game is the date, the players, their colours, the round and the list."""
+    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
+    if count <= IN_LIST_LIMIT:
+        stored = stored.filter(date__in=days, white_id__in=white_ids, black_id__in=black_ids)
+    else:
+        stored = stored.filter(date__gte=min(days), date__lte=max(days))
+    return stored.values_list(
+        "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
+    )
+
+
 def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
     """Say that a game is already recorded (as game ``pk``)."""
     return (
@@ -432,6 +478,148 @@ def repeat_message(first: str) -> str:
     """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
     first = first or "another game of this batch"
     return f"This game repeats {first[:1].lower()}{first[1:]}."
+
+
+class FileAlreadyImported(ValidationError):
+    """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
+
+    def __init__(self, earlier: ImportedFile) -> None:
+        self.earlier = earlier
+        super().__init__(already_imported_message(earlier))
+
+
+def already_imported_message(earlier: ImportedFile) -> str:
+    """Say that a file was imported before, and what recording it again would do."""
+    what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
+    return (
+        f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
+        f"{what}); importing it again would record them twice."
+    )
+
+
+class EventAlreadyImported(ValidationError):
+    """An event's games are in the ladder already: a file of it is not recorded twice."""
+
+
+def ensure_event_new(event: str, days: Collection[date]) -> None:
+    """Raise ``EventAlreadyImported`` when games of ``event`` on these days are recorded
+    already (one query)."""
+    if not days:
+        return
+    stored = Game.objects.filter(event=event, date__gte=min(days), date__lte=max(days))
+    first = stored.order_by("created").values_list("created", flat=True).first()
+    if first is not None:
+        raise EventAlreadyImported(
+            f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
+            f"'{event}' has games from {min(days)} to {max(days)} in the ladder; "
+            "nothing was imported. Delete its games first to import it again."
+        )
+
+
+# --- new players --------------------------------------------------------------------------------
+
+
+class PlayersInvalid(ValidationError):
+    """Some players of a batch are invalid; ``problems[i]`` maps field -> messages for player i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
+        self.problems = problems
+        self.sources = list(sources) or _batch_names(len(problems))
+        super().__init__(
+            [
+                f"{source}: {message}"
+                for source, found in zip(self.sources, problems, strict=True)
+                for messages in found.values()
+                for message in messages
+            ]
+        )
+
+
+def check_players(
+    players: Sequence[Player], *, sources: Sequence[str] = ()
+) -> list[dict[str, list[str]]]:
+    """Check new players as every door enters them; return each one's problems by field.
+
+    Each player is checked by the model's own validators (``full_clean`` of the entry data:
+    the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
+    how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
+    """
+    names = list(sources) or _batch_names(len(players))
+    problems: list[dict[str, list[str]]] = [{} for _ in players]
+    first: dict[int, int] = {}  # FIDE id -> the index of the first player with it
+    for index, player in enumerate(players):
+        if not _plainly_valid(player):
+            _player_checks(player, problems[index])
+        if player.fide_id is not None:
+            if player.fide_id in first:
+                message = f"FIDE id {player.fide_id} is also on {names[first[player.fide_id]]}."
+                problems[index].setdefault("fide_id", []).append(message)
+            first.setdefault(player.fide_id, index)
+    stored = Player.objects.exclude(fide_id=None)
+    if len(first) <= IN_LIST_LIMIT:  # else read them all: SQLite limits a statement's values
+        stored = stored.filter(fide_id__in=list(first))
+    taken = {i for i in stored.values_list("fide_id", flat=True) if i in first} if first else ()
+    for fide_id in sorted(taken):
+        message = f"A player with FIDE id {fide_id} already exists."
+        problems[first[fide_id]].setdefault("fide_id", []).append(message)
+    return problems
+
+
+def _batch_names(count: int) -> list[str]:
+    return [f"player {i + 1} of this batch" for i in range(count)]
+
+
+def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
+    """Raise ``PlayersInvalid`` when any player has a problem."""
+    if any(problems):
+        raise PlayersInvalid(problems, sources)
+
+
+_DERIVED = [f.name for f in Player._meta.fields if not f.editable]
+# What full_clean checks of a new player (the door's fields), and the one field whose every
+# value differs (the FIDE id: checked, not remembered).
+_CLEANED = [f for f in Player._meta.fields if f.editable and not f.primary_key]
+_NAME = Player._meta.get_field("name")
+_UNIQUE = {"fide_id"}
+
+
+def _player_checks(player: Player, found: dict[str, list[str]]) -> None:
+    try:
+        # Uniqueness is checked for the whole batch at once, and every check constraint repeats
+        # a field validator: Django checks a constraint with a query, three a row otherwise.
+        player.full_clean(exclude=_DERIVED, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        for name, messages in error.message_dict.items():
+            found.setdefault(name, []).extend(messages)
+
+
+def _plainly_valid(player: Player) -> bool:
+    """Say whether ``full_clean`` (as ``_player_checks`` calls it) would pass the player, in a
+    few dictionary reads: each field's values repeat (ratings, years, federations), so each
+    distinct value is cleaned once; a name of printable characters within the length passes
+    the name's validators. False sends the player to full_clean for its messages."""
+    for model_field in _CLEANED:
+        value = getattr(player, model_field.attname)
+        if model_field.blank and value in model_field.empty_values:
+            continue
+        if model_field is _NAME:
+            if not (0 < len(value) <= (_NAME.max_length or 0) and value.isprintable()):
+                return False
+        elif model_field.name in _UNIQUE:
+            if field_problems(model_field, value):
+                return False
+        elif not _cleans_cached(model_field.attname, value):
+            return False
+    try:
+        player.clean()
+    except ValidationError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=8192)
+def _cleans_cached(attname: str, value: Any) -> bool:
+    return not field_problems(cast(Field, Player._meta.get_field(attname)), value)
 
 
 # --- players' entry data ------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.db.models import F, OuterRef, Subquery
 from ladder.records import Player, RatingPeriod
 from ratings import selectors
 from ratings.models import Publication, PublishedRating
-from ratings.recompute.services import latest_changes
+from ratings.recompute.states import latest_changes
 from ratings.rules import fide
 
 

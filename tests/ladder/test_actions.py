@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from ladder.records import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
-from ladder.writes import actions
+from ladder.writes import actions, validation
 from ladder.writes.validation import GameEntry, PeriodClosedError, latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
@@ -230,3 +230,33 @@ def test_other_lists_and_other_fields_stay_open(published):
     alice.entry_rating = 1900
     actions.save_player(player=alice)  # once reopened, the change is allowed
     assert Player.objects.get(pk=alice.pk).entry_rating == 1900
+
+
+# --- new players ---------------------------------------------------------------------------------
+
+
+def test_add_players_writes_them_with_their_first_version(django_assert_max_num_queries):
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
+    players = [Player(name=f"P{i}", fide_id=9000 + i, entry_rating=1800) for i in range(20)]
+    with django_assert_max_num_queries(8):  # check, insert, history, savepoints: not one a player
+        added = actions.add_players(players=players, user=boss, reason="Entered by hand")
+    assert [p.pk for p in added] == list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    assert Player.objects.get(fide_id=9003).rating == 1800  # started from the entry data
+    version = Player.history.get(fide_id=9003)  # type: ignore[attr-defined]
+    assert (version.history_change_reason, version.history_user) == ("Entered by hand", boss)
+
+
+def test_add_players_refuses_the_batch_naming_each_player():
+    PlayerFactory(fide_id=5)
+    players = [Player(name="Ann", fide_id=7), Player(name="Bob", fide_id=7),
+               Player(name="Cy", fide_id=5), Player(name="Di", birth_year=1800)]  # fmt: skip
+    sources = ["line 2", "line 3", "line 4", "line 5"]
+    with pytest.raises(validation.PlayersInvalid) as refused:
+        actions.add_players(players=players, reason="", sources=sources)
+    assert refused.value.problems == [
+        {},
+        {"fide_id": ["FIDE id 7 is also on line 2."]},
+        {"fide_id": ["A player with FIDE id 5 already exists."]},
+        {"birth_year": ["Ensure this value is greater than or equal to 1900."]},
+    ]
+    assert Player.objects.count() == 1

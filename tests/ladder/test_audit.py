@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from ladder.files import backup as club_io
+from ladder.files import csv_import
 from ladder.records import Game, Player, RatingPeriod
 from ladder.writes import actions
 from ratings.models import RatingChange
@@ -112,7 +113,7 @@ def csv_players_command(boss, tmp_path):
 
 
 def csv_players_by_a_user(boss, tmp_path):
-    actions.import_players(StringIO(PLAYERS_CSV), user=boss)
+    csv_import.import_players(StringIO(PLAYERS_CSV), user=boss)
     return boss
 
 
@@ -186,7 +187,7 @@ def test_every_created_record_has_one_first_version_by_the_acting_user(door, tmp
 
 
 def test_a_first_version_holds_the_record_as_stored(tmp_path):
-    actions.import_players(StringIO(PLAYERS_CSV), user=None)
+    csv_import.import_players(StringIO(PLAYERS_CSV), user=None)
     version = Player.history.get(fide_id=3001)  # type: ignore[attr-defined]
     stored = Player.objects.get(fide_id=3001)
     assert (version.id, version.name, version.entry_rating, version.created) == (
@@ -200,7 +201,7 @@ def test_importing_players_writes_their_history_in_one_query_whatever_the_file_s
     def queries(rows: int, first: int) -> list[str]:
         text = "name,fide_id,rating\n" + "".join(f"P{i},{first + i},1800\n" for i in range(rows))
         with CaptureQueriesContext(connection) as captured:
-            actions.import_players(StringIO(text))
+            csv_import.import_players(StringIO(text))
         # The players' own insert is batched by the database's limits (SQLite: 999 values).
         return [q["sql"] for q in captured.captured_queries
                 if not q["sql"].startswith('INSERT INTO "ladder_player"')]  # fmt: skip

@@ -144,6 +144,39 @@ def test_a_bad_player_is_refused_at_every_door(api, client, boss, tmp_path, fiel
     assert not Player.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("values", "field", "column"),
+    [
+        ({"birth_year": 2999}, "birth_year", "birth_year"),
+        ({"birth_year": 1800}, "birth_year", "birth_year"),
+        ({"entry_rated_games": 200_000}, "entry_rated_games", "rated_games"),
+        ({"entry_rating": 2000, "entry_peak_rating": 1900}, "entry_peak_rating", "peak_rating"),
+        ({"entry_peak_rating": 1900}, "entry_peak_rating", "peak_rating"),
+        ({"entry_rating": 4000}, "entry_rating", "rating"),
+        ({"fide_id": 0}, "fide_id", "fide_id"),
+    ],
+)
+def test_a_bad_player_row_gets_the_same_message_through_csv_admin_and_api(
+    api, client, boss, tmp_path, values, field, column
+):
+    response = api.post("/api/v1/players/", {"name": "Ada", **values}, format="json")
+    assert response.status_code == 400
+    (message,) = response.json()[field]
+    client.force_login(boss)
+    form = {"name": "Ada", "entry_rated_games": 0, "rapid_entry_rated_games": 0,
+            "blitz_entry_rated_games": 0, "ratingchange_set-TOTAL_FORMS": 0,
+            "ratingchange_set-INITIAL_FORMS": 0, **values}  # fmt: skip
+    page = html.unescape(client.post("/admin/ladder/player/add/", form).content.decode())
+    assert message in page
+    columns = {"entry_rating": "rating", "entry_rated_games": "rated_games",
+               "entry_peak_rating": "peak_rating"}  # fmt: skip
+    header = ",".join(["name", *(columns.get(name, name) for name in values)])
+    row = ",".join(["Ada", *(str(value) for value in values.values())])
+    shown = import_file(tmp_path, "import_players", f"{header}\n{row}\n")
+    assert shown == f"Nothing was imported.\nline 2, column '{column}': {message}"
+    assert not Player.objects.exists()
+
+
 def test_a_newline_in_a_name_is_refused(api):
     response = api.post("/api/v1/players/", {"name": "Ada\nLovelace"}, format="json")
     assert response.json() == {"name": [CONTROL.format(0x0A)]}

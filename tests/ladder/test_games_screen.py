@@ -12,8 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ladder.files import csv_import as importers
+from ladder.files import games_screen
+from ladder.files.problems import FileProblem
 from ladder.records import Game, PeriodStatus, closed_message
-from ladder.writes import actions, games_screen
 from ladder.writes.validation import check_games, raise_for
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
@@ -84,7 +85,7 @@ def games_file(last: str, *, rows: int, control: str = "") -> str:
     return HEADER + "\n".join([*good, last]) + "\n"
 
 
-def found_by_validator(text: str) -> list[importers.RowError]:
+def found_by_validator(text: str) -> list[FileProblem]:
     """What the import found before the screen: the reader, then ``check_games``."""
     entries: list = []
     try:
@@ -97,7 +98,7 @@ def found_by_validator(text: str) -> list[importers.RowError]:
     return []
 
 
-def found_by_screen(text: str) -> list[importers.RowError]:
+def found_by_screen(text: str) -> list[FileProblem]:
     try:
         games_screen.screen_games(StringIO(text))
     except importers.ImportFailed as error:
@@ -170,10 +171,10 @@ def test_a_bad_last_row_of_a_big_file_is_refused_and_nothing_is_written(
     before = Game.objects.count()
 
     with pytest.raises(importers.ImportFailed) as refused:
-        actions.import_games(StringIO(text))
+        importers.import_games(StringIO(text))
 
     message = (message or closed_message(club)).format(pk=Game.objects.get().pk)
-    assert refused.value.errors == [importers.RowError(1102, column, message)]
+    assert refused.value.errors == [FileProblem(1102, column, message)]
     assert Game.objects.count() == before
 
 
@@ -201,7 +202,7 @@ def test_an_import_is_refused_in_queries_that_do_not_grow_with_the_file(kind):
             CaptureQueriesContext(connection) as queries,
             pytest.raises(importers.ImportFailed),
         ):
-            actions.import_games(StringIO(games_file(BAD_ROWS[kind], rows=rows)))
+            importers.import_games(StringIO(games_file(BAD_ROWS[kind], rows=rows)))
         counts.append(len(queries))
 
     assert counts[0] == counts[1] <= 8

@@ -8,7 +8,9 @@ from io import StringIO
 import pytest
 
 from ladder.files import csv_import as importers
-from ladder.records import Player
+from ladder.files import csv_rows
+from ladder.records import ImportedFile, Player
+from ladder.writes import validation
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +55,8 @@ def test_a_players_row_gets_full_cleans_messages(kind, monkeypatch):
 
     quick = refusal(text)
     Player.objects.all().delete()
-    monkeypatch.setattr(importers, "_plainly_valid", lambda player: False)  # full_clean, always
+    ImportedFile.objects.all().delete()
+    monkeypatch.setattr(validation, "_plainly_valid", lambda player: False)  # full_clean, always
 
     assert quick == refusal(text)
     assert bool(quick) == (kind not in {"plain", "a name in another script",
@@ -67,6 +70,6 @@ def test_the_csv_reader_names_short_long_and_nul_rows():
         importers.import_players(StringIO(text))
 
     assert [str(e) for e in refused.value.errors] == [
-        "line 4: " + importers._too_many(3, 2),
+        "line 4: " + csv_rows._too_many(3, 2),
         "line 5, column 'name': Contains a NUL character; save the file as UTF-8 text.",
     ]

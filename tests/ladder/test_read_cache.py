@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
+from ladder.files import csv_import
 from ladder.records import Game, Player, RatingPeriod
 from ladder.records import versions as data_version
 from ladder.writes import actions
@@ -122,7 +123,7 @@ def close(league):
 
 
 def import_players(league):
-    actions.import_players(io.StringIO("name,fide_id,rating\nDee Deft,4100001,1550\n"))
+    csv_import.import_players(io.StringIO("name,fide_id,rating\nDee Deft,4100001,1550\n"))
 
 
 WRITES = {

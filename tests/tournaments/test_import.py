@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ladder.files import trf
+from ladder.files import tournaments, trf
 from ladder.files.tournaments import prepare
-from ladder.records import Game, Player, RatingList, RatingPeriod
+from ladder.records import ENTRY_RATING_MESSAGE, Game, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
@@ -160,6 +160,15 @@ def test_a_file_error_is_refused_with_line_and_column(tmp_path):
     assert not Player.objects.exists()
 
 
+def test_a_new_players_bad_entry_data_is_refused_by_the_write_path_at_its_line(tmp_path):
+    text = write(tmp_path, put(ROUND_ROBIN, "001    2", 49, "1000"))
+    for options in (["--dry-run"], []):
+        message = refused("import_trf", text, *options)
+        assert message == f"Nothing was imported.\nLine 12, column 49: {ENTRY_RATING_MESSAGE}"
+    assert not Player.objects.exists()
+    assert not Game.objects.exists()
+
+
 def test_a_closed_period_is_refused_by_the_write_path(tmp_path):
     period = RatingPeriod.objects.create(label="2026-03", start=date(2026, 3, 1),
                                          end=date(2026, 3, 31))  # fmt: skip
@@ -186,7 +195,7 @@ def test_an_unreadable_file_and_a_bad_date_option(tmp_path):
 def _queries(text):
     plan = prepare(trf.parse(text))
     with CaptureQueriesContext(connection) as queries:
-        actions.import_tournament(plan=plan)
+        tournaments.import_tournament(plan)
     return len(queries)
 
 
@@ -203,7 +212,7 @@ def test_the_query_budget_of_an_import(django_assert_max_num_queries):
     plan = prepare(trf.parse(SWISS))
     # Players, periods, duplicates, the writes in bulk, the rating request: not one per line.
     with django_assert_max_num_queries(30):
-        actions.import_tournament(plan=plan)
+        tournaments.import_tournament(plan)
     assert Game.objects.count() == 6
 
 

@@ -5,10 +5,10 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ladder.files import tournaments
 from ladder.files.tournament_file import Tournament, TrfRefused, decode
 from ladder.files.tournaments import prepare
 from ladder.management.commands._csv import report_run
-from ladder.writes import actions
 
 MAX_SHOWN = 30  # problems printed; the rest are counted
 
@@ -67,7 +67,7 @@ class ImportCommand(BaseCommand):
             )
             for line in plan.describe():
                 self.stdout.write(line)
-            actions.import_tournament(plan=plan, dry_run=options["dry_run"])
+            tournaments.import_tournament(plan, dry_run=options["dry_run"])
         except TrfRefused as error:
             raise refused(error) from error
         if plan.dry_run:

@@ -2,9 +2,9 @@
 
 from django.core.management.base import BaseCommand
 
+from ladder.files import csv_import
 from ladder.files.csv_import import GAME_COLUMNS
 from ladder.management.commands._csv import import_file, report_run
-from ladder.writes import actions
 
 
 class Command(BaseCommand):
@@ -19,6 +19,6 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the CSV file.")
 
     def handle(self, *args, **options):
-        games = import_file(options["file"], actions.import_games)
+        games = import_file(options["file"], csv_import.import_games)
         self.stdout.write(self.style.SUCCESS(f"Imported {len(games)} games."))
         report_run(self.stdout)

@@ -2,9 +2,9 @@
 
 from django.core.management.base import BaseCommand
 
+from ladder.files import csv_import
 from ladder.files.csv_import import PLAYER_COLUMNS
 from ladder.management.commands._csv import import_file
-from ladder.writes import actions
 
 
 class Command(BaseCommand):
@@ -18,5 +18,5 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the CSV file.")
 
     def handle(self, *args, **options):
-        created = import_file(options["file"], actions.import_players)
-        self.stdout.write(self.style.SUCCESS(f"Imported {created} players."))
+        created = import_file(options["file"], csv_import.import_players)
+        self.stdout.write(self.style.SUCCESS(f"Imported {len(created)} players."))

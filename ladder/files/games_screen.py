@@ -5,7 +5,7 @@ games, minutes for a file of a million. The screen reads the file row by row and
 nothing per row: each distinct date, player, result, event and list is checked once, through
 the validator's own functions, and a row that is not plainly good gets exactly the problems
 ``check_games`` would give it, in the same order and stages (dates that are no dates; then, in a
-file of more than ``validation._QUICK_FIRST`` games, the players and results alone; then
+file of more than ``validation.QUICK_FIRST`` games, the players and results alone; then
 everything, duplicates included). tests/ladder/test_games_screen.py holds the two equal.
 
 Reads: the players (one query, four columns), the periods (one) and the games that could be
@@ -22,24 +22,27 @@ from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any, TextIO
 
-from django.core.exceptions import ValidationError
 from django.db.models import Field
 
-from ladder.files import csv_import as importers
-from ladder.files.csv_import import GAME_COLUMNS, ImportFailed, RowError
-from ladder.records import Game, Player, RatingList, Result
+from ladder.files import csv_rows as importers
+from ladder.files.csv_rows import GAME_COLUMNS, ImportFailed
+from ladder.files.problems import FileProblem
+from ladder.records import Game, Player, RatingList
 from ladder.writes.validation import (
-    _IN_LIST_LIMIT,
-    _QUICK_FIRST,
+    GAME_FIELDS_CHECKED,
+    QUICK_FIRST,
     Checked,
     GameEntry,
     Periods,
     PlayerLookup,
-    _check_list,
-    _typed_problem,
     check_date,
+    check_list,
+    clean_problems,
+    field_problems,
+    recorded_like,
     recorded_message,
     repeat_message,
+    typed,
 )
 from ratings.recompute import bulk
 from ratings.rules import fide
@@ -47,13 +50,6 @@ from ratings.rules import fide
 _REQUIRED = {"date", "white", "black", "result"}
 # The columns that make a row's context: rows alike in them are checked once for them.
 _CONTEXT = ("date", "result", "event", "list", "time_control")
-# The fields full_clean checks on a game the validator built (the players are resolved objects
-# and the period follows the date).
-_MODEL_FIELDS: list[Field] = [
-    f
-    for f in Game._meta.fields
-    if f.editable and not f.primary_key and f.name not in ("white", "black")
-]
 _LISTS = {name: index for index, name in enumerate(RatingList.values)}
 _ROUND_LENGTH = Game._meta.get_field("round").max_length or 0
 _BLANK = GameEntry(date=None, white="", black="", result="")
@@ -64,7 +60,7 @@ def screen_games(file: TextIO) -> None:
     """Raise ``ImportFailed`` with the problems ``check_games`` would find in this games file
     (the same lines, columns and sentences), else return with the file rewound."""
     start = file.tell()
-    header, rows = importers._table(file, GAME_COLUMNS, _REQUIRED)
+    header, rows = importers.table(file, GAME_COLUMNS, _REQUIRED)
     screen = _Screen(header)
     with bulk.gc_paused():  # a million short-lived lists, no cycles
         screen.read(rows)
@@ -85,9 +81,9 @@ class _Screen:
     lookup: PlayerLookup = field(init=False)
     periods: Periods = field(init=False)
     rows: int = 0
-    not_dates: list[RowError] = field(default_factory=list)
-    typed: list[RowError] = field(default_factory=list)
-    full: list[RowError] = field(default_factory=list)
+    not_dates: list[FileProblem] = field(default_factory=list)
+    typed: list[FileProblem] = field(default_factory=list)
+    full: list[FileProblem] = field(default_factory=list)
     # Every good row's duplicate key -> its line; rows repeating one: (line, key).
     keys: dict[int, int] = field(default_factory=dict)
     repeats: list[tuple[int, int]] = field(default_factory=list)
@@ -112,10 +108,7 @@ class _Screen:
         self.lookup = PlayerLookup.load(light=True)
         self.by_pk = {player.pk: player for player in self.lookup.players}
         self.periods = Periods()
-        try:
-            Game(white_id=1, black_id=1).clean()
-        except ValidationError as error:
-            self.self_play = [(n, m) for n, ms in error.message_dict.items() for m in ms]
+        self.self_play = clean_problems(Game(white_id=1, black_id=1))
 
     def read(self, rows: Iterator[tuple[int, list[str]]]) -> None:
         """Check every row: the usual one (good players, a plain context, a short round) here
@@ -160,7 +153,7 @@ class _Screen:
         event, list, time control) when nothing is wrong with them and no time control asks
         for the players' ratings; else None (and, when only the ratings are left to ask, keep
         the part in ``timed``)."""
-        day = importers._parse_date(self.text(values, "date"))
+        day = importers.parse_date(self.text(values, "date"))
         result, problem = self.result(self.text(values, "result"))
         outcome = self.list_of(values, None, None)
         model = {"date": day, "result": result, "event": self.text(values, "event"), "round": "",
@@ -168,7 +161,7 @@ class _Screen:
         plain = (
             day is not None and problem is None and not outcome.problems
             and not self.dated(day)
-            and not any(self.field_messages(f, model[f.name]) for f in _MODEL_FIELDS)
+            and not any(self.field_messages(f, model[f.name]) for f in GAME_FIELDS_CHECKED)
         )  # fmt: skip
         self.contexts[texts] = None
         if plain and day is not None:
@@ -183,14 +176,14 @@ class _Screen:
         return "" if index is None else values[index]
 
     def row(self, line: int, values: list[str]) -> None:
-        """Check one row; keep its problems (as RowErrors) or its duplicate key."""
+        """Check one row; keep its problems (as FileProblems) or its duplicate key."""
         self.rows += 1
         written = self.text(values, "date")
         if written not in self.days:
-            self.days[written] = importers._parse_date(written)
+            self.days[written] = importers.parse_date(written)
         day = self.days[written]
         if day is None:
-            self.not_dates.append(RowError(line, "date", importers._date_problem(written)))
+            self.not_dates.append(FileProblem(line, "date", importers.date_problem(written)))
             return
         if self.not_dates:
             return  # only the dates are reported
@@ -200,7 +193,7 @@ class _Screen:
         typed = [("white", white_problem), ("black", black_problem), ("result", result_problem)]
         for name, problem in typed:
             if problem is not None:
-                self.typed.append(RowError(line, name, problem))
+                self.typed.append(FileProblem(line, name, problem))
         outcome = self.list_of(values, white, black)
         event, round_ = self.text(values, "event"), self.text(values, "round")
         model = {
@@ -218,7 +211,7 @@ class _Screen:
             and white is not black
             and not outcome.problems
             and not self.dated(day)
-            and not any(self.field_messages(f, model[f.name]) for f in _MODEL_FIELDS)
+            and not any(self.field_messages(f, model[f.name]) for f in GAME_FIELDS_CHECKED)
         )
         if plain and white is not None and black is not None:
             key = _key(round_, _base(day, outcome.chosen), white.pk, black.pk)
@@ -226,9 +219,9 @@ class _Screen:
                 self.repeats.append((line, key))
         else:
             problems = self.compose(typed, white, black, outcome, model, day)
-            columns = importers._GAME_FIELD_COLUMNS
+            columns = importers.GAME_FIELD_COLUMNS
             self.full += [
-                RowError(line, columns.get(name, name), message)
+                FileProblem(line, columns.get(name, name), message)
                 for name, messages in problems.items()
                 for message in messages
             ]
@@ -242,7 +235,7 @@ class _Screen:
         model: dict[str, Any],
         day: date,
     ) -> dict[str, list[str]]:
-        """The problems of a row in the order ``validation._check_one`` finds them."""
+        """The problems of a row in the order ``validation.check_games`` finds them."""
         checked = Checked(_BLANK)
         for name, problem in typed:
             if problem is not None:
@@ -250,7 +243,7 @@ class _Screen:
         for name, message in outcome.problems:
             checked.add(name, message)
         found = set(checked.problems)  # full_clean skips a field already refused
-        for model_field in _MODEL_FIELDS:
+        for model_field in GAME_FIELDS_CHECKED:
             if model_field.name not in found:
                 for message in self.field_messages(model_field, model[model_field.name]):
                     checked.add(model_field.name, message)
@@ -264,8 +257,7 @@ class _Screen:
 
     def player(self, colour: str, text: str) -> tuple[Player | None, str | None]:
         if (colour, text) not in self.players:
-            problem = _typed_problem(colour, text, self.lookup)
-            found = self.lookup.find(text) if problem is None else None
+            found, problem = typed(colour, text, self.lookup)
             self.players[colour, text] = (found, problem)
             if found is not None:
                 self.found[text] = found.pk
@@ -273,14 +265,14 @@ class _Screen:
 
     def result(self, text: str) -> tuple[str, str | None]:
         if text not in self.results:
-            problem = _typed_problem("result", text, self.lookup)
-            self.results[text] = (text if problem else Result.parse(text), problem)
+            result, problem = typed("result", text, self.lookup)
+            self.results[text] = (text if problem else result, problem)
         return self.results[text]
 
     def list_of(
         self, values: list[str], white: Player | None, black: Player | None
     ) -> _ListOutcome:
-        """The list and time control ``_check_list`` gives the row, and its problems; the
+        """The list and time control ``validation.check_list`` gives the row, and its problems; the
         players' ratings matter only through the minutes a standard game needs."""
         given, control_text = self.text(values, "list"), self.text(values, "time_control")
         needs = None
@@ -303,7 +295,7 @@ class _Screen:
                 time_control="",
             )
             checked = Checked(_BLANK)
-            _check_list(entry, game, checked)  # type: ignore[arg-type]
+            check_list(entry, game, checked)  # type: ignore[arg-type]
             problems = [(n, m) for n, ms in checked.problems.items() for m in ms]
             self.lists[key] = _ListOutcome(game.rating_list, game.time_control, problems)
         return self.lists[key]
@@ -317,10 +309,10 @@ class _Screen:
             # control character); the million rounds of a file are not each kept.
             if len(value) <= _ROUND_LENGTH and value.isascii() and value.isprintable():
                 return []
-            return _clean(model_field, value)
+            return field_problems(model_field, value)
         key = (model_field.name, value)
         if key not in self.fields:
-            self.fields[key] = _clean(model_field, value)
+            self.fields[key] = field_problems(model_field, value)
         return self.fields[key]
 
     def dated(self, day: date) -> Problems:
@@ -335,29 +327,22 @@ class _Screen:
         """Raise what ``check_games`` would raise, stage by stage; return when all is good."""
         if self.not_dates:
             raise ImportFailed(self.not_dates)
-        if self.rows > _QUICK_FIRST and self.typed:
+        if self.rows > QUICK_FIRST and self.typed:
             raise ImportFailed(self.typed)
         duplicates = self.duplicates()
         if self.full or duplicates:
             raise ImportFailed(sorted(self.full + duplicates, key=lambda e: e.line))
 
-    def duplicates(self) -> list[RowError]:
+    def duplicates(self) -> list[FileProblem]:
         """The good rows already recorded, or repeating an earlier good row (one query)."""
         if not self.keys:
             return []
-        stored = Game.objects.all()
-        if len(self.keys) <= _IN_LIST_LIMIT:
-            stored = stored.filter(
-                date__in={_day(key) for key in self.keys},
-                white_id__in={key >> 64 & _ID for key in self.keys},
-                black_id__in={key & _ID for key in self.keys},
-            )
-        else:
-            days = [_day(key) for key in self.keys]
-            stored = stored.filter(date__gte=min(days), date__lte=max(days))
         existing: dict[int, tuple[int, str, date, int, int]] = {}
-        for pk, day, white, black, round_, rating_list, result in stored.values_list(
-            "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
+        for pk, day, white, black, round_, rating_list, result in recorded_like(
+            days={_day(key) for key in self.keys},
+            white_ids={key >> 64 & _ID for key in self.keys},
+            black_ids={key & _ID for key in self.keys},
+            count=len(self.keys),
         ):
             key = _key(round_, _base(day, rating_list), white, black)
             if key in self.keys:
@@ -370,7 +355,7 @@ class _Screen:
             (line, key, self.keys[key]) for line, key in self.repeats if key not in existing
         ]
         return [
-            RowError(line, "", self.duplicate(key, first, existing))
+            FileProblem(line, "", self.duplicate(key, first, existing))
             for line, key, first in problems
         ]
 
@@ -379,14 +364,6 @@ class _Screen:
             return repeat_message(f"line {first}")
         pk, result, day, white, black = existing[key]
         return recorded_message(self.by_pk[white], self.by_pk[black], result, day, pk)
-
-
-def _clean(model_field: Field, value: Any) -> list[str]:
-    try:
-        model_field.clean(value, None)
-    except ValidationError as error:
-        return list(error.messages)
-    return []
 
 
 _ID = (1 << 64) - 1  # a player's id in a key
@@ -399,7 +376,7 @@ def _base(day: date, rating_list: str) -> int:
 
 
 def _key(round_: str, base: int, white: int, black: int) -> int:
-    """One integer for what makes two games the same game (``validation._check_duplicates``):
+    """One integer for what makes two games the same game (``validation.recorded_like``):
     the round's text, the list and the day (``_base``), the players' ids."""
     written = round_.encode()
     key = (int.from_bytes(written, "big") << 8 | len(written)) << 23 | base
