@@ -550,32 +550,21 @@ def check_club(plan: ClubPlan) -> list[str]:
     """Return every problem of a club about to be restored, each as ``where: message``, from
     the models' own validators and the write path's rules (dates in their periods, no overlap,
     references that exist). Reads only the users already there."""
-    problems = list(plan.problems)
+    problems = list(plan.problems) + _check_users(plan.users)
     problems += _check_records(plan.players, exclude=[])
+    problems += _unique(plan.players, "pk", "Another player of the file has this id.")
     problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
     problems += _check_periods(plan.periods)
     periods = {row.record.pk: row.record for row in plan.periods}
     players = {row.record.pk for row in plan.players}
-    usernames = {u.get("username") for u in plan.users} | set(
-        get_user_model().objects.values_list("username", flat=True)
-    )
     problems += _check_records(plan.logs, exclude=["period", "user"])
     problems += _check_games(plan.games, players, periods)
-    problems += _check_records(
-        plan.publications, exclude=["period", "corrected_in", "published_by"]
-    )
-    problems += _check_records(plan.lines, exclude=["publication", "player"])
-    problems += _unique(
-        plan.publications,
-        ("period_id", "rating_list", "revision"),
-        "Another publication of the file has this period, list and revision.",
-    )
-    problems += _unique(
-        plan.lines,
-        ("publication_id", "player_id"),
-        "This player has another line on this publication.",
-    )
+    problems += _check_published(plan)
     problems += _check_records(plan.runs, exclude=["from_period", "requested_by", "folded_into"])
+    problems += _unique(plan.runs, "pk", "Another rating run of the file has this id.")
+    for row in plan.runs:
+        if row.record.players is not None and not _numbers(row.record.players):
+            problems.append(f"{row.where}.players: A list of player ids was expected.")
     publications = {row.record.pk for row in plan.publications}
     refs: list[tuple[list[Located], str, set[Any], str]] = [
         (plan.logs, "period_id", set(periods), "period"),
@@ -587,6 +576,9 @@ def check_club(plan: ClubPlan) -> list[str]:
     ]
     for rows, name, known, what in refs:
         problems += _references(rows, name, known, what)
+    usernames = {u.get("username") for u in plan.users} | set(
+        get_user_model().objects.values_list("username", flat=True)
+    )
     for rows in (plan.logs, plan.publications, plan.runs):
         for row in rows:
             problems += [
@@ -595,6 +587,55 @@ def check_club(plan: ClubPlan) -> list[str]:
                 if username is not None and username not in usernames
             ]
     return problems
+
+
+def _check_users(users: list[dict[str, Any]]) -> list[str]:
+    """Each user by the user model's own validators; no username twice."""
+    User = get_user_model()
+    problems, seen = [], set()
+    for index, data in enumerate(users):
+        fields = {name: value for name, value in data.items()
+                  if name not in ("groups", "permissions") and value is not None}  # fmt: skip
+        try:
+            User(**fields).clean_fields(exclude=["password", "last_login", "date_joined"])
+        except ValidationError as error:
+            problems += _located(f"users[{index}]", error)
+        if data.get("username") in seen:
+            problems.append(f"users[{index}].username: Another user of the file has this name.")
+        seen.add(data.get("username"))
+    return problems
+
+
+def _check_published(plan: ClubPlan) -> list[str]:
+    """Publications and their lines by the models' validators, each once; the differences a
+    revision names as the model stores them."""
+    problems = _check_records(plan.publications, exclude=["period", "corrected_in", "published_by"])
+    problems += _unique(plan.publications, "pk", "Another publication of the file has this id.")
+    problems += _unique(
+        plan.publications,
+        ("period_id", "rating_list", "revision"),
+        "Another publication of the file has this period, list and revision.",
+    )
+    problems += _check_records(plan.lines, exclude=["publication", "player"])
+    problems += _unique(
+        plan.lines, ("publication_id", "player_id"), "This player has another line here."
+    )
+    for row in plan.publications:
+        differences = row.record.differences
+        if not isinstance(differences, list) or not all(
+            isinstance(d, list) and len(d) == 5 and _numbers(d[:1]) and _numbers(d[1:], blank=True)
+            for d in differences
+        ):
+            problems.append(f"{row.where}.differences: Each difference is [player id, old "
+                            "rating, new rating, old change, new change].")  # fmt: skip
+    return problems
+
+
+def _numbers(values: list[Any], *, blank: bool = False) -> bool:
+    """Tell whether every value is a whole number (or, with ``blank``, None)."""
+    return all(
+        (isinstance(v, int) and not isinstance(v, bool)) or (blank and v is None) for v in values
+    )
 
 
 def _check_records(rows: Sequence[Located], *, exclude: list[str]) -> list[str]:
@@ -630,7 +671,8 @@ def _unique(rows: Sequence[Located], names: str | tuple[str, ...], message: str)
             continue
         if key in seen:
             name = names if isinstance(names, str) else names[-1]
-            problems.append(f"{row.where}.{name.removesuffix('_id')}: {message} ({seen[key]})")
+            label = "id" if name == "pk" else name.removesuffix("_id")
+            problems.append(f"{row.where}.{label}: {message.rstrip('.')} ({seen[key]}).")
         else:
             seen[key] = row.where
     return problems

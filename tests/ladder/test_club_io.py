@@ -272,6 +272,19 @@ TAMPERED = {
         unknown_user,
         "periods[0].log[0].user: No user is named 'nobody' in the file.",
     ),
+    "a player twice": (
+        lambda d: d["players"][2].update(id=d["players"][1]["id"]),
+        "players[2].id: Another player of the file has this id (players[1]).",
+    ),
+    "a revision naming a player by a name": (
+        lambda d: d["publications"][-1].update(differences=[["Alice", 1, 2, 3, 4]]),
+        "differences: Each difference is [player id, old rating, new rating, old change, "
+        "new change].",
+    ),
+    "a username that is no username": (
+        lambda d: d["users"][0].update(username="bad name!"),
+        "users[0].username: Enter a valid username.",
+    ),
     "a game missing its result": (
         lambda d: d["games"][0].pop("result"),
         "games[0].result: This value is missing.",
