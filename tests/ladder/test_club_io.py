@@ -170,6 +170,8 @@ def test_a_club_round_trips_with_every_list_published_and_live_identical(tmp_pat
     output = restore(path)
 
     assert "Restored 2 users, 7 players, 3 periods, 18 games, " in output
+    assert "Rapid list: 2026-07 to 2026-09 recomputed" in output
+    assert "Blitz list: 2026-07 to 2026-09 recomputed" in output
     assert snapshot() == before
     assert finished_runs()[: len(runs_before)] == runs_before  # then the recompute's own run
     sec = User.objects.get(username="sec")

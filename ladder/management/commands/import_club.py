@@ -4,10 +4,12 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from ladder.files.backup import NotAnExport, read_club
-from ladder.management.commands._csv import report_run
 from ladder.writes import actions
+from ratings import runs
+from ratings.models import RatingRun
 
 
 class Command(BaseCommand):
@@ -36,6 +38,7 @@ class Command(BaseCommand):
             raise CommandError(f"{file} is not UTF-8 text.") from error
         except (ValueError, RecursionError) as error:
             raise CommandError(f"{file} is not JSON: {error}.") from error
+        started = timezone.now()
         try:
             counts = actions.restore_club(plan=read_club(document), replace=replace)
         except (NotAnExport, ValidationError) as error:
@@ -44,4 +47,7 @@ class Command(BaseCommand):
         self.stdout.write(
             "Restored " + ", ".join(f"{n} {what}" for what, n in counts.items()) + "."
         )
-        report_run(self.stdout)
+        runs.settle()  # immediate mode: rate it now; background mode: the workers will
+        # The runs the restore asked for (one a list); the restored ones are older.
+        for run in RatingRun.objects.filter(requested_at__gte=started).order_by("pk"):
+            self.stdout.write(runs.describe(run))
