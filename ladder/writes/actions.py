@@ -275,8 +275,8 @@ def restore_club(*, plan: ClubPlan, replace: bool = False, user: Any = None) -> 
             recompute(user=user)
             data_version.bump_on_commit()
     except IntegrityError as error:  # a rule only the database knows; nothing was written
-        raise ClubInvalid(f"The file cannot be restored: the database refused it ({error}).") \
-            from error  # fmt: skip
+        message = f"The file cannot be restored: the database refused it ({error})."
+        raise ClubInvalid(message) from error
     return restored
 
 

@@ -644,7 +644,7 @@ def _check_records(rows: Sequence[Located], *, exclude: list[str]) -> list[str]:
     for row in rows:
         try:
             row.record.clean_fields(exclude=exclude)
-            if isinstance(row.record, Player):
+            if isinstance(row.record, Player | Game):  # their clean() reads no database
                 row.record.clean()
         except ValidationError as error:
             problems += _located(row.where, error)
@@ -717,8 +717,8 @@ def _check_periods(rows: Sequence[Located]) -> list[str]:
 def _check_games(
     rows: Sequence[Located], players: set[int], periods: dict[int, RatingPeriod]
 ) -> list[str]:
-    """Each game: the model's validators, players that exist and differ, a date no later than
-    every door allows, inside the period it is attached to; none twice."""
+    """Each game: the model's validators (two different players), players that exist, a date
+    no later than every door allows, inside the period it is attached to; none twice."""
     problems = _check_records(rows, exclude=["period", "white", "black"])
     problems += _unique(rows, "pk", "Another game of the file has this id.")
     bound = latest_game_date()
@@ -730,13 +730,13 @@ def _check_games(
             for colour, pk in (("white", game.white_id), ("black", game.black_id))
             if pk not in players
         ]
-        if game.white_id == game.black_id:
-            problems.append(f"{row.where}.black: A player cannot play themselves.")
         if not isinstance(game.date, date):
             continue
         period = periods.get(game.period_id)
         if game.date > bound:
             problems.append(f"{row.where}.date: {future_message(game.date, bound)}")
+        elif game.period_id is None:
+            problems.append(f"{row.where}.period: The game names no period.")
         elif period is None:
             problems.append(
                 f"{row.where}.period: No period of the file has the id {game.period_id}."

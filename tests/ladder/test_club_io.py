@@ -287,6 +287,10 @@ TAMPERED = {
         lambda d: d["users"][0].update(username="bad name!"),
         "users[0].username: Enter a valid username.",
     ),
+    "a player against themselves": (
+        lambda d: d["games"][4].update(black=d["games"][4]["white"]),
+        "games[4].black: A player cannot play themselves.",
+    ),
     "a game missing its result": (
         lambda d: d["games"][0].pop("result"),
         "games[0].result: This value is missing.",
