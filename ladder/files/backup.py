@@ -118,7 +118,7 @@ def export_club() -> dict[str, Any]:
         "groups": [
             {
                 "name": g.name,
-                "permissions": _permissions(g.permissions.select_related("content_type")),
+                "permissions": _permissions(g.permissions.all()),
             }
             for g in Group.objects.prefetch_related("permissions__content_type").order_by("name")
         ],

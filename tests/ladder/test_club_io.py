@@ -10,11 +10,13 @@ from io import StringIO
 import pytest
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 
+from ladder.files import backup
 from ladder.records import ApiToken, Game, PeriodLog, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
-from ratings import selectors
+from ratings import runs, selectors
 from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
@@ -401,3 +403,31 @@ def test_a_file_that_is_no_export_is_refused(tmp_path, text, message):
         restore(path)
     assert message in str(refused.value)
     assert not User.objects.exists()
+
+
+def test_an_export_takes_a_fixed_number_of_queries(django_assert_max_num_queries):
+    club()
+    with django_assert_max_num_queries(14):
+        document = backup.export_club()
+    assert len(document["publications"]) == Publication.objects.count()
+
+
+@override_settings(
+    LADDER_RECOMPUTE="background",
+    TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
+)
+def test_in_background_mode_the_restore_leaves_the_ratings_to_a_worker(tmp_path):
+    alice, bob = PlayerFactory(fide_id=11), PlayerFactory(fide_id=12)
+    actions.enter_games(
+        games=[GameEntry(date=date(2026, 3, 4), white=alice, black=bob, result="1-0")]
+    )
+    runs.execute_pending()
+    path = export(tmp_path)
+    before = snapshot()
+    empty_the_club()
+
+    output = restore(path)
+
+    assert "a worker (manage.py rating_worker) will rate it" in output
+    runs.execute_pending()  # what the worker's task does
+    assert snapshot() == before
