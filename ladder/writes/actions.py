@@ -263,6 +263,7 @@ def restore_club(*, plan: ClubPlan, replace: bool = False, user: Any = None) -> 
         raise ClubInvalid(problems)
     try:
         with transaction.atomic():
+            restore.hold_the_runs()
             counts = restore.club_counts()
             if any(counts.values()) and not replace:
                 held = ", ".join(f"{n} {what}" for what, n in counts.items())

@@ -18,6 +18,7 @@ from ladder.records import Game, ImportedFile, PeriodLog, Player, RatingPeriod
 from ladder.writes import audit
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
+from ratings.recompute.services import LOCK_KEY
 
 RESTORED = "Restored from a club export"
 # Children first: a game protects its players and its period.
@@ -41,6 +42,15 @@ def club_counts() -> dict[str, int]:
         "periods": RatingPeriod.objects.count(),
         "games": Game.objects.count(),
     }
+
+
+def hold_the_runs() -> None:
+    """Wait for a rating run being executed, and keep the next from starting until the
+    restore commits (PostgreSQL; on SQLite the restore's transaction holds the database):
+    no run may rate records the restore is replacing."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
 
 
 def clear_club() -> None:
