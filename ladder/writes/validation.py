@@ -6,6 +6,10 @@ player lookup, the result, the model's own field validators and constraints, the
 or a month whose period would overlap another or come before a published list) and duplicates
 (already recorded, or twice in the batch). Each problem is a sentence tied to a field, and every
 door shows the same sentence.
+
+A whole club read from a backup (``ClubPlan``) is checked by ``check_club`` before a row is
+written: the same models' validators, the same date rule, periods that do not overlap, games
+inside their periods and references that exist, each problem named by where it is in the file.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils import timezone
 
@@ -550,7 +555,7 @@ def check_club(plan: ClubPlan) -> list[str]:
     """Return every problem of a club about to be restored, each as ``where: message``, from
     the models' own validators and the write path's rules (dates in their periods, no overlap,
     references that exist). Reads only the users already there."""
-    problems = list(plan.problems) + _check_users(plan.users)
+    problems = list(plan.problems) + _check_users(plan.groups, plan.users)
     problems += _check_records(plan.players, exclude=[])
     problems += _unique(plan.players, "pk", "Another player of the file has this id.")
     problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
@@ -589,10 +594,15 @@ def check_club(plan: ClubPlan) -> list[str]:
     return problems
 
 
-def _check_users(users: list[dict[str, Any]]) -> list[str]:
-    """Each user by the user model's own validators; no username twice."""
+def _check_users(groups: list[dict[str, Any]], users: list[dict[str, Any]]) -> list[str]:
+    """Each group and user by their model's own validators; no username twice."""
     User = get_user_model()
     problems, seen = [], set()
+    for index, data in enumerate(groups):
+        try:
+            Group(name=data["name"]).clean_fields(exclude=["permissions"])
+        except ValidationError as error:
+            problems += _located(f"groups[{index}]", error)
     for index, data in enumerate(users):
         fields = {name: value for name, value in data.items()
                   if name not in ("groups", "permissions") and value is not None}  # fmt: skip

@@ -293,6 +293,10 @@ TAMPERED = {
         lambda d: d["games"][4].update(black=d["games"][4]["white"]),
         "games[4].black: A player cannot play themselves.",
     ),
+    "a group with no name": (
+        lambda d: d["groups"][0].update(name=""),
+        "groups[0].name: This field cannot be blank.",
+    ),
     "a game missing its result": (
         lambda d: d["games"][0].pop("result"),
         "games[0].result: This value is missing.",
