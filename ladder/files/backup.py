@@ -214,7 +214,7 @@ def read_club(document: Any) -> ClubPlan:
             f"{' and '.join(map(str, READS))}."
         )
     reader = _Reader()
-    plan = ClubPlan()
+    plan = ClubPlan(published=version > 1)
     for where, item in reader.items(document, "groups"):
         plan.groups.append(
             {

@@ -274,6 +274,8 @@ def restore_club(*, plan: ClubPlan, replace: bool = False, user: Any = None) -> 
             restore.clear_club()
             restored = restore.write_club(plan, user=_user(user))
             recompute(user=user)
+            if not plan.published:
+                restore.publish_closed(user=_user(user))
             data_version.bump_on_commit()
     except IntegrityError as error:  # a rule only the database knows; nothing was written
         message = f"The file cannot be restored: the database refused it ({error})."

@@ -14,9 +14,10 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.color import no_style
 from django.db import connection, models
 
-from ladder.records import Game, ImportedFile, PeriodLog, Player, RatingPeriod
+from ladder.records import Game, ImportedFile, PeriodLog, PeriodStatus, Player, RatingPeriod
 from ladder.writes import audit
 from ladder.writes.validation import ClubPlan, Located
+from ratings import publication, runs
 from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
 from ratings.recompute.services import LOCK_KEY
 
@@ -90,6 +91,15 @@ def write_club(plan: ClubPlan, *, user: Any) -> dict[str, int]:
         "games": len(games),
         "publications": len(plan.publications),
     }
+
+
+def publish_closed(*, user: Any) -> None:
+    """Publish the list of every closed period, oldest first, for a file that carries none
+    (version 1): the club is rated first, in this transaction, whatever ``LADDER_RECOMPUTE``
+    says, since a list is published whole."""
+    runs.execute_pending(wait=True)
+    for period in RatingPeriod.objects.filter(status=PeriodStatus.CLOSED).order_by("start"):
+        publication.publish(period, user=user)
 
 
 def _users(plan: ClubPlan) -> dict[str, Any]:

@@ -545,6 +545,7 @@ class ClubPlan:
     lines: list[Located] = field(default_factory=list)
     runs: list[Located] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    published: bool = True  # the file carries the published lists (version 1 did not)
 
 
 class ClubInvalid(ValidationError):

@@ -366,25 +366,35 @@ def test_a_replace_refused_by_a_bad_file_leaves_the_club_as_it_was(tmp_path):
     assert snapshot() == before
 
 
-def test_a_version_1_file_is_still_restored(tmp_path):
+def test_a_version_1_file_is_still_restored_and_its_closed_lists_published_again(tmp_path):
     alice, bob = PlayerFactory(fide_id=11), PlayerFactory(fide_id=12)
     actions.enter_games(
-        games=[GameEntry(date=date(2026, 3, 4), white=alice, black=bob, result="1-0")]
+        games=[
+            GameEntry(date=date(2026, month, 4), white=alice, black=bob, result="1-0")
+            for month in (3, 4)
+        ]
     )
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
     path = export(tmp_path)
     document = json.loads(path.read_text())
-    document["version"] = 1
+    document["version"] = 1  # as version 1 wrote it: no publications, no runs, no game ids
     for game in document["games"]:
         del game["id"]
     del document["publications"], document["runs"]
     path.write_text(json.dumps(document))
-    before = snapshot()
+    live, published, lines, *inputs, games = snapshot()
+    assert len(published) == 3  # one a list
     empty_the_club()
 
-    assert "Restored 0 users, 2 players, 1 periods, 1 games, 0 publications." in restore(path)
-    after = snapshot()
-    assert after[:-1] == before[:-1]
-    assert [game[1:] for game in after[-1]] == [game[1:] for game in before[-1]]  # new game ids
+    output = restore(path)
+
+    assert "Restored 0 users, 2 players, 2 periods, 2 games, 0 publications." in output
+    live_after, published_after, lines_after, *inputs_after, games_after = snapshot()
+    assert (live_after, inputs_after) == (live, inputs)
+    assert [game[1:] for game in games_after] == [game[1:] for game in games]  # new game ids
+    # The list of the closed month is published as it was (nothing has changed since).
+    assert [p[1:4] + p[5:] for p in published_after] == [p[1:4] + p[5:] for p in published]
+    assert [line[1:] for line in lines_after] == [line[1:] for line in lines]
 
 
 @pytest.mark.parametrize(
