@@ -1,38 +1,97 @@
 """A whole club as one versioned JSON document: ``manage.py export_club`` / ``import_club``.
 
-Format ``ladder-club`` version 1 (README "Backup"): the players with their entry data, the
-rating periods with their close/reopen log, the games, and the users with their groups and
-permissions -- never a password hash or a token. Ratings are not in it: they are a function of
-these inputs, and the import asks for a full recompute, which gives them back identical.
+Format ``ladder-club`` version 2: the players with their entry data, the rating periods (status,
+when closed) with their close/reopen log, the games, every published list with its lines and
+revisions, the finished rating runs, and the users with their groups and permissions -- never a
+password hash or a token. Records keep their ids, so links to a player or a run still work.
+The ratings themselves are not in it: they are a function of the inputs, and the restore asks
+for a full recompute; what was *published* is restored as it was published.
+
+Version 1 files (no publications, no runs, games without ids) are still read.
+
+``read_club`` parses a document into a ``ClubPlan`` of unsaved records, noting each value of
+the wrong type by where it is (``games[12].date``); ``ladder.writes.actions.restore_club``
+checks the plan whole and writes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import Group
+from django.db import models
 from django.utils import timezone
 
 from ladder.records import PLAYER_ENTRY_FIELDS, Game, PeriodLog, Player, RatingPeriod
-from ladder.writes import audit
+from ladder.writes.validation import ClubPlan, Located
+from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
 
-FORMAT, VERSION = "ladder-club", 1
-RESTORED = "Restored from a club export"
-PLAYER_FIELDS = ("name", "fide_id", "sex", "federation", "title", *PLAYER_ENTRY_FIELDS)
+FORMAT, VERSION, READS = "ladder-club", 2, (1, 2)
+PLAYER_FIELDS = (
+    "name",
+    "fide_id",
+    "sex",
+    "federation",
+    "title",
+    "birth_year",
+    *PLAYER_ENTRY_FIELDS,
+)
 GAME_FIELDS = ("date", "result", "event", "round", "rating_list", "time_control")
-USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active", "is_staff",
-               "is_superuser")  # fmt: skip
+USER_FIELDS = (
+    "username",
+    "email",
+    "first_name",
+    "last_name",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+)
+PUBLICATION_FIELDS = (
+    "rating_list",
+    "revision",
+    "published_at",
+    "reason",
+    "players_changed",
+    "differences",
+)
+LINE_FIELDS = ("player", "status", "rating", "change", "k", "games", "total_games")
+RUN_FIELDS = (
+    "status",
+    "rating_list",
+    "players",
+    "reason",
+    "changes",
+    "requested_at",
+    "last_change_at",
+    "started_at",
+    "finished_at",
+    "attempts",
+    "periods",
+    "players_changed",
+    "rows_written",
+    "summary",
+    "error",
+)
+FINISHED = (RunStatus.DONE, RunStatus.FAILED)
 
 
 class NotAnExport(Exception):
     """The document is not a club export this version can restore; the message says why."""
 
 
+def _json(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date | datetime) else value
+
+
 def _permissions(queryset: Any) -> list[str]:
     return sorted(f"{p.content_type.app_label}.{p.codename}" for p in queryset)
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
 
 
 def export_club() -> dict[str, Any]:
@@ -44,10 +103,14 @@ def export_club() -> dict[str, Any]:
     )
     logs: dict[int, list[dict[str, Any]]] = {}
     for log in PeriodLog.objects.select_related("user").order_by("at", "pk"):
-        logs.setdefault(log.period_id, []).append({
-            "action": log.action, "reason": log.reason, "at": log.at.isoformat(),
-            "user": log.user.get_username() if log.user else None,
-        })  # fmt: skip
+        logs.setdefault(log.period_id, []).append(
+            {
+                "action": log.action,
+                "reason": log.reason,
+                "at": log.at.isoformat(),
+                "user": _username(log.user),
+            }
+        )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -55,10 +118,10 @@ def export_club() -> dict[str, Any]:
         "groups": [
             {
                 "name": g.name,
-                "permissions": _permissions(g.permissions.select_related("content_type")),
+                "permissions": _permissions(g.permissions.all()),
             }
-            for g in Group.objects.order_by("name")
-        ],  # fmt: skip
+            for g in Group.objects.prefetch_related("permissions__content_type").order_by("name")
+        ],
         "users": [
             {
                 **{f: getattr(u, f) for f in USER_FIELDS},
@@ -66,10 +129,10 @@ def export_club() -> dict[str, Any]:
                 "permissions": _permissions(u.user_permissions.all()),
             }
             for u in users
-        ],  # fmt: skip
+        ],
         "players": [
-            {"id": p["pk"], **{f: p[f] for f in PLAYER_FIELDS}, "birth_year": p["birth_year"]}
-            for p in Player.objects.order_by("pk").values("pk", "birth_year", *PLAYER_FIELDS)
+            {"id": p["pk"], **{f: p[f] for f in PLAYER_FIELDS}}
+            for p in Player.objects.order_by("pk").values("pk", *PLAYER_FIELDS)
         ],
         "periods": [
             {
@@ -78,93 +141,255 @@ def export_club() -> dict[str, Any]:
                 "start": p.start.isoformat(),
                 "end": p.end.isoformat(),
                 "status": p.status,
-                "closed_at": p.closed_at.isoformat() if p.closed_at else None,
+                "closed_at": _json(p.closed_at),
                 "log": logs.get(p.pk, []),
             }
             for p in RatingPeriod.objects.order_by("start")
-        ],  # fmt: skip
+        ],
         "games": [
             {
+                "id": g["pk"],
                 "white": g["white_id"],
                 "black": g["black_id"],
                 "period": g["period_id"],
-                **{f: g[f].isoformat() if isinstance(g[f], date) else g[f] for f in GAME_FIELDS},
+                **{f: _json(g[f]) for f in GAME_FIELDS},
             }
             for g in Game.objects.order_by("date", "pk").values(
-                "white_id", "black_id", "period_id", *GAME_FIELDS
+                "pk", "white_id", "black_id", "period_id", *GAME_FIELDS
             )
-        ],  # fmt: skip
+        ],
+        "publications": _publications(),
+        "runs": [
+            {
+                "id": r.pk,
+                "from_period": r.from_period_id,
+                "requested_by": _username(r.requested_by),
+                **{f: _json(getattr(r, f)) for f in RUN_FIELDS},
+            }
+            for r in RatingRun.objects.filter(status__in=FINISHED)
+            .select_related("requested_by")
+            .order_by("pk")
+        ],
     }
 
 
-def import_club(document: Any, *, user: Any = None) -> dict[str, int]:
-    """Restore an export into an empty club (call inside a transaction); return the counts.
-    Every player and game gets its first history version, by ``user``.
+def _publications() -> list[dict[str, Any]]:
+    """Every published list, each revision with its lines as published (two queries)."""
+    lines: dict[int, list[dict[str, Any]]] = {}
+    for line in PublishedRating.objects.order_by("publication_id", "player_id").values(
+        "publication_id", "player_id", *LINE_FIELDS[1:]
+    ):
+        lines.setdefault(line["publication_id"], []).append(
+            {"player": line["player_id"], **{f: line[f] for f in LINE_FIELDS[1:]}}
+        )
+    found = Publication.objects.select_related("published_by").order_by(
+        "period__start", "rating_list", "revision"
+    )
+    return [
+        {
+            "id": p.pk,
+            "period": p.period_id,
+            "corrected_in": p.corrected_in_id,
+            "published_by": _username(p.published_by),
+            **{f: _json(getattr(p, f)) for f in PUBLICATION_FIELDS},
+            "lines": lines.get(p.pk, []),
+        }
+        for p in found
+    ]
 
-    Raise ``NotAnExport`` for a document this version cannot read, ``ValidationError`` when
-    the club is not empty or a record is invalid. Users get no usable password.
-    """
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def read_club(document: Any) -> ClubPlan:
+    """Parse an export (version 1 or 2) into a plan of unsaved records; values of the wrong
+    type are noted in ``plan.problems`` by where they are. Raise ``NotAnExport`` for a
+    document that is no club export this version reads."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise NotAnExport("This is not a Ladder club export (no 'format': 'ladder-club').")
-    if document.get("version") != VERSION:
-        raise NotAnExport(f"This export has version {document.get('version')!r}; this Ladder "
-                          f"reads version {VERSION}.")  # fmt: skip
-    if Player.objects.exists() or RatingPeriod.objects.exists() or Game.objects.exists():
-        raise ValidationError("The club is not empty: restore into a new database.")
-    try:
-        return _restore(document, user=user)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise NotAnExport(f"The export is damaged: {type(error).__name__} {error}.") from error
+    version = document.get("version")
+    if version not in READS:
+        raise NotAnExport(
+            f"This export has version {version!r}; this Ladder reads versions "
+            f"{' and '.join(map(str, READS))}."
+        )
+    reader = _Reader()
+    plan = ClubPlan(published=version > 1)
+    for where, item in reader.items(document, "groups"):
+        plan.groups.append(
+            {
+                "name": reader.text(item, where, "name"),
+                "permissions": reader.names(item, where, "permissions"),
+            }
+        )
+    for where, item in reader.items(document, "users"):
+        fields = {
+            f: reader.value(item, where, f, bool if f.startswith("is_") else str)
+            for f in USER_FIELDS
+        }
+        plan.users.append(
+            {
+                **fields,
+                "groups": reader.names(item, where, "groups"),
+                "permissions": reader.names(item, where, "permissions"),
+            }
+        )
+    for where, item in reader.items(document, "players"):
+        plan.players.append(
+            Located(where, reader.record(Player, item, where, ["id", *PLAYER_FIELDS]))
+        )
+    for where, item in reader.items(document, "periods"):
+        period = reader.record(
+            RatingPeriod, item, where, ["id", "label", "start", "end", "status", "closed_at"]
+        )
+        plan.periods.append(Located(where, period))
+        for at, log in reader.items(item, "log", where=where):
+            record = reader.record(PeriodLog, log, at, ["action", "reason", "at"])
+            record.period_id = period.pk
+            plan.logs.append(Located(at, record, {"user": reader.value(log, at, "user", str)}))
+    for where, item in reader.items(document, "games"):
+        keys = ["white", "black", "period", *GAME_FIELDS] + (["id"] if version > 1 else [])
+        plan.games.append(Located(where, reader.record(Game, item, where, keys)))
+    if version > 1:
+        _read_published(reader, document, plan)
+    plan.problems = reader.problems
+    return plan
 
 
-def _permission_objects(names: list[str]) -> list[Permission]:
-    wanted = {tuple(name.split(".", 1)) for name in names}
-    found = Permission.objects.select_related("content_type")
-    return [p for p in found if (p.content_type.app_label, p.codename) in wanted]
+def _read_published(reader: _Reader, document: dict[str, Any], plan: ClubPlan) -> None:
+    for where, item in reader.items(document, "publications"):
+        keys = ["id", "period", "corrected_in", *PUBLICATION_FIELDS]
+        publication = reader.record(Publication, item, where, keys)
+        by = reader.value(item, where, "published_by", str)
+        plan.publications.append(Located(where, publication, {"published_by": by}))
+        for at, line in reader.items(item, "lines", where=where):
+            record = reader.record(PublishedRating, line, at, list(LINE_FIELDS))
+            record.publication_id = publication.pk
+            plan.lines.append(Located(at, record))
+    for where, item in reader.items(document, "runs"):
+        run = reader.record(RatingRun, item, where, ["id", "from_period", *RUN_FIELDS])
+        by = reader.value(item, where, "requested_by", str)
+        plan.runs.append(Located(where, run, {"requested_by": by}))
+        if run.status not in FINISHED:
+            reader.problems.append(
+                f"{where}.status: Only finished rating runs (done or failed) are restored."
+            )
 
 
-def _restore(document: dict[str, Any], *, user: Any) -> dict[str, int]:
-    groups = {}
-    for data in document["groups"]:
-        group, _ = Group.objects.get_or_create(name=data["name"])
-        group.permissions.set(_permission_objects(data["permissions"]))
-        groups[group.name] = group
-    users = {}
-    User = get_user_model()
-    for data in document["users"]:
-        user = User(**{f: data[f] for f in USER_FIELDS})
-        user.set_unusable_password()
-        user.save()
-        user.groups.set([groups[name] for name in data["groups"]])
-        user.user_permissions.set(_permission_objects(data["permissions"]))
-        users[user.get_username()] = user
-    players = {}
-    for data in document["players"]:
-        player = Player(**{f: data[f] for f in (*PLAYER_FIELDS, "birth_year")})
-        player.full_clean(validate_unique=False, validate_constraints=False)
-        player.start_from_entry()
-        players[data["id"]] = player
-    Player.objects.bulk_create(players.values())
-    audit.record_created(Player, [p.pk for p in players.values()], user=user, reason=RESTORED)
-    periods = {}
-    for data in document["periods"]:
-        period = RatingPeriod.objects.create(
-            label=data["label"], start=date.fromisoformat(data["start"]),
-            end=date.fromisoformat(data["end"]), status=data["status"],
-            closed_at=datetime.fromisoformat(data["closed_at"]) if data["closed_at"] else None,
-        )  # fmt: skip
-        periods[data["id"]] = period
-        PeriodLog.objects.bulk_create(
-            PeriodLog(period=period, action=log["action"], reason=log["reason"],
-                      at=datetime.fromisoformat(log["at"]), user=users.get(log["user"]))
-            for log in data["log"]
-        )  # fmt: skip
-    games = [
-        Game(white=players[g["white"]], black=players[g["black"]], period=periods[g["period"]],
-             **{f: date.fromisoformat(g[f]) if f == "date" else g[f] for f in GAME_FIELDS})
-        for g in document["games"]
-    ]  # fmt: skip
-    Game.objects.bulk_create(games, batch_size=2000)
-    audit.record_created(Game, [g.pk for g in games], user=user, reason=RESTORED)
-    return {"users": len(users), "players": len(players), "periods": len(periods),
-            "games": len(games)}  # fmt: skip
+class _Reader:
+    """Take values out of the document by the type their field needs, noting every value of
+    the wrong type (or missing) by where it is; such a value reads as None."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def items(
+        self, parent: dict[str, Any], key: str, *, where: str = ""
+    ) -> Iterable[tuple[str, dict[str, Any]]]:
+        path = f"{where}.{key}" if where else key
+        found = parent.get(key, [])
+        if not isinstance(found, list):
+            self.problems.append(f"{path}: A list was expected.")
+            return
+        for index, item in enumerate(found):
+            if isinstance(item, dict):
+                yield f"{path}[{index}]", item
+            else:
+                self.problems.append(f"{path}[{index}]: An object was expected.")
+
+    def value(self, item: dict[str, Any], where: str, key: str, kind: Any) -> Any:
+        """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list); None
+        stays None (the model's validators decide whether it may be blank)."""
+        if key not in item:
+            self.problems.append(f"{where}.{key}: This value is missing.")
+            return None
+        value = item[key]
+        if value is None:
+            return None
+        try:
+            return _PARSERS[kind](value)
+        except (TypeError, ValueError):
+            self.problems.append(f"{where}.{key}: {value!r} is not {_KINDS[kind]}.")
+            return None
+
+    def text(self, item: dict[str, Any], where: str, key: str) -> str:
+        return self.value(item, where, key, str) or ""
+
+    def names(self, item: dict[str, Any], where: str, key: str) -> list[str]:
+        found = self.value(item, where, key, list) or []
+        if not all(isinstance(name, str) for name in found):
+            self.problems.append(f"{where}.{key}: A list of names was expected.")
+            return []
+        return found
+
+    def record(
+        self, model: type[models.Model], item: dict[str, Any], where: str, keys: list[str]
+    ) -> Any:
+        """An unsaved ``model`` from ``keys`` of ``item`` ("id" is the primary key, a key
+        naming a foreign key is its id); a text field left null reads as blank."""
+        values = {}
+        for key in keys:
+            field = model._meta.get_field("id" if key == "id" else key)
+            kind = _kind(field)
+            value = self.value(item, where, key, kind)
+            if value is None and kind is str and not field.null:
+                value = ""
+            values[getattr(field, "attname", key)] = value
+        record = model(**values)
+        if isinstance(record, Player):
+            record.start_from_entry()
+        return record
+
+
+def _kind(field: Any) -> Any:
+    if isinstance(field, models.ForeignKey | models.AutoField | models.IntegerField):
+        return int
+    if isinstance(field, models.DateTimeField):
+        return datetime
+    if isinstance(field, models.DateField):
+        return date
+    if isinstance(field, models.BooleanField):
+        return bool
+    if isinstance(field, models.JSONField):
+        return list
+    return str
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError
+    return value
+
+
+def _of(kind: type) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if not isinstance(value, kind):
+            raise TypeError
+        return value
+
+    return check
+
+
+def _datetime(value: Any) -> datetime:
+    moment = datetime.fromisoformat(_of(str)(value))
+    if timezone.is_naive(moment):
+        raise ValueError
+    return moment
+
+
+_PARSERS: dict[Any, Callable[[Any], Any]] = {
+    str: _of(str),
+    int: _int,
+    bool: _of(bool),
+    list: _of(list),
+    date: lambda value: date.fromisoformat(_of(str)(value)),
+    datetime: _datetime,
+}
+_KINDS = {
+    str: "text",
+    int: "a whole number",
+    bool: "true or false",
+    list: "a list",
+    date: "a date (YYYY-MM-DD)",
+    datetime: "a moment with its time zone",
+}

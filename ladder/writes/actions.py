@@ -19,7 +19,6 @@ from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from ladder.files import backup as club_io
 from ladder.records import (
     Game,
     ImportedFile,
@@ -32,11 +31,14 @@ from ladder.records import (
     refuse_control_characters_but_lines,
 )
 from ladder.records import versions as data_version
-from ladder.writes import audit, correction_window, storage
+from ladder.writes import audit, correction_window, restore, storage
 from ladder.writes.validation import (
+    ClubInvalid,
+    ClubPlan,
     FileAlreadyImported,
     GameEntry,
     PeriodClosedError,
+    check_club,
     check_entry_change,
     check_games,
     check_period,
@@ -304,13 +306,38 @@ def _remember(digest: str, *, kind: str, rows: int, user: Any) -> None:
         raise FileAlreadyImported(earlier) from error
 
 
-@transaction.atomic
-def restore_club(document: Any, *, user: Any = None) -> dict[str, int]:
-    """Restore a club export into an empty club, all or nothing, and ask for a full
-    recompute of every list (``club_io``; the ratings come back from the inputs)."""
-    counts = club_io.import_club(document, user=_user(user))
-    recompute(user=user)
-    return counts
+def restore_club(*, plan: ClubPlan, replace: bool = False, user: Any = None) -> dict[str, int]:
+    """Restore a club read from a backup (``ladder.files.backup.read_club``), all or nothing;
+    return how many of each were restored.
+
+    The whole plan is checked first (``validation.check_club``); ``ClubInvalid`` names every
+    problem by where it is in the file. A club that is not empty is refused unless ``replace``:
+    then everything in it is replaced, in the same transaction. Published lists and rating
+    runs are restored as stored; the ratings are recomputed from the inputs by a rating run.
+    """
+    problems = check_club(plan)
+    if problems:
+        raise ClubInvalid(problems)
+    try:
+        with transaction.atomic():
+            restore.hold_the_runs()
+            counts = restore.club_counts()
+            if any(counts.values()) and not replace:
+                held = ", ".join(f"{n} {what}" for what, n in counts.items())
+                raise ClubInvalid(
+                    f"The club is not empty ({held}): restore into a new database, or give "
+                    "--replace to replace everything in it."
+                )
+            restore.clear_club()
+            restored = restore.write_club(plan, user=_user(user))
+            recompute(user=user)
+            if not plan.published:
+                restore.publish_closed(user=_user(user))
+            data_version.bump_on_commit()
+    except IntegrityError as error:  # a rule only the database knows; nothing was written
+        message = f"The file cannot be restored: the database refused it ({error})."
+        raise ClubInvalid(message) from error
+    return restored
 
 
 @transaction.atomic

@@ -131,9 +131,14 @@ def club_restore(boss, tmp_path):
     actions.enter_games(games=club_io_games())
     document = json.loads(json.dumps(club_io.export_club(), default=str))
     document["users"] = []  # the acting user exists already
+    # A backup of another database: its players' ids are not these (a restore keeps them).
+    for player in document["players"]:
+        player["id"] += 1000
+    for game in document["games"]:
+        game.update(id=game["id"] + 1000, white=game["white"] + 1000, black=game["black"] + 1000)
     for model in (Game, RatingChange, RatingPeriod, Player):
         model.objects.all().delete()
-    actions.restore_club(document, user=boss)
+    actions.restore_club(plan=club_io.read_club(document), user=boss)
     return boss
 
 

@@ -1,4 +1,5 @@
-"""export_club / import_club: a club survives the round trip with identical ratings."""
+"""export_club / import_club: a club survives the round trip whole -- every list as published,
+every revision, every live list -- and a damaged file is refused, naming where."""
 
 from __future__ import annotations
 
@@ -9,34 +10,60 @@ from io import StringIO
 import pytest
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 
-from ladder.records import ApiToken, Game, PeriodLog, Player, RatingPeriod
+from ladder.files import backup
+from ladder.records import ApiToken, Game, PeriodLog, Player, RatingList, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
-from ratings.models import Publication, PublishedRating, RatingChange
+from ratings import runs, selectors
+from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-def ratings():
-    changes = RatingChange.objects.order_by(
-        "player__fide_id", "period__start", "rating_list"
-    ).values_list("player__fide_id", "period__label", "rating_list", "rating_after", "change")
-    players = Player.objects.order_by("fide_id").values_list("fide_id", "rating", "rapid_rating")
-    return list(changes), list(players)
+CHANGE_FIELDS = [f.attname for f in RatingChange._meta.fields if f.name != "id"]
+PUBLICATION_FIELDS = [
+    "pk",
+    "period_id",
+    "rating_list",
+    "revision",
+    "published_at",
+    "published_by__username",
+    "reason",
+    "corrected_in_id",
+    "players_changed",
+    "differences",
+]
 
 
 def club():
-    players = [PlayerFactory(fide_id=100 + i, entry_rating=1500 + 50 * i) for i in range(6)]
+    """Three lists, two closed months and an open one; July reopened, corrected and closed
+    again (a revision of July and of August), then August reopened."""
+    players = [
+        PlayerFactory(
+            fide_id=100 + i,
+            entry_rating=1500 + 50 * i,
+            rapid_entry_rating=1450 + 40 * i,
+            rapid_entry_rated_games=30,
+            blitz_entry_rating=1400 + 30 * i,
+            blitz_entry_rated_games=30,
+        )
+        for i in range(6)
+    ]
     players.append(UnratedPlayerFactory(fide_id=200))
+    controls = ["", "", "", "", "15+10", "3+2"]
     games = [
-        GameEntry(date=date(2026, month, 2 + i), white=players[i],
-                  black=players[(i + month - 5) % 7],
-                  result=["1-0", "0-1", "1/2-1/2"][(i + month) % 3],
-                  time_control="15+10" if i == 5 else "")
-        for month in (7, 8, 9) for i in range(6)
-    ]  # fmt: skip
+        GameEntry(
+            date=date(2026, month, 2 + i),
+            white=players[i],
+            black=players[(i + month - 5) % 7],
+            result=["1-0", "0-1", "1/2-1/2"][(i + month) % 3],
+            time_control=controls[i],
+        )
+        for month in (7, 8, 9)
+        for i in range(6)
+    ]
     actions.enter_games(games=games)
     boss = User.objects.create_superuser("boss", "boss@example.org", "secret-pw")
     secretary = User.objects.create_user("sec", password="also-secret")
@@ -45,35 +72,110 @@ def club():
     secretary.groups.add(group)
     secretary.user_permissions.add(Permission.objects.get(codename="add_player"))
     ApiToken.issue(secretary, days=9)
-    for label in ("2026-07", "2026-08"):
-        actions.close_period(period=RatingPeriod.objects.get(label=label), user=boss)
-    actions.reopen_period(period=RatingPeriod.objects.get(label="2026-08"), reason="Typo\nfixed",
-                          user=boss)  # fmt: skip
+    july, august = (RatingPeriod.objects.get(label=label) for label in ("2026-07", "2026-08"))
+    for period in (july, august):
+        actions.close_period(period=period, user=boss)
+    actions.reopen_period(period=july, reason="Wrong result\nin round 1", user=boss)
+    game = Game.objects.filter(period=july, rating_list=RatingList.STANDARD).first()
+    actions.correct_game(game=game, changes={"result": "0-1" if game.result != "0-1" else "1-0"})
+    actions.close_period(period=july, user=boss)
+    actions.reopen_period(period=august, reason="Typo", user=boss)
 
 
-def test_a_club_round_trips_with_identical_ratings(tmp_path):
-    club()
-    before = ratings()
-    assert before[0], "the club has ratings"
+def snapshot():
+    """Everything a reader can see: every list (live and published, every revision), the
+    players' histories and state, the periods with their log, the runs' outcomes."""
+    periods = list(RatingPeriod.objects.order_by("start"))
+    live = {
+        (p.label, name): [e.as_dict() for e in selectors.rating_list(p, name)]
+        for p in periods
+        for name in RatingList.values
+    }
+    published = list(Publication.objects.order_by("pk").values_list(*PUBLICATION_FIELDS))
+    lines = list(
+        PublishedRating.objects.order_by("publication_id", "player_id").values_list(
+            "publication_id", "player_id", "status", "rating", "change", "k", "games", "total_games"
+        )
+    )
+    histories = list(
+        RatingChange.objects.order_by("player_id", "rating_list", "period__start").values_list(
+            *CHANGE_FIELDS
+        )
+    )
+    players = list(Player.objects.order_by("pk").values())
+    for player in players:
+        del player["created"], player["updated"]
+    logs = list(
+        PeriodLog.objects.order_by("at").values_list(
+            "period__label", "action", "reason", "user__username", "at"
+        )
+    )
+    states = list(RatingPeriod.objects.values_list("pk", "label", "status", "closed_at"))
+    games = list(
+        Game.objects.order_by("pk").values_list(
+            "pk", "date", "white_id", "black_id", "result", "period_id", "rating_list"
+        )
+    )
+    return live, published, lines, histories, players, logs, states, games
+
+
+def finished_runs():
+    return list(
+        RatingRun.objects.filter(status__in=["done", "failed"])
+        .order_by("pk")
+        .values_list("pk", "status", "rating_list", "reason", "summary", "periods", "finished_at")
+    )
+
+
+def export(tmp_path):
     path = tmp_path / "club.json"
     call_command("export_club", str(path), stderr=StringIO())
+    return path
+
+
+def empty_the_club():
+    for model in (
+        RatingChange,
+        PublishedRating,
+        Publication,
+        Game,
+        PeriodLog,
+        RatingRun,
+        RatingPeriod,
+        Player,
+        ApiToken,
+        User,
+        Group,
+    ):
+        model.objects.all().delete()
+
+
+def restore(path, *args):
+    out = StringIO()
+    call_command("import_club", str(path), *args, stdout=out)
+    return out.getvalue()
+
+
+def test_a_club_round_trips_with_every_list_published_and_live_identical(tmp_path):
+    club()
+    before, runs_before = snapshot(), finished_runs()
+    assert len(before[1]) > 6, "revisions were published"
+    assert {p[2] for p in before[1]} == set(RatingList.values)
+    path = export(tmp_path)
     text = path.read_text()
     for secret in ("secret-pw", "pbkdf2", "digest"):  # no password, hash or token
         assert secret not in text
     document = json.loads(text)
-    assert (document["format"], document["version"]) == ("ladder-club", 1)
-    # Published lists are protected (PROTECT): emptying the club by hand removes them first.
-    emptied = (PublishedRating, Publication, Game, PeriodLog, RatingChange, RatingPeriod, Player)
-    for model in (*emptied, ApiToken, User, Group):
-        model.objects.all().delete()
-    out = StringIO()
-    call_command("import_club", str(path), stdout=out)
-    assert "Restored 2 users, 7 players, 3 periods, 18 games." in out.getvalue()
-    assert ratings() == before
-    assert list(RatingPeriod.objects.values_list("label", "status")) == [
-        ("2026-07", "closed"), ("2026-08", "open"), ("2026-09", "open")]  # fmt: skip
-    assert PeriodLog.objects.filter(action="reopened", reason="Typo\nfixed",
-                                    user__username="boss").exists()  # fmt: skip
+    assert (document["format"], document["version"]) == ("ladder-club", 2)
+    empty_the_club()
+
+    output = restore(path)
+
+    assert "Restored 2 users, 7 players, 3 periods, 18 games, " in output
+    assert "Rapid list: 2026-07 to 2026-09 recomputed" in output
+    assert "Blitz list: 2026-07 to 2026-09 recomputed" in output
+    assert snapshot() == before
+    assert finished_runs()[: len(runs_before)] == runs_before  # then the recompute's own run
     sec = User.objects.get(username="sec")
     assert not sec.has_usable_password()
     assert sec.has_perm("ladder.add_game")
@@ -81,13 +183,218 @@ def test_a_club_round_trips_with_identical_ratings(tmp_path):
     assert not ApiToken.objects.exists()
 
 
-def test_import_refuses_a_club_that_is_not_empty(tmp_path):
-    PlayerFactory()
-    path = tmp_path / "club.json"
-    call_command("export_club", str(path), stderr=StringIO())
-    with pytest.raises(CommandError, match="The club is not empty"):
-        call_command("import_club", str(path), stdout=StringIO())
-    assert Player.objects.count() == 1
+def test_a_restored_club_goes_on_as_before(tmp_path):
+    club()
+    path = export(tmp_path)
+    empty_the_club()
+    restore(path)
+    september = RatingPeriod.objects.get(label="2026-09")
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-08"))
+    actions.close_period(period=september)
+    assert Publication.objects.filter(period=september).count() == 3
+    restored = max(Player.objects.values_list("pk", flat=True))
+    assert Player.objects.create(name="Newcomer").pk > restored  # the ids go on after the file's
+
+
+_EXPORTED: list[str] = []  # the club's export, built once: the tampered cases change a copy
+
+
+def tamper(tmp_path, change):
+    if not _EXPORTED:
+        club()
+        _EXPORTED.append(export(tmp_path).read_text())
+        empty_the_club()
+    document = json.loads(_EXPORTED[0])
+    change(document)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def december_game_in_july(document):
+    july = next(p["id"] for p in document["periods"] if p["label"] == "2026-07")
+    document["games"][3].update(date="2026-12-05", period=july)
+
+
+def overlapping_periods(document):
+    document["periods"][1]["start"] = "2026-07-20"
+
+
+def game_in_2999(document):
+    document["games"][5]["date"] = "2999-01-01"
+
+
+def unknown_player(document):
+    document["games"][2]["white"] = 999999
+
+
+def bad_birth_year(document):
+    document["players"][1]["birth_year"] = "nineteen"
+
+
+def publication_of_no_period(document):
+    document["publications"][0]["period"] = 4242
+
+
+def unknown_user(document):
+    document["periods"][0]["log"][0]["user"] = "nobody"
+
+
+TAMPERED = {
+    "a December game attached to July": (
+        december_game_in_july,
+        "games[3].date: The game is dated 2026-12-05, outside its period "
+        "2026-07 (2026-07-01 to 2026-07-31).",
+    ),
+    "overlapping periods": (
+        overlapping_periods,
+        "periods[1].start: The period 2026-08 (2026-07-20 to 2026-08-31) "
+        "overlaps 2026-07 (2026-07-01 to 2026-07-31); periods cannot overlap.",
+    ),
+    "a label that is a path": (
+        lambda d: d["periods"][0].update(label="../../x"),
+        "periods[0].label: A period label is letters, digits",
+    ),
+    "a game dated 2999": (game_in_2999, "games[5].date: A game cannot be dated after"),
+    "a player who is not in the file": (
+        unknown_player,
+        "games[2].white: No player of the file has the id 999999.",
+    ),
+    "a birth year that is no number": (
+        bad_birth_year,
+        "players[1].birth_year: 'nineteen' is not a whole number.",
+    ),
+    "a negative entry rating": (
+        lambda d: d["players"][0].update(entry_rating=-5),
+        "players[0].entry_rating: ",
+    ),
+    "a publication of no period": (
+        publication_of_no_period,
+        "publications[0].period: No period of the file has the id 4242.",
+    ),
+    "a user who is not in the file": (
+        unknown_user,
+        "periods[0].log[0].user: No user is named 'nobody' in the file.",
+    ),
+    "a player twice": (
+        lambda d: d["players"][2].update(id=d["players"][1]["id"]),
+        "players[2].id: Another player of the file has this id (players[1]).",
+    ),
+    "a revision naming a player by a name": (
+        lambda d: d["publications"][-1].update(differences=[["Alice", 1, 2, 3, 4]]),
+        "differences: Each difference is [player id, old rating, new rating, old change, "
+        "new change].",
+    ),
+    "a username that is no username": (
+        lambda d: d["users"][0].update(username="bad name!"),
+        "users[0].username: Enter a valid username.",
+    ),
+    "a player against themselves": (
+        lambda d: d["games"][4].update(black=d["games"][4]["white"]),
+        "games[4].black: A player cannot play themselves.",
+    ),
+    "a group with no name": (
+        lambda d: d["groups"][0].update(name=""),
+        "groups[0].name: This field cannot be blank.",
+    ),
+    "a game missing its result": (
+        lambda d: d["games"][0].pop("result"),
+        "games[0].result: This value is missing.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", TAMPERED)
+def test_a_tampered_file_is_refused_naming_where_and_nothing_changes(tmp_path, case):
+    change, message = TAMPERED[case]
+    path = tamper(tmp_path, change)
+    with pytest.raises(CommandError) as refused:
+        restore(path)
+    assert str(refused.value).startswith("Nothing was restored.\n")
+    assert message in str(refused.value)
+    for model in (Player, RatingPeriod, Game, Publication, RatingRun, User):
+        assert not model.objects.exists(), model
+
+
+def test_every_problem_of_a_file_is_named_at_once(tmp_path):
+    def two(document):
+        game_in_2999(document)
+        bad_birth_year(document)
+
+    path = tamper(tmp_path, two)
+    with pytest.raises(CommandError) as refused:
+        restore(path)
+    assert "games[5].date" in str(refused.value)
+    assert "players[1].birth_year" in str(refused.value)
+
+
+def test_import_refuses_a_club_that_is_not_empty_unless_told_to_replace(tmp_path):
+    club()
+    path = export(tmp_path)
+    before = snapshot()
+    with pytest.raises(
+        CommandError,
+        match=r"The club is not empty \(7 players, 3 periods, "
+        r"18 games\): restore into a new database, or give --replace",
+    ):
+        restore(path)
+    assert snapshot() == before
+    PlayerFactory(name="Someone added since")
+    actions.enter_games(
+        games=[
+            GameEntry(
+                date=date(2026, 10, 3),
+                white=Player.objects.first(),
+                black=Player.objects.last(),
+                result="1-0",
+            )
+        ]
+    )
+
+    restore(path, "--replace")
+
+    assert not Player.objects.filter(name="Someone added since").exists()
+    assert snapshot() == before
+
+
+def test_a_replace_refused_by_a_bad_file_leaves_the_club_as_it_was(tmp_path):
+    restore(tamper(tmp_path, lambda document: None))
+    path = tamper(tmp_path, game_in_2999)
+    before = snapshot()
+    with pytest.raises(CommandError, match=r"games\[5\]\.date"):
+        restore(path, "--replace")
+    assert snapshot() == before
+
+
+def test_a_version_1_file_is_still_restored_and_its_closed_lists_published_again(tmp_path):
+    alice, bob = PlayerFactory(fide_id=11), PlayerFactory(fide_id=12)
+    actions.enter_games(
+        games=[
+            GameEntry(date=date(2026, month, 4), white=alice, black=bob, result="1-0")
+            for month in (3, 4)
+        ]
+    )
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
+    path = export(tmp_path)
+    document = json.loads(path.read_text())
+    document["version"] = 1  # as version 1 wrote it: no publications, no runs, no game ids
+    for game in document["games"]:
+        del game["id"]
+    del document["publications"], document["runs"]
+    path.write_text(json.dumps(document))
+    live, published, lines, *inputs, games = snapshot()
+    assert len(published) == 3  # one a list
+    empty_the_club()
+
+    output = restore(path)
+
+    assert "Restored 0 users, 2 players, 2 periods, 2 games, 0 publications." in output
+    live_after, published_after, lines_after, *inputs_after, games_after = snapshot()
+    assert (live_after, inputs_after) == (live, inputs)
+    assert [game[1:] for game in games_after] == [game[1:] for game in games]  # new game ids
+    # The list of the closed month is published as it was (nothing has changed since).
+    assert [p[1:4] + p[5:] for p in published_after] == [p[1:4] + p[5:] for p in published]
+    assert [line[1:] for line in lines_after] == [line[1:] for line in lines]
 
 
 @pytest.mark.parametrize(
@@ -95,13 +402,46 @@ def test_import_refuses_a_club_that_is_not_empty(tmp_path):
     [
         ("[1, 2", "is not JSON"),
         ('{"format": "other"}', "This is not a Ladder club export"),
-        ('{"format": "ladder-club", "version": 9}', "this Ladder reads version 1"),
-        ('{"format": "ladder-club", "version": 1, "groups": []}', "The export is damaged"),
+        ('{"format": "ladder-club", "version": 9}', "this Ladder reads versions 1 and 2"),
+        ('{"format": "ladder-club", "version": 2, "players": 3}', "players: A list was expected."),
+        (
+            '{"format": "ladder-club", "version": 2, "games": [7]}',
+            "games[0]: An object was expected.",
+        ),
     ],
 )
 def test_a_file_that_is_no_export_is_refused(tmp_path, text, message):
     path = tmp_path / "club.json"
     path.write_text(text)
-    with pytest.raises(CommandError, match=message):
-        call_command("import_club", str(path), stdout=StringIO())
+    with pytest.raises(CommandError) as refused:
+        restore(path)
+    assert message in str(refused.value)
     assert not User.objects.exists()
+
+
+def test_an_export_takes_a_fixed_number_of_queries(django_assert_max_num_queries):
+    club()
+    with django_assert_max_num_queries(14):
+        document = backup.export_club()
+    assert len(document["publications"]) == Publication.objects.count()
+
+
+@override_settings(
+    LADDER_RECOMPUTE="background",
+    TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
+)
+def test_in_background_mode_the_restore_leaves_the_ratings_to_a_worker(tmp_path):
+    alice, bob = PlayerFactory(fide_id=11), PlayerFactory(fide_id=12)
+    actions.enter_games(
+        games=[GameEntry(date=date(2026, 3, 4), white=alice, black=bob, result="1-0")]
+    )
+    runs.execute_pending()
+    path = export(tmp_path)
+    before = snapshot()
+    empty_the_club()
+
+    output = restore(path)
+
+    assert "a worker (manage.py rating_worker) will rate it" in output
+    runs.execute_pending()  # what the worker's task does
+    assert snapshot() == before

@@ -9,11 +9,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import Count
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from ladder.records import ENTRY_RATING_MESSAGE, LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ladder.writes.actions import close_period
-from ratings.models import RatingChange
+from ratings.models import Publication, RatingChange, RatingRun
 from tests.factories import GameFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -207,6 +209,37 @@ def test_seed_demo_keeps_three_lists_equal_to_a_full_recompute():
     seeded = list_state()
     run("recompute_ratings")
     assert list_state() == seeded
+
+
+BACKGROUND = {
+    "LADDER_RECOMPUTE": "background",
+    "TASKS": {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
+}
+
+
+@pytest.mark.parametrize("settings_", [{}, BACKGROUND], ids=["immediate", "background"])
+def test_seed_demo_rates_and_publishes_in_either_mode_and_dates_no_game_after_today(
+    settings_, monkeypatch
+):
+    today = date(2026, 12, 2)  # early in the month: most of its club nights are still to come
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: today)
+    with override_settings(**settings_):
+        output = run("seed_demo")
+    assert "Demo club loaded. " in output
+    assert "Rapid list: " in output
+    assert "Blitz list: " in output
+    periods = list(RatingPeriod.objects.order_by("start"))
+    assert [p.label for p in periods] == ["2026-07", "2026-08", "2026-09", "2026-10", "2026-11",
+                                          "2026-12"]  # fmt: skip
+    assert [p.is_closed for p in periods] == [True] * 5 + [False]
+    assert Publication.objects.filter(revision=1).count() == 5 * 3
+    assert not RatingRun.objects.exclude(status="done").exists()
+    assert Game.objects.filter(period=periods[-1]).exists()
+    assert not Game.objects.filter(date__gt=today).exists()
+    assert RatingChange.objects.filter(period=periods[-1]).exists()  # the open month is rated
+    # Every player and game came through the actions: each has its first version.
+    assert Player.history.filter(history_type="+").count() == Player.objects.count()  # type: ignore[attr-defined]
+    assert Game.history.filter(history_type="+").count() == Game.objects.count()  # type: ignore[attr-defined]
 
 
 def test_a_game_outside_1900_to_2999_is_refused(tmp_path):

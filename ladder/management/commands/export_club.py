@@ -9,9 +9,10 @@ from ladder.files.backup import export_club
 
 class Command(BaseCommand):
     help = (
-        "Write the club (players, periods with their log, games, users with their groups and "
-        "permissions; never password hashes or tokens) as JSON, format ladder-club version 1, "
-        "to FILE or to standard output."
+        "Write the club as JSON, format ladder-club version 2, to FILE or to standard output: "
+        "players, periods with their log, games, every published list and revision, the "
+        "finished rating runs, and users with their groups and permissions (never password "
+        "hashes or tokens)."
     )
 
     def add_arguments(self, parser):
@@ -27,6 +28,6 @@ class Command(BaseCommand):
                 json.dump(document, out, indent=1, ensure_ascii=False)
         except OSError as error:
             raise CommandError(f"Cannot write {file}: {error.strerror}.") from error
-        counts = ", ".join(f"{len(document[k])} {k}" for k in ("players", "periods", "games",
-                                                                 "users"))  # fmt: skip
+        sections = ("players", "periods", "games", "publications", "users")
+        counts = ", ".join(f"{len(document[k])} {k}" for k in sections)
         self.stderr.write(f"Exported {counts} to {file}.")

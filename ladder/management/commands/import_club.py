@@ -1,38 +1,53 @@
-"""manage.py import_club FILE: restore an export_club file into an empty club, then rate it."""
+"""manage.py import_club FILE [--replace]: restore an export_club file, then rate it."""
 
 import json
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
-from ladder.files.backup import NotAnExport
-from ladder.management.commands._csv import report_run
+from ladder.files.backup import NotAnExport, read_club
 from ladder.writes import actions
+from ratings import runs
+from ratings.models import RatingRun
 
 
 class Command(BaseCommand):
     help = (
-        "Restore a club written by export_club into an empty database, all or nothing, then "
-        "recompute every list. Users get no usable password: set one with changepassword."
+        "Restore a club written by export_club (format ladder-club, version 1 or 2) into an "
+        "empty database, all or nothing: the whole file is checked first and every problem is "
+        "named by where it is. Published lists are restored as published; the ratings are "
+        "recomputed. Users get no usable password: set one with changepassword."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="Replace everything the club holds (in the same transaction as the restore).",
+        )
 
-    def handle(self, *args, file: str, **options):
+    def handle(self, *args, file: str, replace: bool = False, **options):
         try:
             with open(file, encoding="utf-8") as source:
                 document = json.load(source)
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from error
+        except UnicodeDecodeError as error:
+            raise CommandError(f"{file} is not UTF-8 text.") from error
         except (ValueError, RecursionError) as error:
             raise CommandError(f"{file} is not JSON: {error}.") from error
+        started = timezone.now()
         try:
-            counts = actions.restore_club(document)
+            counts = actions.restore_club(plan=read_club(document), replace=replace)
         except (NotAnExport, ValidationError) as error:
             messages = getattr(error, "messages", [str(error)])
-            raise CommandError("Nothing was restored. " + " ".join(messages)) from error
+            raise CommandError("Nothing was restored.\n" + "\n".join(messages)) from error
         self.stdout.write(
             "Restored " + ", ".join(f"{n} {what}" for what, n in counts.items()) + "."
         )
-        report_run(self.stdout)
+        runs.settle()  # immediate mode: rate it now; background mode: the workers will
+        # The runs the restore asked for (one a list); the restored ones are older.
+        for run in RatingRun.objects.filter(requested_at__gte=started).order_by("pk"):
+            self.stdout.write(runs.describe(run))

@@ -3,6 +3,10 @@
 The demo club keeps FIDE's three lists (FIDE.md 9): each month has four standard rounds, a rapid
 evening (15+10) and a blitz night (3+2). Most rated players have rapid and blitz entry data; a
 few are unrated on the faster lists, and the newcomers are unrated on every list.
+
+It writes as every door does, through the actions (players, games, closes), and works with
+either ``LADDER_RECOMPUTE``: before closing the months it executes the rating runs itself, as a
+worker would. This month's games are dated no later than today.
 """
 
 import calendar
@@ -10,14 +14,13 @@ import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history
 
-from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Result, kept_lists
-from ladder.writes.actions import close_period, save_period
+from ladder.records import LIST_FIELDS, Player, RatingList, RatingPeriod, Result, kept_lists
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from ratings import runs
 from ratings.models import RatingRun
 from ratings.rules.fide import add_months
@@ -93,6 +96,7 @@ class Command(BaseCommand):
         "club keeps), all closed but the last; and a demo admin."
     )
     last_period: RatingPeriod  # the open month: the only one the late newcomers play in
+    today: date
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -107,19 +111,22 @@ class Command(BaseCommand):
                 self._login_hint()
                 return
             raise CommandError("The club already has players; seed_demo loads an empty club only.")
-        try:
-            with transaction.atomic():
-                requested = self._seed(random.Random(options["seed"]))
-        except ValidationError as error:  # e.g. periods left behind by an earlier club
-            message = "The demo club was not loaded: " + " ".join(error.messages)
-            raise CommandError(message) from error
+        first = RatingRun.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        with transaction.atomic():  # the players and games, all or none
+            periods = self._seed(random.Random(options["seed"]))
+        # Every month is rated before it closes (its list is published whole): execute the
+        # runs here, as a worker would in background mode (already done in immediate mode).
+        runs.execute_pending(wait=True)
+        for period in periods[:-1]:
+            actions.close_period(period=period)
         runs.settle()
-        done = RatingRun.objects.filter(pk__in=[run.pk for run in requested]).order_by("pk")
+        done = RatingRun.objects.filter(pk__gt=first, status="done").order_by("pk")
         summary = " ".join(runs.describe(run) for run in done)
         self.stdout.write(self.style.SUCCESS(f"Demo club loaded. {summary}"))
         self._login_hint()
 
-    def _seed(self, rng: random.Random):
+    def _seed(self, rng: random.Random) -> list[RatingPeriod]:
+        """Add the players and enter the games (creating the months' periods); return them."""
         players = []
         for name, fide_id, born, sex, title, rating, rated_games, peak in PLAYERS:
             player = Player(
@@ -129,35 +136,25 @@ class Command(BaseCommand):
             )  # fmt: skip
             if rating is not None:
                 self._faster_lists(rng, player, rating, rated_games)
-            player.start_from_entry()
-            players.append(player)
-        bulk_create_with_history(players, Player)  # a first version, as every door writes
-        players = list(Player.objects.order_by("pk"))
+            players.append(actions.save_player(player=player))
         kept = kept_lists()
-        first_month = add_months(timezone.localdate().replace(day=1), -(MONTHS - 1))
-        periods = [self._period(add_months(first_month, i)) for i in range(MONTHS)]
-        self.last_period = periods[-1]
-        games: list[Game] = []
-        for number, period in enumerate(periods, start=1):
+        self.today = timezone.localdate()
+        first_month = add_months(self.today.replace(day=1), -(MONTHS - 1))
+        months = [self._month_of(add_months(first_month, i)) for i in range(MONTHS)]
+        self.last_period = months[-1]
+        games: list[GameEntry] = []
+        for number, month in enumerate(months, start=1):
             if RatingList.STANDARD in kept:
-                games += self._month(rng, players, period, number)
+                games += self._month(rng, players, month, number)
             for rating_list, control, event, day, rounds, share in EVENINGS:
                 if rating_list in kept:
-                    games += self._evening(rng, players, period, rating_list, control, event,
+                    games += self._evening(rng, players, month, rating_list, control, event,
                                            day=day, rounds=rounds, share=share)  # fmt: skip
-        bulk_create_with_history(games, Game)
-        requested = [
-            runs.request_recompute(
-                rating_list=rating_list, period=periods[0], players=None, reason="Demo club loaded"
-            )
-            for rating_list in kept
-        ]
+        actions.enter_games(games=games, reason="Demo club loaded")
         user = get_user_model()
         if not user.objects.filter(username=DEMO_USER).exists():
             user.objects.create_superuser(DEMO_USER, "admin@example.org", DEMO_PASSWORD)
-        for period in periods[:-1]:
-            close_period(period=period)
-        return requested
+        return [RatingPeriod.objects.get(start=month.start) for month in months]
 
     def _faster_lists(self, rng, player: Player, rating: int, rated_games: int) -> None:
         """Rapid and blitz entry data near the standard rating (unless unrated on that list)."""
@@ -177,11 +174,11 @@ class Command(BaseCommand):
         """Everyone may play, but the late newcomers: a few rounds of the last month only."""
         if player.name not in LATE_NEWCOMERS:
             return True
-        return period.pk == self.last_period.pk and round_no <= LATE_ROUNDS
+        return period.start == self.last_period.start and round_no <= LATE_ROUNDS
 
     def _evening(self, rng, players, period, rating_list, control, event, *, day, rounds, share):
         """A rapid or blitz evening: several rounds on one day, rated on that list."""
-        day_of = min(period.start.replace(day=day), period.end)
+        day_of = self._day(period, day)
         rating = LIST_FIELDS[rating_list].entry_rating
         club = [p for p in players if rng.random() < share]
         games = []
@@ -194,23 +191,28 @@ class Command(BaseCommand):
                     white, black = black, white
                 result = self._result(rng, white, black, rating)
                 games.append(
-                    Game(period=period, date=day_of, white=white, black=black, result=result,
-                         event=f"{event} {period.label}", round=str(round_no),
-                         rating_list=rating_list, time_control=control)
+                    GameEntry(date=day_of, white=white, black=black, result=result,
+                              event=f"{event} {period.label}", round=str(round_no),
+                              rating_list=rating_list, time_control=control)
                 )  # fmt: skip
         return games
 
-    def _period(self, start: date) -> RatingPeriod:
+    def _month_of(self, start: date) -> RatingPeriod:
+        """The month as its period will be (unsaved: entering its games creates it)."""
         end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
-        period = RatingPeriod(label=start.strftime("%Y-%m"), start=start, end=end)
-        return save_period(period=period)  # the period rules of every door
+        return RatingPeriod(label=start.strftime("%Y-%m"), start=start, end=end)
 
-    def _month(self, rng, players, period, number) -> list[Game]:
+    def _day(self, period: RatingPeriod, day: int) -> date:
+        """The day of the month, but never after the month's end or today (a game is played
+        before it is entered)."""
+        return min(period.start.replace(day=day), period.end, self.today)
+
+    def _month(self, rng, players, period, number) -> list[GameEntry]:
         """Four rounds of a monthly club event; a few forfeits; newcomers meet rated players."""
         event = f"Club Championship {period.label}" if number % 2 else ""
         games = []
         for round_no in range(1, 5):
-            day = min(period.start.replace(day=3 + 7 * (round_no - 1)), period.end)
+            day = self._day(period, 3 + 7 * (round_no - 1))
             present = [
                 p for p in players if rng.random() < 0.85 and self._plays(p, period, round_no)
             ]
@@ -219,11 +221,13 @@ class Command(BaseCommand):
             for white, black in zip(present[::2], present[1::2], strict=False):
                 if rng.random() < 0.5:
                     white, black = black, white
+                # Rounds are numbered even without an event: early in the month they may all
+                # be dated today, and two games of a pair on one day must differ by round.
                 games.append(
-                    Game(period=period, date=day, white=white, black=black,
-                         result=self._result(rng, white, black), event=event,
-                         round=str(round_no) if event else "",
-                         rating_list=RatingList.STANDARD, time_control="90+30")
+                    GameEntry(date=day, white=white, black=black,
+                              result=self._result(rng, white, black), event=event,
+                              round=str(round_no), rating_list=RatingList.STANDARD,
+                              time_control="90+30")
                 )  # fmt: skip
         return games
 
