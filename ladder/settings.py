@@ -32,6 +32,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 # The rules are plain Python (no Django): K's bounds are read from their one home.
 from ratings.rules.calculator import MAX_K, MIN_K
+from ratings.rules.fide import LISTS, METHODS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -330,20 +331,19 @@ LADDER_TOKEN_DAYS = _whole("LADDER_TOKEN_DAYS", 90, 1, 3650)
 
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
 LADDER_CLUB_K = _whole_or_none("LADDER_CLUB_K", MIN_K, MAX_K)
-if LADDER_RATING_METHOD not in {"fide", "elo"}:
+if LADDER_RATING_METHOD not in METHODS:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")
 
 # The lists the club keeps (FIDE.md 9), in FIDE's order; a club that keeps one sees no selector.
-_LISTS = ("standard", "rapid", "blitz")
 _kept = {
-    name.strip().lower() for name in os.environ.get("LADDER_LISTS", ",".join(_LISTS)).split(",")
+    name.strip().lower() for name in os.environ.get("LADDER_LISTS", ",".join(LISTS)).split(",")
 }
 _kept.discard("")
-if not _kept or _kept - set(_LISTS):
+if not _kept or _kept - set(LISTS):
     raise ImproperlyConfigured(
         "LADDER_LISTS must name one or more of standard, rapid, blitz, separated by commas."
     )
-LADDER_LISTS = [name for name in _LISTS if name in _kept]
+LADDER_LISTS = [name for name in LISTS if name in _kept]
 
 # Rating runs execute through Django's task interface (the django-tasks backport on 5.2).
 LADDER_RECOMPUTE = os.environ.get("LADDER_RECOMPUTE", "immediate").strip().lower()

@@ -34,7 +34,6 @@ from ladder.records import (
     LIST_FIELDS,
     PLAYER_ENTRY_FIELDS,
     Game,
-    PeriodLog,
     Player,
     RatingList,
     RatingPeriod,
@@ -262,7 +261,7 @@ class GameForm(forms.ModelForm):
 
 def remind_to_close(modeladmin, request, period: RatingPeriod) -> None:
     """After a correction in a reopened period, offer to close it again."""
-    if period.is_closed or not period.log.filter(action=PeriodLog.Action.REOPENED).exists():
+    if not period.is_reopened:
         return
     url = reverse("admin:ladder_ratingperiod_changelist") + "?status__exact=open"
     modeladmin.message_user(

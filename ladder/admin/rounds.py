@@ -30,14 +30,13 @@ from ladder.records import (
     GAME_DATE_MESSAGE,
     LAST_GAME_DATE,
     Game,
-    PeriodLog,
-    PeriodStatus,
     Player,
     RatingList,
     RatingPeriod,
     Result,
     kept_lists,
 )
+from ladder.records.names import name_key
 from ladder.writes import actions, previews
 from ladder.writes.validation import GameEntry, PlayerLookup, check_games
 
@@ -143,11 +142,11 @@ def player_choices(players: list[Player]) -> list[tuple[str, str]]:
     """Return (value, label) pairs for the datalist: the name, or str() when names clash."""
     counts: dict[str, int] = {}
     for player in players:
-        key = " ".join(player.name.split()).casefold()
+        key = name_key(player.name)
         counts[key] = counts.get(key, 0) + 1
     pairs = []
     for player in players:
-        clash = counts[" ".join(player.name.split()).casefold()] > 1
+        clash = counts[name_key(player.name)] > 1
         value = str(player) if clash else player.name
         rating = player.rating if player.rating is not None else "unrated"
         label = f"{rating}, FIDE {player.fide_id}" if player.fide_id else str(rating)
@@ -277,10 +276,10 @@ def _apply_fix(post):
     data.pop("_save", None)
     if not typed or not name:
         return data
-    wanted = " ".join(typed.split()).casefold()
+    wanted = name_key(typed)
     for key in data:
         is_player = key.startswith("rows-") and key.endswith(("-white", "-black"))
-        if is_player and " ".join(data[key].split()).casefold() == wanted:
+        if is_player and name_key(data[key]) == wanted:
             data[key] = name
     pasted = []
     for text in data.get("paste", "").splitlines():
@@ -303,12 +302,7 @@ def _invalid_sentence(lines: list[Line]) -> str:
 
 def _reopened(day: date) -> bool:
     """Whether ``day`` falls in a period reopened for corrections (its list was published)."""
-    return RatingPeriod.objects.filter(
-        start__lte=day,
-        end__gte=day,
-        status=PeriodStatus.OPEN,
-        log__action=PeriodLog.Action.REOPENED,
-    ).exists()
+    return RatingPeriod.objects.reopened().containing(day).exists()
 
 
 def _entries(data: dict, lines: list[Line]) -> list[GameEntry]:

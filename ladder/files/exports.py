@@ -15,6 +15,7 @@ from typing import Any
 
 from ladder.files import tournament_file as tf
 from ladder.records import Game, Player, RatingList, RatingPeriod, Result
+from ratings.publication import official
 from ratings.selectors import player_history, rating_list
 
 # A game's result as each side's TRF code (White's, Black's).
@@ -226,13 +227,12 @@ def _who(player: Player) -> str:
 
 
 def rating_list_csv(period: RatingPeriod | None, list_name: str = RatingList.STANDARD) -> str:
-    """The list that closes a period, written as ``rating_list --format csv`` writes it."""
-    rows = [entry.as_dict() for entry in rating_list(period, list_name)]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["id", "name"])
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    """The list that closes a period, written as ``rating_list --format csv`` writes it: as
+    published when the period is closed (``official.period_list``), never rebuilt from today's
+    players; formula cells neutralised as in every CSV Ladder writes."""
+    rows = [entry.as_dict() for entry in official.period_list(period, list_name).entries]
+    header = list(rows[0]) if rows else ["id", "name"]
+    return csv_text(header, ([row[name] for name in header] for row in rows))
 
 
 def history_csv(player: Player, list_name: str = RatingList.STANDARD) -> str:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import F, OuterRef, Subquery
 
 from ladder.records import Player, RatingPeriod
 from ratings import selectors
-from ratings.models import Publication, PublishedRating
+from ratings.models import Publication, PublishedRating, Status
 from ratings.recompute.states import latest_changes
 from ratings.rules import fide
 
@@ -135,6 +136,29 @@ class PublishedEntry:
     @property
     def level(self) -> str:
         return fide.level(self.player.title, self.rating)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the line as the ``rating_list`` contract names it (DESIGN Contracts); what a
+        publication does not store (the opening rating, the expected score) is None."""
+        opening = (
+            self.rating - self.change
+            if self.rating is not None and self.status == Status.RATED
+            else None
+        )
+        return {
+            "id": self.player.pk,
+            "name": self.player.name,
+            "fide_id": self.player.fide_id,
+            "rating_before": opening,
+            "rating": self.rating,
+            "change": self.change,
+            "k": self.k,
+            "games": self.games,
+            "total_games": self.total_games,
+            "status": self.status,
+            "inactive": self.inactive,
+            "revision": self.revision,
+        }
 
 
 @dataclass(frozen=True)

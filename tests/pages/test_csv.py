@@ -56,3 +56,31 @@ def test_a_constant_number_of_queries(client, build_ladder, django_assert_max_nu
         client.get(f"/periods/{label}/list.csv")
     with django_assert_max_num_queries(4):
         client.get(f"/periods/{label}/games.csv")
+
+
+def test_a_closed_periods_list_is_the_published_one(client, example_a, committed):
+    from ladder.records import Player
+    from ladder.writes import actions
+
+    with committed():
+        idle = actions.save_player(player=Player(name="Idle Member", entry_rating=1600))
+        actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
+    published = client.get("/periods/2026-03/list.csv").content.decode()
+    with committed():  # entry data of a member with no game, and a newcomer
+        idle.entry_rating = 2400
+        actions.save_player(player=idle)
+        actions.save_player(player=Player(name="Later Arrival", entry_rating=1700))
+
+    assert client.get("/periods/2026-03/list.csv").content.decode() == published
+    assert "Idle Member" in published
+    assert "Later Arrival" not in published
+
+
+def test_a_formula_in_a_name_is_neutralised(client, example_a):
+    example_a.name = '=HYPERLINK("http://evil.example")'
+    example_a.save()
+
+    body = client.get("/periods/2026-03/list.csv").content.decode()
+
+    assert "'=HYPERLINK" in body
+    assert ",=HYPERLINK" not in body

@@ -11,7 +11,7 @@ from ladder.files.exports import neutralise
 from ladder.management.commands._periods import period_by_label
 from ladder.records import RatingList, RatingPeriod, kept_lists
 from ratings import publication
-from ratings.selectors import rating_list
+from ratings.publication import official
 
 COLUMNS = (
     "name", "fide_id", "rating_before", "rating", "change", "k", "games", "total_games",
@@ -57,7 +57,14 @@ class Command(BaseCommand):
         if options["revision"] is not None:
             rows = self._published(period, chosen, options["revision"] or None)
         else:
-            rows = [entry.as_dict() for entry in rating_list(period, rating_list=chosen)]
+            found = official.period_list(period, chosen)  # a closed period: as published
+            rows = [entry.as_dict() for entry in found.entries]
+            if found.publication is not None:
+                self.published = f" as published {found.publication.published_at:%Y-%m-%d}" + (
+                    f" (revision {found.publication.revision})"
+                    if found.publication.revision > 1
+                    else ""
+                )
         getattr(self, f"_{options['format']}")(rows, period)
 
     def _published(
