@@ -29,9 +29,11 @@ run: $(STAMP)
 worker: $(STAMP)
 	LADDER_RECOMPUTE=background $(PY) manage.py rating_worker
 
-## Run the whole test suite (DATABASE_URL picks the database; SQLite by default).
+## Run the whole test suite (DATABASE_URL picks the database; SQLite by default), in parallel
+## with pytest-xdist: one worker per core (PYTEST_WORKERS=0 runs it in one process).
+PYTEST_WORKERS ?= auto
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -5,11 +5,23 @@ Tests run inside a transaction that is never committed, so ``transaction.on_comm
 them as a real commit would.
 """
 
+import os
+
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # The real-browser fixtures, defined once for every folder: two definitions of the
 # session-scoped browser would start Playwright twice in one thread, which it refuses.
 from tests.browser.support import browser, page, screenshot  # noqa: F401
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE. Their max_examples reaches only the
+# property tests that run through the database (services, incremental recompute, lists), the
+# slow ones; the pure ones pin their own counts. "ci" (.ci/run) runs at least as many examples
+# as before; "dev" (the default, for make test) fewer, each still a whole sequence of edits
+# checked against a full replay.
+hypothesis_settings.register_profile("ci", max_examples=25, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("dev", max_examples=10, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture

@@ -28,7 +28,9 @@ def shared_cache(settings, monkeypatch):
     """The deployment's cache (the database; Redis when REDIS_URL is set) and 3 requests an
     hour for anonymous clients."""
     redis_url = os.environ.get("REDIS_URL")
-    caches.use(settings, caches.redis(redis_url) if redis_url else caches.DATABASE)
+    caches.use(
+        settings, caches.redis(caches.for_worker(redis_url)) if redis_url else caches.DATABASE
+    )
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/hour"})
     yield
     cache.clear()

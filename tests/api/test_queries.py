@@ -4,6 +4,8 @@ from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import TestCase, override_settings
 from rest_framework.test import APIClient
 
 from ladder.records import PeriodLog, Player, RatingPeriod
@@ -13,13 +15,25 @@ from tests.factories import GameFactory, PlayerFactory
 pytestmark = pytest.mark.django_db
 
 SIZES = [3, 30]
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-@pytest.fixture(params=SIZES, ids=lambda n: f"{n}-rows")
-def crowd(request, committed) -> Player:
-    """``n`` players, each with a game in each of ``n`` months against the first player."""
-    size = request.param
-    with committed():
+@pytest.fixture(scope="module", params=SIZES, ids=lambda n: f"{n}-rows")
+def crowd(request, django_db_setup, django_db_blocker) -> Player:
+    """``n`` players, each with a game in each of ``n`` months against the first player.
+
+    Built once per size for the whole module, as ``TestCase.setUpTestData`` does: inside a
+    transaction rolled back when the module is done, each test in a savepoint within it.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(CACHES=LOCAL_CACHE):  # as the tests' own cache (tests/conftest.py)
+            hero = build_crowd(request.param)
+        yield hero
+        transaction.set_rollback(True)
+
+
+def build_crowd(size: int) -> Player:
+    with TestCase.captureOnCommitCallbacks(execute=True):
         players = PlayerFactory.create_batch(size)
         hero = players[0]
         for i in range(1, size):

@@ -35,11 +35,13 @@ def test_expected_score_reads_table_8_1_2(difference, expected):
     assert fide.expected_score(difference) == Decimal(expected)
 
 
+@settings(max_examples=100)  # pure and fast: not the profile's count
 @given(st.integers(-3000, 3000))
 def test_expected_scores_of_both_sides_add_to_one(difference):
     assert fide.expected_units(difference) + fide.expected_units(-difference) == UNIT
 
 
+@settings(max_examples=100)  # pure and fast: not the profile's count
 @given(st.integers(0, 3000), st.integers(0, 3000))
 def test_expected_score_never_falls_as_the_difference_grows(a, b):
     low, high = sorted((a, b))
@@ -238,6 +240,7 @@ def test_add_months_clamps_to_month_end():
     assert fide.add_months(date(2026, 1, 15), -26) == date(2023, 11, 15)
 
 
+@settings(max_examples=100)  # pure and fast: not the profile's count
 @given(
     st.lists(st.integers(0, 3500), min_size=5, max_size=40),
     st.data(),

@@ -118,8 +118,7 @@ def apply(step, players) -> tuple[set[int], date | None]:
     return affected, old.date
 
 
-@settings(
-    max_examples=25,
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -213,8 +213,7 @@ edits = st.lists(
 )  # fmt: skip
 
 
-@settings(
-    max_examples=15,
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -211,8 +211,7 @@ operations = st.lists(
 )  # fmt: skip
 
 
-@settings(
-    max_examples=25,
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
