@@ -350,8 +350,29 @@ class PeriodSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class AdministratorField(serializers.CharField):
+    """Who did it: the user name for the club's staff (Django staff, or who may close and
+    reopen periods); for everyone else only the role, since the administrators' user names
+    are the first half of their logins."""
+
+    ROLE = "Club administrator"
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("default", None)
+        kwargs.setdefault("help_text", f"The user name for staff; '{self.ROLE}' for everyone else.")
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        staff = user is not None and (user.is_staff or user.has_perm("ladder.change_ratingperiod"))
+        return str(value) if staff else self.ROLE
+
+
 class PeriodLogSerializer(serializers.ModelSerializer):
-    user = serializers.CharField(source="user.username", default=None, allow_null=True)
+    user = AdministratorField(source="user.username")
 
     class Meta:
         model = PeriodLog
@@ -403,9 +424,7 @@ class PublicationRefSerializer(serializers.Serializer):
 
     revision = serializers.IntegerField()
     published_at = serializers.DateTimeField()
-    published_by = serializers.CharField(
-        source="published_by.username", default=None, allow_null=True
-    )
+    published_by = AdministratorField(source="published_by.username")
     reason = serializers.CharField(help_text="Why the period was reopened (revisions).")
     corrected_in = serializers.CharField(
         source="corrected_in.label", default=None, allow_null=True,
@@ -444,7 +463,7 @@ class PeriodDetailSerializer(PeriodSerializer):
         for p, changes in publication.revisions(period, self.get_rating_list(period)):
             p.changes = changes  # type: ignore[attr-defined]  # the serializer's "differences"
             found.append(p)
-        return cast(list, PublicationSerializer(found, many=True).data)
+        return cast(list, PublicationSerializer(found, many=True, context=self.context).data)
 
     @extend_schema_field(serializers.ChoiceField(choices=RatingList.choices))
     def get_rating_list(self, period: RatingPeriod) -> str:

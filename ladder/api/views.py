@@ -487,7 +487,7 @@ class RatingListView(ApiMixin, GenericAPIView):
 
     def _published(self, published: Publication, lines: list[PublishedRating]):
         cast(RatingListPagination, self.paginator).publication = s.PublicationRefSerializer(
-            published
+            published, context=self.get_serializer_context()
         ).data
         page = self.paginate_queryset(lines)
         lines_data = s.PublishedLineSerializer(

@@ -165,3 +165,17 @@ def test_a_reopened_period_takes_games_again(editor, closed_march, committed):
 
     assert response.status_code == HTTPStatus.CREATED
     assert club.cleo.rating_changes.get(period=club.march).games == 2
+
+
+def test_the_public_sees_a_role_where_staff_see_the_user_name(editor, anon, club, committed):
+    with committed():
+        editor.post(f"{PERIODS}{club.march.pk}/close/")
+
+    public = anon.get(f"{PERIODS}{club.march.pk}/").json()
+    staff = editor.get(f"{PERIODS}{club.march.pk}/").json()
+
+    assert public["log"][0]["user"] == "Club administrator"
+    assert {p["published_by"] for p in public["publications"]} == {"Club administrator"}
+    assert "editor" not in str(public)
+    assert staff["log"][0]["user"] == "editor"
+    assert {p["published_by"] for p in staff["publications"]} == {"editor"}
