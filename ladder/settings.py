@@ -395,6 +395,9 @@ LADDER_READ_CACHE_CLIENT_ENTRIES = _whole("LADDER_READ_CACHE_CLIENT_ENTRIES", 20
 
 # /healthz says "degraded" when a rating run has waited longer than this (ladder/web/health.py).
 LADDER_HEALTH_RUN_SECONDS = _whole("LADDER_HEALTH_RUN_SECONDS", 600, 1, 86_400)
+# Immediate mode: each serving process sweeps this often for rating runs nobody executes (a
+# process killed after its commit left them); 0 turns the sweeper off (ratings/runs/sweeper.py).
+LADDER_RUN_SWEEP_SECONDS = _whole("LADDER_RUN_SWEEP_SECONDS", 30, 0, 86_400)
 
 # The club's name, shown in every page's header and title and in the admin (issue 13).
 LADDER_CLUB_NAME = os.environ.get("LADDER_CLUB_NAME", "").strip() or "Ladder"

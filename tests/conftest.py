@@ -43,3 +43,11 @@ def _local_cache(settings):
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_sweeper(settings):
+    """No test process starts the run sweeper's thread on its first request (a thread of its
+    own would read the test database outside the test's transaction);
+    tests/ratings/test_sweeper.py drives it by hand."""
+    settings.LADDER_RUN_SWEEP_SECONDS = 0

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.signals import request_started
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from ladder.records import Game, Player
 from ratings import runs
-from ratings.runs import scope
+from ratings.runs import scope, sweeper
 
 
 def connect() -> None:
@@ -30,6 +32,7 @@ def connect() -> None:
     post_delete.connect(_game_deleted, sender=Game, dispatch_uid="ratings_game_deleted")
     pre_save.connect(_player_changing, sender=Player, dispatch_uid="ratings_player_changing")
     post_save.connect(_player_saved, sender=Player, dispatch_uid="ratings_player_saved")
+    request_started.connect(_serving, dispatch_uid="ratings_sweeper")
 
 
 def _request(found: list[scope.Needed]) -> None:
@@ -67,3 +70,9 @@ def _player_saved(sender: Any, instance: Player, raw: bool = False, created: boo
                   **kwargs: Any) -> None:  # fmt: skip
     if not raw and not created:
         runs.schedule_queued()  # what the entry data's change recorded before the save
+
+
+def _serving(sender: Any, **kwargs: Any) -> None:
+    """A process serves requests: in immediate mode it sweeps for runs nobody executes."""
+    if settings.LADDER_RECOMPUTE == "immediate":
+        sweeper.start(settings.LADDER_RUN_SWEEP_SECONDS)
