@@ -29,10 +29,16 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Count, Field
 from django.utils import timezone
 
+from ladder.exceptions import (
+    EventAlreadyImported,
+    GamesInvalid,
+    PeriodClosedError,
+    PlayersInvalid,
+    batch_names,
+)
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
     Game,
-    ImportedFile,
     PeriodStatus,
     Player,
     RatingList,
@@ -53,25 +59,6 @@ from ratings.rules import fide
 IN_LIST_LIMIT = 500
 # Beyond this many games a batch is first checked for what needs no game built (see check_games).
 QUICK_FIRST = 1000
-
-
-class PeriodClosedError(ValidationError):
-    """A write into a closed period (the API answers 409 Conflict)."""
-
-
-class GamesInvalid(ValidationError):
-    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
-
-    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
-        self.problems = problems
-        self.sources = sources
-        lines = [
-            f"{source}: {message}"
-            for source, found in zip(sources, problems, strict=True)
-            for messages in found.values()
-            for message in messages
-        ]
-        super().__init__(lines)
 
 
 @dataclass(slots=True)  # a big file holds a million of them
@@ -493,27 +480,6 @@ def repeat_message(first: str) -> str:
     return f"This game repeats {first[:1].lower()}{first[1:]}."
 
 
-class FileAlreadyImported(ValidationError):
-    """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
-
-    def __init__(self, earlier: ImportedFile) -> None:
-        self.earlier = earlier
-        super().__init__(already_imported_message(earlier))
-
-
-def already_imported_message(earlier: ImportedFile) -> str:
-    """Say that a file was imported before, and what recording it again would do."""
-    what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
-    return (
-        f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
-        f"{what}); importing it again would record them twice."
-    )
-
-
-class EventAlreadyImported(ValidationError):
-    """An event's games are in the ladder already: a file of it is not recorded twice."""
-
-
 def ensure_event_new(event: str, days: Collection[date]) -> None:
     """Raise ``EventAlreadyImported`` when games of ``event`` on these days are recorded
     already (one query)."""
@@ -532,22 +498,6 @@ def ensure_event_new(event: str, days: Collection[date]) -> None:
 # --- new players --------------------------------------------------------------------------------
 
 
-class PlayersInvalid(ValidationError):
-    """Some players of a batch are invalid; ``problems[i]`` maps field -> messages for player i."""
-
-    def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
-        self.problems = problems
-        self.sources = list(sources) or _batch_names(len(problems))
-        super().__init__(
-            [
-                f"{source}: {message}"
-                for source, found in zip(self.sources, problems, strict=True)
-                for messages in found.values()
-                for message in messages
-            ]
-        )
-
-
 def check_players(
     players: Sequence[Player], *, sources: Sequence[str] = ()
 ) -> list[dict[str, list[str]]]:
@@ -557,7 +507,7 @@ def check_players(
     the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
     how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
     """
-    names = list(sources) or _batch_names(len(players))
+    names = list(sources) or batch_names(len(players))
     problems: list[dict[str, list[str]]] = [{} for _ in players]
     first: dict[int, int] = {}  # FIDE id -> the index of the first player with it
     for index, player in enumerate(players):
@@ -576,10 +526,6 @@ def check_players(
         message = f"A player with FIDE id {fide_id} already exists."
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
     return problems
-
-
-def _batch_names(count: int) -> list[str]:
-    return [f"player {i + 1} of this batch" for i in range(count)]
 
 
 def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
@@ -877,10 +823,6 @@ class ClubPlan:
     runs: list[Located] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     published: bool = True  # the file carries the published lists (version 1 did not)
-
-
-class ClubInvalid(ValidationError):
-    """A backup that cannot be restored; ``messages`` name every problem by where it is."""
 
 
 def check_club(plan: ClubPlan) -> list[str]:
