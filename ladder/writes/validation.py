@@ -45,10 +45,9 @@ from ladder.records import (
     RatingPeriod,
     Result,
     closed_message,
-    default_list,
     entry_fields,
-    kept_lists,
     parse_fide_id,
+    parse_list,
 )
 from ladder.records.names import NameIndex, name_key
 from ratings.models import Publication, PublishedRating
@@ -307,20 +306,23 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
             control = fide.parse_time_control(entry.time_control)
         except ValueError as error:
             checked.add("time_control", str(error))
-    given = entry.rating_list.strip().lower()
-    if given and given not in RatingList.values:
-        checked.add("rating_list", f"'{entry.rating_list}' is not a list; use standard, rapid "
-                    "or blitz.")  # fmt: skip
-        return
     timed = fide.list_of(control) if control is not None else None
-    chosen = given or timed or default_list()
+    named = entry.rating_list if entry.rating_list.strip() else timed
+    unkept = None  # a list the club does not keep: said after a contradicting time control
+    try:
+        chosen = parse_list(named)  # None: the club's default list
+    except ValueError as error:
+        chosen = (named or "").strip().lower()
+        if chosen not in RatingList.values:
+            checked.add("rating_list", str(error))
+            return
+        unkept = str(error)
     if control is not None and timed != chosen:
         checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
                     f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
                     f"{timed} list, not the {chosen} list.")  # fmt: skip
-    elif chosen not in kept_lists():
-        kept = ", ".join(kept_lists())
-        checked.add("rating_list", f"The club keeps no {chosen} list (it keeps: {kept}).")
+    elif unkept is not None:
+        checked.add("rating_list", unkept)
     elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
         if control.minutes_for_60_moves < needed:
