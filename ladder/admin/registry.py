@@ -30,6 +30,7 @@ from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
 from ladder.admin.runs import report_run
 from ladder.admin.tournaments import export_event_trf, import_tournament_view
+from ladder.exceptions import PeriodClosedError
 from ladder.records import (
     LIST_FIELDS,
     PLAYER_ENTRY_FIELDS,
@@ -44,7 +45,6 @@ from ladder.writes import actions
 from ladder.writes.actions import GAME_FIELDS
 from ladder.writes.validation import (
     GameEntry,
-    PeriodClosedError,
     check_entry_change,
     check_games,
     check_player_deletion,

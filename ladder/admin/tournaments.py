@@ -20,8 +20,9 @@ from django.urls import reverse
 
 from ladder.admin.rounds import list_choice
 from ladder.admin.runs import report_run
+from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
-from ladder.files.tournament_file import TrfRefused, decode
+from ladder.files.tournament_file import decode
 from ladder.records import Game
 
 MAX_UPLOAD = 5 * 1024 * 1024  # a 1,000-player TRF is about 200 kB

@@ -19,8 +19,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ladder.writes.correction_window import ReopenRefused
-from ladder.writes.validation import PeriodClosedError
+from ladder.exceptions import PeriodClosedError, ReopenRefused
 
 
 def field_errors(error: DjangoValidationError) -> dict:

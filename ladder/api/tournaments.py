@@ -21,8 +21,8 @@ from rest_framework.response import Response
 
 from ladder.api.schema import errors
 from ladder.api.views import ApiMixin
+from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
-from ladder.files.tournament_file import TrfRefused
 from ladder.records import Game, RatingList
 
 

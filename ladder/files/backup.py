@@ -25,6 +25,7 @@ from django.contrib.auth.models import Group
 from django.db import models
 from django.utils import timezone
 
+from ladder.exceptions import NotAnExport
 from ladder.records import PLAYER_ENTRY_FIELDS, Game, PeriodLog, Player, RatingPeriod
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
@@ -76,10 +77,6 @@ RUN_FIELDS = (
     "error",
 )
 FINISHED = (RunStatus.DONE, RunStatus.FAILED)
-
-
-class NotAnExport(Exception):
-    """The document is not a club export this version can restore; the message says why."""
 
 
 def _json(value: Any) -> Any:

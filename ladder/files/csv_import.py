@@ -11,19 +11,24 @@ from typing import Any, TextIO
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from ladder.exceptions import (
+    AlreadyImported,
+    FileAlreadyImported,
+    FileProblem,
+    GamesInvalid,
+    ImportFailed,
+    PlayersInvalid,
+)
 from ladder.files import games_screen
 from ladder.files.csv_rows import (
     GAME_COLUMNS,
     GAME_FIELD_COLUMNS,
-    AlreadyImported,
-    ImportFailed,
     date_problem,
     fingerprinted,
     parse_date,
     rows,
     table,
 )
-from ladder.files.problems import FileProblem
 from ladder.records import (
     LIST_FIELDS,
     Game,
@@ -34,13 +39,11 @@ from ladder.records import (
     Title,
 )
 from ladder.writes import actions, validation
-from ladder.writes.validation import GameEntry, GamesInvalid
+from ladder.writes.validation import GameEntry
 
 __all__ = [
     "GAME_COLUMNS",
     "PLAYER_COLUMNS",
-    "AlreadyImported",
-    "ImportFailed",
     "import_games",
     "import_players",
     "read_games",
@@ -89,9 +92,9 @@ def import_players(file: TextIO, *, user: Any = None) -> list[Player]:
         raise ImportFailed(_sorted(errors + _player_problems(found, lines)))
     try:
         return actions.import_players(players=players, digest=digest, user=user, sources=sources)
-    except validation.PlayersInvalid as error:
+    except PlayersInvalid as error:
         raise ImportFailed(_sorted(_player_problems(error.problems, lines))) from error
-    except validation.FileAlreadyImported as error:
+    except FileAlreadyImported as error:
         raise AlreadyImported(error.earlier) from error
 
 
@@ -155,7 +158,7 @@ def import_games(file: TextIO, *, user: Any = None) -> list[Game]:
     entries = read_games(file)
     try:
         return actions.import_games(games=entries, digest=digest, user=user)
-    except validation.FileAlreadyImported as error:
+    except FileAlreadyImported as error:
         raise AlreadyImported(error.earlier) from error
     except ValidationError as error:
         raise failure(error, entries) from error

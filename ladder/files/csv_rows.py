@@ -13,30 +13,10 @@ from typing import Any, TextIO
 
 from django.core.exceptions import NON_FIELD_ERRORS
 
-from ladder.files.problems import FileProblem
+from ladder.exceptions import AlreadyImported, FileProblem, ImportFailed
 from ladder.records import ImportedFile
-from ladder.writes.validation import already_imported_message
 
 GAME_COLUMNS = ("date", "white", "black", "result", "event", "round", "list", "time_control")
-MAX_REPORTED = 20
-
-
-class ImportFailed(Exception):
-    """The file was not imported; ``errors`` say where and why."""
-
-    def __init__(self, errors: list[FileProblem]):
-        self.errors = errors
-        shown = "\n".join(str(e) for e in errors[:MAX_REPORTED])
-        more = len(errors) - MAX_REPORTED
-        super().__init__(shown + (f"\n... and {more} more problems." if more > 0 else ""))
-
-
-class AlreadyImported(ImportFailed):
-    """The very same file was imported before (by its SHA-256 fingerprint)."""
-
-    def __init__(self, earlier: ImportedFile):
-        self.errors = []
-        Exception.__init__(self, already_imported_message(earlier))
 
 
 def fingerprinted(file: TextIO, kind: str) -> tuple[TextIO, str]:

@@ -24,9 +24,9 @@ from typing import Any, TextIO
 
 from django.db.models import Field
 
+from ladder.exceptions import FileProblem, ImportFailed
 from ladder.files import csv_rows as importers
-from ladder.files.csv_rows import GAME_COLUMNS, ImportFailed
-from ladder.files.problems import FileProblem
+from ladder.files.csv_rows import GAME_COLUMNS
 from ladder.records import Game, Player, RatingList
 from ladder.writes.validation import (
     GAME_FIELDS_CHECKED,

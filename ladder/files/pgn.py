@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from ladder.files.problems import FileProblem
-from ladder.files.tournament_file import Entrant, Pairing, Tournament, TrfRefused
+from ladder.exceptions import FileProblem, TrfRefused
+from ladder.files.tournament_file import Entrant, Pairing, Tournament
 from ladder.records import name_key
 
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from ladder.files.problems import FileProblem
-
 PLAYED = {"1": "0", "0": "1", "=": "="}  # a played game's code -> the opponent's
 FORFEITS = {"+": "-", "-": "+"}
 SHORT = {"W": "L", "L": "W", "D": "D"}  # games that lasted less than one move
@@ -27,14 +25,6 @@ BYES = {
     "-": "forfeit loss without an opponent",
 }
 CODES = {*PLAYED, *FORFEITS, *SHORT, *BYES}
-
-
-class TrfRefused(Exception):
-    """The file is refused whole; ``problems`` say where and why."""
-
-    def __init__(self, problems: list[FileProblem]) -> None:
-        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
-        super().__init__("\n".join(str(p) for p in self.problems))
 
 
 @dataclass

@@ -16,18 +16,18 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from ladder.exceptions import (
+    EventAlreadyImported,
+    FileProblem,
+    GamesInvalid,
+    PlayersInvalid,
+    TrfRefused,
+)
 from ladder.files import pgn, trf
-from ladder.files.problems import FileProblem
-from ladder.files.tournament_file import Entrant, Tournament, TrfRefused, decode
+from ladder.files.tournament_file import Entrant, Tournament, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
 from ladder.writes import actions
-from ladder.writes.validation import (
-    EventAlreadyImported,
-    GameEntry,
-    GamesInvalid,
-    PlayerLookup,
-    PlayersInvalid,
-)
+from ladder.writes.validation import GameEntry, PlayerLookup
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.

@@ -14,7 +14,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ladder.files.problems import FileProblem, FileProblems
+from ladder.exceptions import FileProblem, FileProblems, TrfRefused
 from ladder.files.tournament_file import (
     CODES,
     FORFEITS,
@@ -25,7 +25,6 @@ from ladder.files.tournament_file import (
     Entrant,
     Pairing,
     Tournament,
-    TrfRefused,
 )
 
 # Records only TRF-2026 has (comments, scoring, encoded tournament type and time control, ...).

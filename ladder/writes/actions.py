@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
     Game,
     ImportedFile,
@@ -33,11 +34,8 @@ from ladder.records import (
 from ladder.records import versions as data_version
 from ladder.writes import audit, correction_window, restore, storage
 from ladder.writes.validation import (
-    ClubInvalid,
     ClubPlan,
-    FileAlreadyImported,
     GameEntry,
-    PeriodClosedError,
     check_club,
     check_entry_change,
     check_games,
@@ -87,7 +85,7 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     """Record one or many games, all or none; one rating run rates them after the commit.
 
     Raise ``ValidationError`` (one game), ``PeriodClosedError`` (its period is closed) or
-    ``validation.GamesInvalid`` (several games, each with its problems).
+    ``GamesInvalid`` (several games, each with its problems).
     """
     _lock_days({entry.date for entry in games if entry.date is not None})
     valid = raise_for(check_games(games))
@@ -410,7 +408,7 @@ def reopen_period(
     (the period's log and history).
 
     Beyond the club's correction window (``correction_window``) only holders of
-    ``ladder.reopen_after_window`` may: raise ``correction_window.ReopenRefused`` naming them.
+    ``ladder.reopen_after_window`` may: raise ``ReopenRefused`` naming them.
     ``now`` is the moment the window is judged at (default: now).
     """
     reason = (reason or "").strip()

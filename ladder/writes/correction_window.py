@@ -14,20 +14,16 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from ladder.exceptions import ReopenRefused
 from ladder.records import RatingPeriod
 from ratings.models import Publication
 
 PERMISSION = "ladder.reopen_after_window"
 PERMISSION_LABEL = "Can reopen a period after its correction window"
 _NAMED = 10  # holders named in a refusal; the rest are counted
-
-
-class ReopenRefused(ValidationError):
-    """A reopen beyond the correction window by someone without the permission (API: 403)."""
 
 
 def window_end(period: RatingPeriod) -> datetime | None:

@@ -29,20 +29,25 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Count, Field
 from django.utils import timezone
 
+from ladder.exceptions import (
+    EventAlreadyImported,
+    GamesInvalid,
+    PeriodClosedError,
+    PlayersInvalid,
+    batch_names,
+)
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
     Game,
-    ImportedFile,
     PeriodStatus,
     Player,
     RatingList,
     RatingPeriod,
     Result,
     closed_message,
-    default_list,
     entry_fields,
-    kept_lists,
     parse_fide_id,
+    parse_list,
 )
 from ladder.records.names import NameIndex, name_key
 from ratings.models import Publication, PublishedRating
@@ -53,25 +58,6 @@ from ratings.rules import fide
 IN_LIST_LIMIT = 500
 # Beyond this many games a batch is first checked for what needs no game built (see check_games).
 QUICK_FIRST = 1000
-
-
-class PeriodClosedError(ValidationError):
-    """A write into a closed period (the API answers 409 Conflict)."""
-
-
-class GamesInvalid(ValidationError):
-    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
-
-    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
-        self.problems = problems
-        self.sources = sources
-        lines = [
-            f"{source}: {message}"
-            for source, found in zip(sources, problems, strict=True)
-            for messages in found.values()
-            for message in messages
-        ]
-        super().__init__(lines)
 
 
 @dataclass(slots=True)  # a big file holds a million of them
@@ -320,20 +306,23 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
             control = fide.parse_time_control(entry.time_control)
         except ValueError as error:
             checked.add("time_control", str(error))
-    given = entry.rating_list.strip().lower()
-    if given and given not in RatingList.values:
-        checked.add("rating_list", f"'{entry.rating_list}' is not a list; use standard, rapid "
-                    "or blitz.")  # fmt: skip
-        return
     timed = fide.list_of(control) if control is not None else None
-    chosen = given or timed or default_list()
+    named = entry.rating_list if entry.rating_list.strip() else timed
+    unkept = None  # a list the club does not keep: said after a contradicting time control
+    try:
+        chosen = parse_list(named)  # None: the club's default list
+    except ValueError as error:
+        chosen = (named or "").strip().lower()
+        if chosen not in RatingList.values:
+            checked.add("rating_list", str(error))
+            return
+        unkept = str(error)
     if control is not None and timed != chosen:
         checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
                     f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
                     f"{timed} list, not the {chosen} list.")  # fmt: skip
-    elif chosen not in kept_lists():
-        kept = ", ".join(kept_lists())
-        checked.add("rating_list", f"The club keeps no {chosen} list (it keeps: {kept}).")
+    elif unkept is not None:
+        checked.add("rating_list", unkept)
     elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
         if control.minutes_for_60_moves < needed:
@@ -493,27 +482,6 @@ def repeat_message(first: str) -> str:
     return f"This game repeats {first[:1].lower()}{first[1:]}."
 
 
-class FileAlreadyImported(ValidationError):
-    """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
-
-    def __init__(self, earlier: ImportedFile) -> None:
-        self.earlier = earlier
-        super().__init__(already_imported_message(earlier))
-
-
-def already_imported_message(earlier: ImportedFile) -> str:
-    """Say that a file was imported before, and what recording it again would do."""
-    what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
-    return (
-        f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
-        f"{what}); importing it again would record them twice."
-    )
-
-
-class EventAlreadyImported(ValidationError):
-    """An event's games are in the ladder already: a file of it is not recorded twice."""
-
-
 def ensure_event_new(event: str, days: Collection[date]) -> None:
     """Raise ``EventAlreadyImported`` when games of ``event`` on these days are recorded
     already (one query)."""
@@ -532,22 +500,6 @@ def ensure_event_new(event: str, days: Collection[date]) -> None:
 # --- new players --------------------------------------------------------------------------------
 
 
-class PlayersInvalid(ValidationError):
-    """Some players of a batch are invalid; ``problems[i]`` maps field -> messages for player i."""
-
-    def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
-        self.problems = problems
-        self.sources = list(sources) or _batch_names(len(problems))
-        super().__init__(
-            [
-                f"{source}: {message}"
-                for source, found in zip(self.sources, problems, strict=True)
-                for messages in found.values()
-                for message in messages
-            ]
-        )
-
-
 def check_players(
     players: Sequence[Player], *, sources: Sequence[str] = ()
 ) -> list[dict[str, list[str]]]:
@@ -557,7 +509,7 @@ def check_players(
     the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
     how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
     """
-    names = list(sources) or _batch_names(len(players))
+    names = list(sources) or batch_names(len(players))
     problems: list[dict[str, list[str]]] = [{} for _ in players]
     first: dict[int, int] = {}  # FIDE id -> the index of the first player with it
     for index, player in enumerate(players):
@@ -576,10 +528,6 @@ def check_players(
         message = f"A player with FIDE id {fide_id} already exists."
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
     return problems
-
-
-def _batch_names(count: int) -> list[str]:
-    return [f"player {i + 1} of this batch" for i in range(count)]
 
 
 def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
@@ -877,10 +825,6 @@ class ClubPlan:
     runs: list[Located] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     published: bool = True  # the file carries the published lists (version 1 did not)
-
-
-class ClubInvalid(ValidationError):
-    """A backup that cannot be restored; ``messages`` name every problem by where it is."""
 
 
 def check_club(plan: ClubPlan) -> list[str]:

@@ -12,9 +12,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from ladder.exceptions import PeriodClosedError, PlayersInvalid
 from ladder.records import GAME_DATE_MESSAGE, Game, PeriodStatus, Player, closed_message
-from ladder.writes import actions, validation
-from ladder.writes.validation import GameEntry, PeriodClosedError, latest_game_date
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry, latest_game_date
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -251,7 +252,7 @@ def test_add_players_refuses_the_batch_naming_each_player():
     players = [Player(name="Ann", fide_id=7), Player(name="Bob", fide_id=7),
                Player(name="Cy", fide_id=5), Player(name="Di", birth_year=1800)]  # fmt: skip
     sources = ["line 2", "line 3", "line 4", "line 5"]
-    with pytest.raises(validation.PlayersInvalid) as refused:
+    with pytest.raises(PlayersInvalid) as refused:
         actions.add_players(players=players, reason="", sources=sources)
     assert refused.value.problems == [
         {},

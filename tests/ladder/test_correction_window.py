@@ -17,9 +17,10 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from ladder.exceptions import ReopenRefused
 from ladder.records import PeriodLog, PeriodStatus, RatingPeriod
 from ladder.writes import actions
-from ladder.writes.correction_window import ReopenRefused, window_end
+from ladder.writes.correction_window import window_end
 from ratings.models import Publication, PublishedRating
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 

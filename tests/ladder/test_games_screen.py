@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from ladder.exceptions import FileProblem, ImportFailed
 from ladder.files import csv_import as importers
 from ladder.files import games_screen
-from ladder.files.problems import FileProblem
 from ladder.records import Game, PeriodStatus, closed_message
 from ladder.writes.validation import check_games, raise_for
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
@@ -91,7 +91,7 @@ def found_by_validator(text: str) -> list[FileProblem]:
     try:
         entries = importers.read_games(StringIO(text))
         raise_for(check_games(entries))
-    except importers.ImportFailed as error:
+    except ImportFailed as error:
         return error.errors
     except ValidationError as error:
         return importers.failure(error, entries).errors
@@ -101,7 +101,7 @@ def found_by_validator(text: str) -> list[FileProblem]:
 def found_by_screen(text: str) -> list[FileProblem]:
     try:
         games_screen.screen_games(StringIO(text))
-    except importers.ImportFailed as error:
+    except ImportFailed as error:
         return error.errors
     return []
 
@@ -170,7 +170,7 @@ def test_a_bad_last_row_of_a_big_file_is_refused_and_nothing_is_written(
     text = games_file(BAD_ROWS[kind], rows=1100)
     before = Game.objects.count()
 
-    with pytest.raises(importers.ImportFailed) as refused:
+    with pytest.raises(ImportFailed) as refused:
         importers.import_games(StringIO(text))
 
     message = (message or closed_message(club)).format(pk=Game.objects.get().pk)
@@ -200,7 +200,7 @@ def test_an_import_is_refused_in_queries_that_do_not_grow_with_the_file(kind):
     for rows in (1100, 5000):
         with (
             CaptureQueriesContext(connection) as queries,
-            pytest.raises(importers.ImportFailed),
+            pytest.raises(ImportFailed),
         ):
             importers.import_games(StringIO(games_file(BAD_ROWS[kind], rows=rows)))
         counts.append(len(queries))

@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 
+from ladder.exceptions import ImportFailed
 from ladder.files import csv_import as importers
 from ladder.files import csv_rows
 from ladder.records import ImportedFile, Player
@@ -44,7 +45,7 @@ ROWS = {
 def refusal(text: str) -> str:
     try:
         importers.import_players(StringIO(text))
-    except importers.ImportFailed as error:
+    except ImportFailed as error:
         return str(error)
     return ""
 
@@ -66,7 +67,7 @@ def test_a_players_row_gets_full_cleans_messages(kind, monkeypatch):
 def test_the_csv_reader_names_short_long_and_nul_rows():
     text = "name,fide_id\nAnn,1\nBob\nCy,3,extra\nD\x00n,4\n\nEve,5\n"
 
-    with pytest.raises(importers.ImportFailed) as refused:
+    with pytest.raises(ImportFailed) as refused:
         importers.import_players(StringIO(text))
 
     assert [str(e) for e in refused.value.errors] == [

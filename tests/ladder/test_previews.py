@@ -9,10 +9,11 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
 
+from ladder.exceptions import GamesInvalid, PeriodClosedError
 from ladder.records import Game, Player
 from ladder.records import versions as data_version
 from ladder.writes import actions, previews
-from ladder.writes.validation import GameEntry, GamesInvalid, PeriodClosedError
+from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange
 from tests.previews import reopened_october
 

@@ -11,10 +11,11 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ladder.exceptions import PeriodClosedError
 from ladder.records import Game, PeriodLog, Player, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.actions import close_period, reopen_period
-from ladder.writes.validation import GameEntry, PeriodClosedError
+from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange, RatingRun, Status
 from ratings.recompute.services import recompute_from
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory

@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from ladder.exceptions import TrfRefused
 from ladder.files import pgn
-from ladder.files.tournament_file import TrfRefused
 from ladder.records import Game, Player, RatingList
 from tests.factories import PlayerFactory
 

@@ -4,8 +4,9 @@ from datetime import date
 
 import pytest
 
+from ladder.exceptions import TrfRefused
 from ladder.files import exports, trf
-from ladder.files.tournament_file import TrfRefused, decode
+from ladder.files.tournament_file import decode
 from tests.tournaments.files import ROUND_ROBIN, SWISS, put, replace_line
 
 

@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from django.core.management.base import CommandError
 
-from ladder.files.csv_import import ImportFailed
+from ladder.exceptions import ImportFailed
 from ratings.models import RatingRun
 from ratings.runs import describe, settle
 

@@ -5,8 +5,9 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ladder.exceptions import TrfRefused
 from ladder.files import tournaments
-from ladder.files.tournament_file import Tournament, TrfRefused, decode
+from ladder.files.tournament_file import Tournament, decode
 from ladder.files.tournaments import prepare
 from ladder.management.commands._csv import report_run
 

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from ladder.files.backup import NotAnExport, read_club
+from ladder.exceptions import NotAnExport
+from ladder.files.backup import read_club
 from ladder.writes import actions
 from ratings import runs
 from ratings.models import RatingRun

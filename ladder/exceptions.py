@@ -1,0 +1,153 @@
+"""Every public exception the ladder app defines, in one place: its modules import them from here.
+
+Each message is a sentence a club administrator understands: every door (admin, round entry,
+API, commands, importers) shows it as it is. A file's problems are ``FileProblem`` values, the
+one vocabulary of every file import (CSV, TRF, PGN).
+
+Only Django and ``ladder.records`` are imported here, so that every layer may raise these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+
+from ladder.records import ImportedFile
+
+# --- the problems of a file -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A problem of a file at a line (1-based) and a column (named, or counted), with the reason.
+
+    A CSV names its columns (the header's), a fixed-width file such as a TRF counts them (the
+    1-based character where the field starts; 0: the whole line).
+    """
+
+    line: int
+    column: str | int
+    reason: str
+
+    def __str__(self) -> str:
+        if isinstance(self.column, int):  # a counted column: "Line 12, column 49"
+            where = f"Line {self.line}" + (f", column {self.column}" if self.column else "")
+        else:  # a CSV's column, by its header: "line 5, column 'fide_id'"
+            where = f"line {self.line}" + (f", column '{self.column}'" if self.column else "")
+        return f"{where}: {self.reason}"
+
+
+class FileProblems(list[FileProblem]):
+    """The problems found so far."""
+
+    def add(self, line: int, column: str | int, reason: str) -> None:
+        self.append(FileProblem(line, column, reason))
+
+
+# --- the write path -------------------------------------------------------------------------------
+
+
+class PeriodClosedError(ValidationError):
+    """A write into a closed period (the API answers 409 Conflict)."""
+
+
+class GamesInvalid(ValidationError):
+    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
+        self.problems = problems
+        self.sources = sources
+        lines = [
+            f"{source}: {message}"
+            for source, found in zip(sources, problems, strict=True)
+            for messages in found.values()
+            for message in messages
+        ]
+        super().__init__(lines)
+
+
+class FileAlreadyImported(ValidationError):
+    """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
+
+    def __init__(self, earlier: ImportedFile) -> None:
+        self.earlier = earlier
+        super().__init__(already_imported_message(earlier))
+
+
+def already_imported_message(earlier: ImportedFile) -> str:
+    """Say that a file was imported before, and what recording it again would do."""
+    what = "players" if earlier.kind == ImportedFile.Kind.PLAYERS else "games"
+    return (
+        f"This file was already imported on {earlier.at:%Y-%m-%d %H:%M} UTC ({earlier.rows} "
+        f"{what}); importing it again would record them twice."
+    )
+
+
+class EventAlreadyImported(ValidationError):
+    """An event's games are in the ladder already: a file of it is not recorded twice."""
+
+
+class PlayersInvalid(ValidationError):
+    """Some players of a batch are invalid; ``problems[i]`` maps field -> messages for player i."""
+
+    def __init__(self, problems: list[dict[str, list[str]]], sources: Sequence[str]):
+        self.problems = problems
+        self.sources = list(sources) or batch_names(len(problems))
+        super().__init__(
+            [
+                f"{source}: {message}"
+                for source, found in zip(self.sources, problems, strict=True)
+                for messages in found.values()
+                for message in messages
+            ]
+        )
+
+
+def batch_names(count: int) -> list[str]:
+    """Name the players of a batch a door did not name ("player 1 of this batch", ...)."""
+    return [f"player {i + 1} of this batch" for i in range(count)]
+
+
+class ClubInvalid(ValidationError):
+    """A backup that cannot be restored; ``messages`` name every problem by where it is."""
+
+
+class ReopenRefused(ValidationError):
+    """A reopen beyond the correction window by someone without the permission (API: 403)."""
+
+
+# --- the files ------------------------------------------------------------------------------------
+
+MAX_REPORTED = 20
+
+
+class ImportFailed(Exception):
+    """The file was not imported; ``errors`` say where and why."""
+
+    def __init__(self, errors: list[FileProblem]):
+        self.errors = errors
+        shown = "\n".join(str(e) for e in errors[:MAX_REPORTED])
+        more = len(errors) - MAX_REPORTED
+        super().__init__(shown + (f"\n... and {more} more problems." if more > 0 else ""))
+
+
+class AlreadyImported(ImportFailed):
+    """The very same file was imported before (by its SHA-256 fingerprint)."""
+
+    def __init__(self, earlier: ImportedFile):
+        self.errors = []
+        Exception.__init__(self, already_imported_message(earlier))
+
+
+class TrfRefused(Exception):
+    """The file is refused whole; ``problems`` say where and why."""
+
+    def __init__(self, problems: list[FileProblem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class NotAnExport(Exception):
+    """The document is not a club export this version can restore; the message says why."""
