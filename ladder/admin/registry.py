@@ -30,6 +30,7 @@ from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
 from ladder.admin.runs import report_run
 from ladder.admin.tournaments import export_event_trf, import_tournament_view
+from ladder.admin.widgets import PlayerSelect
 from ladder.exceptions import PeriodClosedError
 from ladder.records import (
     LIST_FIELDS,
@@ -310,6 +311,11 @@ class GameAdmin(RevertThroughChangeAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_players()
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.autocomplete_fields:
+            kwargs["widget"] = PlayerSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_urls(self):
         round_view = self.admin_site.admin_view(lambda request: enter_round_view(request, self))
