@@ -141,6 +141,7 @@ def main() -> int:
     caches_group(reads)
     disclosure(club)
     orphaned_run()
+    killed_worker()
     if os.environ["DATABASE_URL"].startswith("postgres"):
         races(club, trials)
     else:
@@ -370,7 +371,9 @@ def disclosure(club) -> None:
         held = response.status_code == 200 and not shown
         verdicts.append(verdict(response.status_code, held=held))
         statuses.append(response.status_code)
-    staff = client(club).get(f"/api/v1/periods/{period.pk}/", HTTP_ACCEPT="application/json")
+    staff = Client()  # a session, not force_authenticate: the read cache serves that as anonymous
+    staff.force_login(club["user"])
+    staff = staff.get(f"/api/v1/periods/{period.pk}/", HTTP_ACCEPT="application/json")
     if ADMIN.encode() not in staff.content:
         print("  control failed: staff see no user name either, so the probe proves nothing")
     evil = "https://evil.example/"
@@ -416,6 +419,69 @@ def orphaned_run() -> None:
     print(f"  orphaned run: swept={swept}, now {run.status}; /healthz {after.json()['status']}")
     report("orphaned run (immediate mode, sweeper.tick)", verdicts,
            [health.status_code, after.status_code])  # fmt: skip
+
+
+def killed_worker() -> None:
+    """Real gunicorn workers sweeping every 2 s: kill -9 one, leave a run "running" as it would,
+    and the run must be picked up with no write while /healthz says "degraded" meanwhile."""
+    import json
+    import signal
+    import socket
+    import time
+    import urllib.request
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ratings.models import RatingRun, RunStatus
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "LADDER_RUN_SWEEP_SECONDS": "2", "LADDER_HEALTH_RUN_SECONDS": "1",
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}  # fmt: skip
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "ladder.wsgi"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)  # fmt: skip
+
+    def health() -> str:
+        url = f"http://127.0.0.1:{port}/healthz"
+        with urllib.request.urlopen(url, timeout=10) as answer:  # noqa: S310 - our own server
+            return json.load(answer)["status"]
+
+    verdicts = []
+    try:
+        for _ in range(60):  # the workers boot
+            try:
+                health()
+                break
+            except OSError:
+                time.sleep(0.5)
+        workers = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        os.kill(int(workers[0]), signal.SIGKILL)  # one of ours, by its id
+        totals["kills"] += 1
+        long_ago = timezone.now() - timedelta(seconds=60)
+        run = RatingRun.objects.create(status=RunStatus.RUNNING, requested_at=long_ago,
+                                       started_at=long_ago, attempts=1,
+                                       reason="attack.py: its worker was killed")  # fmt: skip
+        verdicts.append(CLEAN if health() == "degraded" else WRONG)
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            health()  # a respawned worker starts its sweeper on its first request
+            run.refresh_from_db()
+            if not run.is_pending:
+                break
+            time.sleep(1)
+        verdicts.append(CLEAN if not run.is_pending else WRONG)
+        print(f"  killed worker: the run is {run.status} after the sweep; /healthz {health()}")
+    except Exception as error:  # noqa: BLE001 - a crash is what we count
+        print(f"  killed worker: {type(error).__name__}: {error}")
+        verdicts.append(ERROR)
+    finally:
+        server.terminate()
+        server.wait(30)
+    report("killed gunicorn worker, run swept (LADDER_RUN_SWEEP_SECONDS=2)", verdicts)
 
 
 def csv_attacks() -> list[int]:
