@@ -2,6 +2,7 @@
 without a sideways scroll. Chromium measures the cells; screenshots land in test-artifacts/."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.support import ARTIFACTS
 
@@ -134,7 +135,8 @@ def test_k_helper_is_labelled_keyboard_reachable_and_live(screen, live_server):
     assert advice.inner_text() == "40"
     use = page.get_by_role("link", name="Use K 40")
     page.get_by_label("Highest published rating").focus()
-    page.wait_for_function("document.getElementById('calculator').dataset.state === 'ready'")
+    # Not wait_for_function: its polling evaluates a string, which the page's CSP refuses.
+    expect(page.locator("#calculator")).to_have_attribute("data-state", "ready")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Use K 40"
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
