@@ -100,7 +100,6 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     tournament.entrants = list({id(e): e for e in players.values()}.values())
     tournament.name = next(iter(events), "")
     tournament.other_events = list(events.items())[1:]
-    _check_rounds(tournament, problems)
     if problems:
         raise TrfRefused(problems)
     tournament.rounds = max((p.round for p in tournament.pairings), default=0)
@@ -167,23 +166,3 @@ def _player(game: Game, colour: str, players: dict, problems: list[FileProblem])
     if entrant.fide_id:
         players.setdefault(("id", entrant.fide_id), entrant)
     return entrant
-
-
-def _check_rounds(tournament: Tournament, problems: list[FileProblem]) -> None:
-    """A player meets one opponent a round (when the file numbers its rounds)."""
-    seen: dict[tuple[int, int], Pairing] = {}
-    for pairing in tournament.pairings:
-        if not pairing.round:
-            continue
-        for entrant in (pairing.white, pairing.black):
-            key = (pairing.round, entrant.rank)
-            if key in seen:
-                problems.append(
-                    FileProblem(
-                        pairing.line,
-                        0,
-                        f"Round {pairing.round}: {entrant.name} "
-                        f"is paired twice (also at line {seen[key].line}).",
-                    )
-                )
-            seen.setdefault(key, pairing)
