@@ -40,6 +40,7 @@ from ladder.records import (
     RatingPeriod,
     closed_message,
     kept_lists,
+    read_fide_id,
 )
 from ladder.writes import actions
 from ladder.writes.actions import GAME_FIELDS
@@ -146,6 +147,16 @@ def _k_display(rating_list: str) -> Any:
     return k_on_list
 
 
+class FideIdFormField(forms.IntegerField):
+    """A FIDE id as every door reads one (``read_fide_id``): Django's integer field would take
+    any Unicode digit."""
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str):
+            return read_fide_id(value)
+        return super().to_python(value)
+
+
 class PlayerForm(forms.ModelForm):
     """The admin's player form: a change to entry data behind a published list is refused by
     the write path's validator, with its message, before anything is saved."""
@@ -155,6 +166,7 @@ class PlayerForm(forms.ModelForm):
         # The admin's fieldsets choose the fields shown; these are the ones a user may edit.
         fields = ("name", "fide_id", "birth_year", "sex", "federation", "title",
                   *PLAYER_ENTRY_FIELDS)  # fmt: skip
+        field_classes = {"fide_id": FideIdFormField}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -14,6 +14,8 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
+
 from ladder.exceptions import FileProblem, FileProblems, TrfRefused
 from ladder.files.tournament_file import (
     CODES,
@@ -26,6 +28,7 @@ from ladder.files.tournament_file import (
     Pairing,
     Tournament,
 )
+from ladder.records import read_fide_id
 
 # Records only TRF-2026 has (comments, scoring, encoded tournament type and time control, ...).
 TRF_2026_CODES = {"###", *(f"{n:03d}" for n in range(142, 363, 10)), "801", "802"}
@@ -193,7 +196,10 @@ def _entrant(line: str, number: int, problems: FileProblems, notes: list[str]) -
     if not entrant.name:
         problems.add(number, 15, "The name (columns 15-47) is missing.")
     entrant.rating = _number(line[48:52], number, 49, "rating", problems) or None
-    entrant.fide_id = _number(line[57:68], number, 58, "FIDE id", problems) or None
+    try:
+        entrant.fide_id = read_fide_id(line[57:68]) or None  # 0: none
+    except ValidationError as error:
+        problems += [FileProblem(number, 58, message) for message in error.messages]
     entrant.final_rank = _number(line[85:89], number, 86, "rank", problems)
     entrant.federation = line[53:56].strip().upper()
     points = line[80:84].strip()

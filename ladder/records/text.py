@@ -64,3 +64,24 @@ def parse_fide_id(text: str) -> int | None:
         return None
     number = int(text)
     return number if 0 < number <= MAX_FIDE_ID else None
+
+
+def read_fide_id(text: str) -> int | None:
+    """Read the FIDE id a person typed (a form, a file, a JSON string): None when blank; raise
+    ``ValidationError`` when it is not written in the digits 0-9.
+
+    Every door reads a typed FIDE id here: ``int()`` and the framework's integer fields take
+    any Unicode digit ("١٢٣٤٥" would be 12345), which no FIDE list writes. The number's bounds are
+    the model field's validators.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise ValidationError(fide_id_message(text), code="invalid_fide_id")
+    return int(text)
+
+
+def fide_id_message(text: str) -> str:
+    """Say that ``text`` is not a FIDE id."""
+    return f"'{text}' is not a FIDE id: write a whole number with the digits 0-9."

@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 
 from ladder.exceptions import TrfRefused
 from ladder.files import tournaments
-from ladder.records import Game
+from ladder.records import Game, Player
 from tests.factories import GameFactory, PlayerFactory
+from tests.tournaments.files import ROUND_ROBIN, put
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +152,65 @@ def test_two_games_in_one_round_of_a_batch_are_refused_alike(client, boss, tmp_p
 
     assert f"Round 3: Anna is paired twice (also {first})." in door(client, tmp_path)
     assert not Game.objects.exists()
+
+
+# --- a FIDE id is written in the digits 0-9 ------------------------------------------------------
+
+FIDE_ID_MESSAGE = "'{}' is not a FIDE id: write a whole number with the digits 0-9."
+
+
+def _fide_id_by_api(client, api, tmp_path, typed: str) -> str:
+    response = api.post("/api/v1/players/", {"name": "Anna", "fide_id": typed}, format="json")
+    assert response.status_code == 400
+    return response.json()["fide_id"][0]
+
+
+def _fide_id_by_admin(client, api, tmp_path, typed: str) -> str:
+    response = client.post("/admin/ladder/player/add/", {"name": "Anna", "fide_id": typed})
+    assert response.status_code == 200
+    return page(response)
+
+
+def _fide_id_by_csv(client, api, tmp_path, typed: str) -> str:
+    message = import_file(tmp_path, "import_players", f"name,fide_id\nAnna,{typed}\n")
+    assert "line 2, column 'fide_id': " in message
+    return message
+
+
+def _fide_id_by_trf(client, api, tmp_path, typed: str) -> str:
+    with pytest.raises(TrfRefused) as caught:
+        tournaments.read(put(ROUND_ROBIN, "001    4", 58, typed.rjust(11)).encode())
+    assert str(caught.value).startswith("Line 14, column 58: ")
+    return str(caught.value)
+
+
+def _fide_id_by_pgn(client, api, tmp_path, typed: str) -> str:
+    text = (
+        f'[Event "Spring Open"]\n[Date "2026.03.14"]\n[White "Anna"]\n[Black "Bert"]\n'
+        f'[WhiteFideId "{typed}"]\n[Result "1-0"]\n\n1-0\n'
+    )
+    with pytest.raises(TrfRefused) as caught:
+        tournaments.read(text.encode())
+    assert str(caught.value).startswith("Line 5: ")
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "door", [_fide_id_by_api, _fide_id_by_admin, _fide_id_by_csv, _fide_id_by_trf, _fide_id_by_pgn]
+)
+@pytest.mark.parametrize("typed", ["١٢٣٤٥", "１２３４５", "12x45"])  # Arabic-Indic, full-width
+def test_a_fide_id_not_in_the_digits_0_to_9_is_refused_alike_at_every_door(
+    client, boss, api, tmp_path, door, typed
+):
+    client.force_login(boss)
+
+    assert FIDE_ID_MESSAGE.format(typed) in door(client, api, tmp_path, typed)
+    assert not Player.objects.exists()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["12345", " 12345 "])
+def test_a_fide_id_in_ascii_digits_is_read_at_the_api(api, typed):
+    response = api.post("/api/v1/players/", {"name": "Anna", "fide_id": typed}, format="json")
+    assert response.status_code == 201
+    assert response.json()["fide_id"] == 12345
