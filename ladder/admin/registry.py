@@ -34,13 +34,13 @@ from ladder.exceptions import PeriodClosedError
 from ladder.records import (
     LIST_FIELDS,
     PLAYER_ENTRY_FIELDS,
+    FideIdFormField,
     Game,
     Player,
     RatingList,
     RatingPeriod,
     closed_message,
     kept_lists,
-    read_fide_id,
 )
 from ladder.writes import actions
 from ladder.writes.actions import GAME_FIELDS
@@ -145,16 +145,6 @@ def _k_display(rating_list: str) -> Any:
         return str(k) if k is not None else "none while unrated"
 
     return k_on_list
-
-
-class FideIdFormField(forms.IntegerField):
-    """A FIDE id as every door reads one (``read_fide_id``): Django's integer field would take
-    any Unicode digit."""
-
-    def to_python(self, value: Any) -> int | None:
-        if isinstance(value, str):
-            return read_fide_id(value)
-        return super().to_python(value)
 
 
 class PlayerForm(forms.ModelForm):

@@ -47,6 +47,7 @@ from ladder.records.periods import (
 from ladder.records.players import ListState, Player, PlayerQuerySet
 from ladder.records.text import (
     PERIOD_LABEL_VALIDATOR,
+    FideIdFormField,
     fide_id_message,
     parse_fide_id,
     read_fide_id,
@@ -100,6 +101,7 @@ __all__ = [
     "kept_lists",
     "name_key",
     "name_keys",
+    "FideIdFormField",
     "fide_id_message",
     "parse_fide_id",
     "read_fide_id",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 
@@ -85,3 +86,13 @@ def read_fide_id(text: str) -> int | None:
 def fide_id_message(text: str) -> str:
     """Say that ``text`` is not a FIDE id."""
     return f"'{text}' is not a FIDE id: write a whole number with the digits 0-9."
+
+
+class FideIdFormField(forms.IntegerField):
+    """A FIDE id in a form or a query string, read by ``read_fide_id`` (Django's integer field
+    would take any Unicode digit): the admin's player form and the API's filter use it."""
+
+    def to_python(self, value: object) -> int | None:
+        if isinstance(value, str):
+            return read_fide_id(value)
+        return super().to_python(value)

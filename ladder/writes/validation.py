@@ -47,6 +47,7 @@ from ladder.records import (
     Result,
     closed_message,
     entry_fields,
+    fide_id_message,
     parse_fide_id,
     parse_list,
 )
@@ -126,6 +127,8 @@ class PlayerLookup:
         text = " ".join(text.split())
         if not text:
             raise LookupError("A player (FIDE id or name) is required.")
+        if text.isdigit() and not text.isascii():  # "١٢٣٤٥": a FIDE id in other digits
+            raise LookupError(fide_id_message(text))
         if text.isascii() and text.isdigit():
             fide_id = parse_fide_id(text)
             player = self.by_fide_id.get(fide_id) if fide_id is not None else None

@@ -214,3 +214,32 @@ def test_a_fide_id_in_ascii_digits_is_read_at_the_api(api, typed):
     response = api.post("/api/v1/players/", {"name": "Anna", "fide_id": typed}, format="json")
     assert response.status_code == 201
     assert response.json()["fide_id"] == 12345
+
+
+def test_a_fide_id_filter_in_other_digits_is_a_400(api):
+    PlayerFactory(name="Anna", fide_id=12345)
+    response = api.get("/api/v1/players/", {"fide_id": "١٢٣٤٥"})
+    assert response.status_code == 400
+    assert response.json()["fide_id"] == [FIDE_ID_MESSAGE.format("١٢٣٤٥")]
+
+
+def _player_by_csv(client, tmp_path, typed: str) -> str:
+    text = f"date,white,black,result\n{DAY},{typed},Bert,1-0\n"
+    return import_file(tmp_path, "import_games", text)
+
+
+def _player_by_round_entry(client, tmp_path, typed: str) -> str:
+    data = {"date": DAY, "event": "", "round": "", "time_control": "",
+            "paste": f"{typed} - Bert 1-0", "rows-TOTAL_FORMS": "0",
+            "rows-INITIAL_FORMS": "0", "_preview": "1"}  # fmt: skip
+    return page(client.post("/admin/ladder/game/enter-round/", data))
+
+
+@pytest.mark.parametrize("door", [_player_by_csv, _player_by_round_entry])
+def test_a_player_typed_as_a_fide_id_in_other_digits_is_refused_alike(client, boss, tmp_path, door):
+    PlayerFactory(name="Anna", fide_id=12345)
+    PlayerFactory(name="Bert")
+    client.force_login(boss)
+
+    assert FIDE_ID_MESSAGE.format("١٢٣٤٥") in door(client, tmp_path, "١٢٣٤٥")
+    assert not Game.objects.exists()
