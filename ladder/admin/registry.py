@@ -35,6 +35,7 @@ from ladder.exceptions import PeriodClosedError
 from ladder.records import (
     LIST_FIELDS,
     PLAYER_ENTRY_FIELDS,
+    FideIdFormField,
     Game,
     Player,
     RatingList,
@@ -156,6 +157,7 @@ class PlayerForm(forms.ModelForm):
         # The admin's fieldsets choose the fields shown; these are the ones a user may edit.
         fields = ("name", "fide_id", "birth_year", "sex", "federation", "title",
                   *PLAYER_ENTRY_FIELDS)  # fmt: skip
+        field_classes = {"fide_id": FideIdFormField}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -179,7 +179,7 @@ def collect_lines(rows: list[dict], paste: str) -> list[Line]:
 
 def check_lines(
     lines: list[Line], *, day: date, lookup: PlayerLookup, rating_list: str = "",
-    time_control: str = "",
+    time_control: str = "", event: str = "", round_: str = "",
 ) -> list[str]:  # fmt: skip
     """Check every line through the write path's validator; note each line's problems.
 
@@ -189,8 +189,8 @@ def check_lines(
     todo = [line for line in lines if line.ok]
     entries = [
         GameEntry(date=day, white=line.white_text, black=line.black_text,
-                  result=line.result_text, rating_list=rating_list, time_control=time_control,
-                  source=line.source)
+                  result=line.result_text, event=event, round=round_, rating_list=rating_list,
+                  time_control=time_control, source=line.source)
         for line in todo
     ]  # fmt: skip
     shared: list[str] = []
@@ -225,7 +225,8 @@ def enter_round_view(request, model_admin):
             lines = collect_lines(formset.cleaned_data, form.cleaned_data["paste"])
             problems = check_lines(
                 lines, day=day, lookup=lookup, rating_list=form.cleaned_data.get("rating_list", ""),
-                time_control=form.cleaned_data["time_control"],
+                time_control=form.cleaned_data["time_control"], event=form.cleaned_data["event"],
+                round_=form.cleaned_data["round"],
             )  # fmt: skip
             if not lines:
                 problems.append("Enter at least one game, in the rows or in the paste box.")

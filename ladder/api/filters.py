@@ -12,6 +12,7 @@ from rest_framework.filters import OrderingFilter
 from ladder.api.serializers import ListQuery
 from ladder.records import (
     LIST_FIELDS,
+    FideIdFormField,
     Game,
     PeriodStatus,
     Player,
@@ -67,6 +68,12 @@ class IntegerFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField
 
 
+class FideIdFilter(django_filters.NumberFilter):
+    """A FIDE id, read as every door reads one (``read_fide_id``)."""
+
+    field_class = FideIdFormField
+
+
 class PlayerFilter(django_filters.FilterSet):
     search = django_filters.CharFilter(
         method="filter_search", label="Part of the name, or the exact FIDE id."
@@ -76,7 +83,7 @@ class PlayerFilter(django_filters.FilterSet):
     )
     title = django_filters.ChoiceFilter(choices=Title.choices)
     federation = django_filters.CharFilter(lookup_expr="iexact", label="FIDE code, e.g. ENG.")
-    fide_id = IntegerFilter()
+    fide_id = FideIdFilter()
     rating_min = IntegerFilter(method="filter_rating", label="Rating on the list, at least.")
     rating_max = IntegerFilter(method="filter_rating", label="Rating on the list, at most.")
 

@@ -33,6 +33,7 @@ from ladder.records import (
     default_list,
     kept_lists,
     parse_list,
+    read_fide_id,
 )
 from ratings import publication, selectors
 from ratings.models import RatingChange, RatingRun
@@ -212,6 +213,19 @@ def _bound_messages(model: type[models.Model]) -> dict[str, dict[str, dict[str, 
     return found
 
 
+class FideIdField(serializers.IntegerField):
+    """A FIDE id as every door reads one: a JSON number, or a string through ``read_fide_id``
+    (DRF's integer field would take any Unicode digit, "١٢٣٤٥" as 12345)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and data.strip():
+            try:
+                data = read_fide_id(data)
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(error.messages) from error
+        return super().to_internal_value(data)
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     """A player: entry data (writable) and the current state derived from every game.
 
@@ -251,6 +265,11 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating": {"help_text": "The live rating (provisional); null while unrated."},
             **_bound_messages(Player),
         }
+
+    def build_standard_field(self, field_name: str, model_field: models.Field) -> tuple[type, dict]:
+        """The model's fields as DRF builds them, the FIDE id read as every door reads it."""
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        return (FideIdField if field_name == "fide_id" else field_class), kwargs
 
     def _standings(self, player: Player) -> dict[str, official.Standing]:
         """The player on each kept list's official list: read for the whole page by the view

@@ -37,6 +37,7 @@ from ladder.records import (
     RatingList,
     Sex,
     Title,
+    read_fide_id,
 )
 from ladder.writes import actions, validation
 from ladder.writes.validation import GameEntry
@@ -68,6 +69,15 @@ def _int(value: str, column: str, errors: list, line: int) -> int | None:
         return int(value)
     except ValueError:
         errors.append(FileProblem(line, column, f"'{value}' is not a whole number."))
+        return None
+
+
+def _fide_id(value: str, errors: list, line: int) -> int | None:
+    """The FIDE id a cell holds (None: blank), read as every door reads one."""
+    try:
+        return read_fide_id(value)
+    except ValidationError as error:
+        errors += [FileProblem(line, "fide_id", message) for message in error.messages]
         return None
 
 
@@ -132,7 +142,7 @@ def _player_from_row(row: dict, line: int, errors: list[FileProblem]) -> Player:
         entry[field] = (value or 0) if column.endswith("rated_games") else value
     player = Player(**entry,
         name=row.get("name", ""),
-        fide_id=_int(row.get("fide_id", ""), "fide_id", errors, line),
+        fide_id=_fide_id(row.get("fide_id", ""), errors, line),
         birth_year=_int(row.get("birth_year", ""), "birth_year", errors, line),
         sex=row.get("sex", "").upper(),
         federation=row.get("federation", "").upper(),

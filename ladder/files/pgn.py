@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from ladder.exceptions import FileProblem, TrfRefused
 from ladder.files.tournament_file import Entrant, Pairing, Tournament
-from ladder.records import name_key
+from ladder.records import name_key, read_fide_id
 
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "*": ("", "")}
@@ -100,7 +102,6 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     tournament.entrants = list({id(e): e for e in players.values()}.values())
     tournament.name = next(iter(events), "")
     tournament.other_events = list(events.items())[1:]
-    _check_rounds(tournament, problems)
     if problems:
         raise TrfRefused(problems)
     tournament.rounds = max((p.round for p in tournament.pairings), default=0)
@@ -143,15 +144,13 @@ def _player(game: Game, colour: str, players: dict, problems: list[FileProblem])
         return None
     fide_text = game.tags.get(f"{colour}FideId", "").strip()
     elo = game.tags.get(f"{colour}Elo", "").strip()
-    fide_id = int(fide_text) if fide_text.isdigit() and int(fide_text) > 0 else None
-    if fide_text and fide_text not in ("-", "?") and fide_id is None and fide_text != "0":
-        problems.append(
-            FileProblem(
-                game.lines[f"{colour}FideId"],
-                0,
-                f"'{fide_text}' is not a FIDE id (a whole number).",
-            )
-        )
+    fide_id = None
+    if fide_text not in ("-", "?"):
+        try:
+            fide_id = read_fide_id(fide_text) or None  # 0: none
+        except ValidationError as error:
+            line_of_tag = game.lines[f"{colour}FideId"]
+            problems += [FileProblem(line_of_tag, 0, message) for message in error.messages]
     # One entrant a player: the same FIDE id, or the same name (with no other FIDE id).
     by_name = players.get(("name", name_key(name)))
     entrant = players.get(("id", fide_id)) if fide_id else None
@@ -167,23 +166,3 @@ def _player(game: Game, colour: str, players: dict, problems: list[FileProblem])
     if entrant.fide_id:
         players.setdefault(("id", entrant.fide_id), entrant)
     return entrant
-
-
-def _check_rounds(tournament: Tournament, problems: list[FileProblem]) -> None:
-    """A player meets one opponent a round (when the file numbers its rounds)."""
-    seen: dict[tuple[int, int], Pairing] = {}
-    for pairing in tournament.pairings:
-        if not pairing.round:
-            continue
-        for entrant in (pairing.white, pairing.black):
-            key = (pairing.round, entrant.rank)
-            if key in seen:
-                problems.append(
-                    FileProblem(
-                        pairing.line,
-                        0,
-                        f"Round {pairing.round}: {entrant.name} "
-                        f"is paired twice (also at line {seen[key].line}).",
-                    )
-                )
-            seen.setdefault(key, pairing)

@@ -180,10 +180,16 @@ def prepare(
                 round=str(pairing.round) if pairing.round else "",
                 rating_list=rating_list,
                 time_control=control,
-                source=f"{pairing.line}:{pairing.column}",
+                source=f"line {pairing.line}"
+                + (f", column {pairing.column}" if pairing.column else ""),
             )
         )
     return plan
+
+
+def _where(line: int, column: int) -> str:
+    """How messages name a game of the file ("line 12, column 92"; a PGN's: "line 12")."""
+    return f"line {line}" + (f", column {column}" if column else "")
 
 
 def _time_control(tournament: Tournament) -> str:
@@ -365,12 +371,14 @@ def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
         found += [{}] * (len(plan.entries) - 1)
     problems = []
     for entry, by_field in zip(plan.entries, found, strict=True):
-        line, _, column = entry.source.partition(":")
+        line, column = (int(n) for n in (re.findall(r"\d+", entry.source) + ["0", "0"])[:2])
         for name, messages in by_field.items():
             where = f"Round {entry.round}: " if entry.round else ""
             for message in messages:
                 text = message if name in (NON_FIELD_ERRORS, "", "date") else f"{name}: {message}"
-                problems.append(FileProblem(int(line or 0), int(column or 0), where + text))
+                if name == "round":  # the round's own rule names the round itself
+                    where, text = "", message
+                problems.append(FileProblem(line, column, where + text))
     return TrfRefused(list(dict.fromkeys(problems)))
 
 

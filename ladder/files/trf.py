@@ -14,6 +14,8 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
+
 from ladder.exceptions import FileProblem, FileProblems, TrfRefused
 from ladder.files.tournament_file import (
     CODES,
@@ -26,10 +28,19 @@ from ladder.files.tournament_file import (
     Pairing,
     Tournament,
 )
+from ladder.records import read_fide_id
 
 # Records only TRF-2026 has (comments, scoring, encoded tournament type and time control, ...).
 TRF_2026_CODES = {"###", *(f"{n:03d}" for n in range(142, 363, 10)), "801", "802"}
 TRF_2026_CODES |= {f"{n:03d}" for n in range(240, 331, 10)}
+# Header records a file holds at most once (TRF-16): a second one would be read under the first
+# value with no word, so it is refused. 112 (a deputy arbiter) is one line each and may repeat.
+ONCE = {
+    "012": "tournament name", "022": "city", "032": "federation", "042": "start date",
+    "052": "end date", "062": "number of players", "072": "number of rated players",
+    "082": "number of teams", "092": "type of tournament", "102": "chief arbiter",
+    "122": "time control", "132": "dates of the rounds",
+}  # fmt: skip
 FIRST_ROUND_COLUMN = 92  # 1-based; a round block is 10 columns wide
 POINTS_END = 84  # a player line runs at least to the end of its points
 
@@ -83,7 +94,8 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     """Read a TRF; raise ``TrfRefused`` with every problem found."""
     tournament = Tournament(notes=[encoding_note] if encoding_note else [])
     problems = FileProblems()
-    codes = set()
+    codes: set[str] = set()
+    first_line: dict[str, int] = {}  # a record of ONCE -> its line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if "\x00" in line:
@@ -93,6 +105,10 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
             continue
         code = line[:3]
         codes.add(code)
+        if code in ONCE and code in first_line:
+            problems.add(number, 1, repeated_message(code, first_line[code]))
+            continue
+        first_line.setdefault(code, number)
         if code == "001":
             entrant = _entrant(line, number, problems, tournament.notes)
             if entrant is not None:
@@ -108,6 +124,14 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     if problems:
         raise TrfRefused(problems)
     return tournament
+
+
+def repeated_message(code: str, first: int) -> str:
+    """Say that a header record a file holds once is there again (first on line ``first``)."""
+    return (
+        f"The {ONCE[code]} (record {code}) is given twice: line {first} gives it already. "
+        "Keep one line."
+    )
 
 
 def _header(
@@ -172,7 +196,10 @@ def _entrant(line: str, number: int, problems: FileProblems, notes: list[str]) -
     if not entrant.name:
         problems.add(number, 15, "The name (columns 15-47) is missing.")
     entrant.rating = _number(line[48:52], number, 49, "rating", problems) or None
-    entrant.fide_id = _number(line[57:68], number, 58, "FIDE id", problems) or None
+    try:
+        entrant.fide_id = read_fide_id(line[57:68]) or None  # 0: none
+    except ValidationError as error:
+        problems += [FileProblem(number, 58, message) for message in error.messages]
     entrant.final_rank = _number(line[85:89], number, 86, "rank", problems)
     entrant.federation = line[53:56].strip().upper()
     points = line[80:84].strip()

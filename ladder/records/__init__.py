@@ -47,7 +47,10 @@ from ladder.records.periods import (
 from ladder.records.players import ListState, Player, PlayerQuerySet
 from ladder.records.text import (
     PERIOD_LABEL_VALIDATOR,
+    FideIdFormField,
+    fide_id_message,
     parse_fide_id,
+    read_fide_id,
     refuse_control_characters,
     refuse_control_characters_but_lines,
 )
@@ -98,7 +101,10 @@ __all__ = [
     "kept_lists",
     "name_key",
     "name_keys",
+    "FideIdFormField",
+    "fide_id_message",
     "parse_fide_id",
+    "read_fide_id",
     "parse_list",
     "refuse_control_characters",
     "refuse_control_characters_but_lines",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 
@@ -64,3 +65,34 @@ def parse_fide_id(text: str) -> int | None:
         return None
     number = int(text)
     return number if 0 < number <= MAX_FIDE_ID else None
+
+
+def read_fide_id(text: str) -> int | None:
+    """Read the FIDE id a person typed (a form, a file, a JSON string): None when blank; raise
+    ``ValidationError`` when it is not written in the digits 0-9.
+
+    Every door reads a typed FIDE id here: ``int()`` and the framework's integer fields take
+    any Unicode digit ("١٢٣٤٥" would be 12345), which no FIDE list writes. The number's bounds are
+    the model field's validators.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise ValidationError(fide_id_message(text), code="invalid_fide_id")
+    return int(text)
+
+
+def fide_id_message(text: str) -> str:
+    """Say that ``text`` is not a FIDE id."""
+    return f"'{text}' is not a FIDE id: write a whole number with the digits 0-9."
+
+
+class FideIdFormField(forms.IntegerField):
+    """A FIDE id in a form or a query string, read by ``read_fide_id`` (Django's integer field
+    would take any Unicode digit): the admin's player form and the API's filter use it."""
+
+    def to_python(self, value: object) -> int | None:
+        if isinstance(value, str):
+            return read_fide_id(value)
+        return super().to_python(value)

@@ -4,7 +4,8 @@ A door parses its input into ``GameEntry`` values (players as Player objects or 
 people typed), and ``check_games`` resolves and checks them all in a fixed number of queries:
 player lookup, the result, the model's own field validators and constraints, the period (closed,
 or a month whose period would overlap another or come before a published list) and duplicates
-(already recorded, or twice in the batch). Each problem is a sentence tied to a field, and every
+(already recorded, or twice in the batch) and a player given two games in one round of an event
+on a day (when a round is given). Each problem is a sentence tied to a field, and every
 door shows the same sentence.
 
 A whole club read from a backup (``ClubPlan``) is checked by ``check_club`` before a row is
@@ -26,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db.models import Count, Field
+from django.db.models import Count, Field, Q
 from django.utils import timezone
 
 from ladder.exceptions import (
@@ -46,6 +47,7 @@ from ladder.records import (
     Result,
     closed_message,
     entry_fields,
+    fide_id_message,
     parse_fide_id,
     parse_list,
 )
@@ -125,6 +127,8 @@ class PlayerLookup:
         text = " ".join(text.split())
         if not text:
             raise LookupError("A player (FIDE id or name) is required.")
+        if text.isdigit() and not text.isascii():  # "١٢٣٤٥": a FIDE id in other digits
+            raise LookupError(fide_id_message(text))
         if text.isascii() and text.isdigit():
             fide_id = parse_fide_id(text)
             player = self.by_fide_id.get(fide_id) if fide_id is not None else None
@@ -198,6 +202,7 @@ def check_games(
             checked[0].closed = True
             checked[0].add("date", closed_message(stored))
     _check_duplicates([c for c in checked if c.ok], exclude=instance)
+    _check_rounds([c for c in checked if c.game is not None], exclude=instance)
     return checked
 
 
@@ -445,6 +450,58 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             item.game = None
         else:
             seen[key] = item
+
+
+def _check_rounds(checked: list[Checked], *, exclude: Game | None) -> None:
+    """Flag a player given two games in one round: a player plays once a round of an event on
+    a day, counting the games already recorded (one query, only when a game names its round)."""
+    rounds = [c for c in checked if c.game is not None and c.game.round]
+    if not rounds:
+        return
+    games = [cast(Game, c.game) for c in rounds]
+    taken: dict[tuple[date, str, str, int], str] = {}  # (day, event, round, player) -> where
+    for pk, day, event, round_, white, black in recorded_in_rounds(games, exclude=exclude):
+        for player_id in (white, black):
+            taken.setdefault((day, event, round_, player_id), f"in game #{pk}")
+    for item in rounds:
+        game = cast(Game, item.game)
+        for player in (game.white, game.black):
+            key = (game.date, game.event, game.round, player.pk)
+            if key in taken:
+                item.add("round", paired_twice_message(game.round, player.name, taken[key]))
+                item.game = None
+        if item.game is not None:
+            source = item.entry.source
+            where = (
+                f"at {source[:1].lower()}{source[1:]}"
+                if source
+                else "in another game of this batch"
+            )
+            for player in (game.white, game.black):
+                taken[game.date, game.event, game.round, player.pk] = where
+
+
+def recorded_in_rounds(
+    games: Sequence[Game], *, exclude: Game | None
+) -> Iterable[tuple[int, date, str, str, int, int]]:
+    """The stored games with a round on these games' days, of their players, as (pk, date,
+    event, round, white id, black id), in one query."""
+    stored = Game.objects.exclude(round="")
+    if exclude is not None:
+        stored = stored.exclude(pk=exclude.pk)
+    days = {g.date for g in games}
+    if len(games) <= IN_LIST_LIMIT:
+        ids = {pk for g in games for pk in (g.white_id, g.black_id)}
+        stored = stored.filter(Q(white_id__in=ids) | Q(black_id__in=ids), date__in=days)
+    else:
+        stored = stored.filter(date__gte=min(days), date__lte=max(days))
+    return stored.values_list("pk", "date", "event", "round", "white_id", "black_id")
+
+
+def paired_twice_message(round_: str, name: str, where: str) -> str:
+    """Say that a player is given a second game in one round (``where``: the other game, "at
+    line 5" as the door names it, or "in game #12" when it is recorded)."""
+    return f"Round {round_}: {name} is paired twice (also {where})."
 
 
 def recorded_like(

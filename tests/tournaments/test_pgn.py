@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from ladder.exceptions import TrfRefused
-from ladder.files import pgn
+from ladder.files import pgn, tournaments
 from ladder.records import Game, Player, RatingList
 from tests.factories import PlayerFactory
 
@@ -89,9 +89,17 @@ def test_missing_players_a_bad_result_and_a_bad_date():
     ]
 
 
+@pytest.mark.django_db
 def test_a_player_twice_in_a_round():
+    # The write path's rule (validation.check_games), with the lines of the file.
     text = PGN.replace('[Round "2.1"]', '[Round "1"]')
-    assert refusal(text) == ["Line 15: Round 1: Beta, Ben is paired twice (also at line 1)."]
+    plan = tournaments.read(text.encode())
+    with pytest.raises(TrfRefused) as caught:
+        tournaments.import_tournament(plan)
+    assert [str(p) for p in caught.value.problems] == [
+        "Line 15: Round 1: Ben Beta is paired twice (also at line 1)."
+    ]
+    assert not Game.objects.exists()
 
 
 @pytest.mark.django_db

@@ -184,3 +184,20 @@ def test_a_line_cut_short_after_an_opponent():
 def test_a_bye_with_an_opponent():
     problems = refusal(put(ROUND_ROBIN, "001    4", 99, "H"))
     assert "Line 14, column 99: Round 1: 'H' is a bye, but an opponent (1) is given." in problems
+
+
+@pytest.mark.parametrize(
+    ("code", "what", "first"),
+    [("012", "tournament name", 1), ("042", "start date", 4), ("122", "time control", 10)],
+)
+def test_a_header_record_given_twice(code, what, first):
+    text = ROUND_ROBIN.replace("001    1", f"{code} Something else\n001    1", 1)
+    assert refusal(text) == [
+        f"Line 11, column 1: The {what} (record {code}) is given twice: line {first} gives "
+        "it already. Keep one line."
+    ]
+
+
+def test_deputy_arbiters_may_be_several():
+    text = ROUND_ROBIN.replace("122", "112 Deputy, One\n112 Deputy, Two\n122", 1)
+    assert trf.parse(text).name == "Spring Round Robin"
