@@ -67,7 +67,7 @@ def admin_game_form(boss, tmp_path):
 
 def admin_round_entry(boss, tmp_path):
     data = {"date": "2026-03-14", "event": "Club", "round": "1", "_save": "1",
-            "paste": "1001 - 1002 1-0\n1002 - 1001 0-1",
+            "paste": "1001 - 1002 1-0",  # a player plays once a round
             "rows-TOTAL_FORMS": "0", "rows-INITIAL_FORMS": "0", "rows-MIN_NUM_FORMS": "0",
             "rows-MAX_NUM_FORMS": "1000"}  # fmt: skip
     assert admin(boss).post("/admin/ladder/game/enter-round/", data).status_code == 302
