@@ -11,7 +11,7 @@ from ladder.exceptions import ImportFailed
 from ladder.files import csv_import as importers
 from ladder.files import csv_rows
 from ladder.records import ImportedFile, Player
-from ladder.writes import validation
+from ladder.writes.validation import players
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def test_a_players_row_gets_full_cleans_messages(kind, monkeypatch):
     quick = refusal(text)
     Player.objects.all().delete()
     ImportedFile.objects.all().delete()
-    monkeypatch.setattr(validation, "_plainly_valid", lambda player: False)  # full_clean, always
+    monkeypatch.setattr(players, "_plainly_valid", lambda player: False)  # full_clean, always
 
     assert quick == refusal(text)
     assert bool(quick) == (kind not in {"plain", "a name in another script",

@@ -1,0 +1,279 @@
+"""A whole club read from a backup (``ClubPlan``), checked before a row is written: the same
+models' validators, the same date rule, periods that do not overlap, games inside their periods
+and references that exist, each problem named by where it is in the file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from ladder.records import (
+    Game,
+    PeriodStatus,
+    Player,
+    RatingPeriod,
+)
+from ladder.writes.validation.games import (
+    future_message,
+    latest_game_date,
+    repeat_message,
+)
+
+# --- a whole club (a backup restored) -----------------------------------------------------------
+
+
+@dataclass
+class Located:
+    """A record read from a file, unsaved, and where it is in the file (``games[12]``).
+
+    Its primary key and the keys it names are the file's ids; ``users`` maps a field to the
+    username the file names there."""
+
+    where: str
+    record: Any
+    users: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class ClubPlan:
+    """A club read from a backup, checked whole by ``check_club`` before anything is written.
+
+    ``groups`` and ``users`` are plain data (name, permissions; fields, groups, permissions);
+    the rest are unsaved records keyed by the file's ids. ``problems`` holds what the reader
+    already found (a value of the wrong type), each as ``where: message``."""
+
+    groups: list[dict[str, Any]] = field(default_factory=list)
+    users: list[dict[str, Any]] = field(default_factory=list)
+    players: list[Located] = field(default_factory=list)
+    periods: list[Located] = field(default_factory=list)
+    logs: list[Located] = field(default_factory=list)
+    games: list[Located] = field(default_factory=list)
+    publications: list[Located] = field(default_factory=list)
+    lines: list[Located] = field(default_factory=list)
+    runs: list[Located] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    published: bool = True  # the file carries the published lists (version 1 did not)
+
+
+def check_club(plan: ClubPlan) -> list[str]:
+    """Return every problem of a club about to be restored, each as ``where: message``, from
+    the models' own validators and the write path's rules (dates in their periods, no overlap,
+    references that exist). Reads only the users already there."""
+    problems = list(plan.problems) + _check_users(plan.groups, plan.users)
+    problems += _check_records(plan.players, exclude=[])
+    problems += _unique(plan.players, "pk", "Another player of the file has this id.")
+    problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
+    problems += _check_periods(plan.periods)
+    periods = {row.record.pk: row.record for row in plan.periods}
+    players = {row.record.pk for row in plan.players}
+    problems += _check_records(plan.logs, exclude=["period", "user"])
+    problems += _check_games(plan.games, players, periods)
+    problems += _check_published(plan)
+    problems += _check_records(plan.runs, exclude=["from_period", "requested_by", "folded_into"])
+    problems += _unique(plan.runs, "pk", "Another rating run of the file has this id.")
+    for row in plan.runs:
+        if row.record.players is not None and not _numbers(row.record.players):
+            problems.append(f"{row.where}.players: A list of player ids was expected.")
+    publications = {row.record.pk for row in plan.publications}
+    refs: list[tuple[list[Located], str, set[Any], str]] = [
+        (plan.logs, "period_id", set(periods), "period"),
+        (plan.publications, "period_id", set(periods), "period"),
+        (plan.publications, "corrected_in_id", set(periods), "period"),
+        (plan.lines, "publication_id", publications, "publication"),
+        (plan.lines, "player_id", players, "player"),
+        (plan.runs, "from_period_id", set(periods), "period"),
+    ]
+    for rows, name, known, what in refs:
+        problems += _references(rows, name, known, what)
+    usernames = {u.get("username") for u in plan.users} | set(
+        get_user_model().objects.values_list("username", flat=True)
+    )
+    for rows in (plan.logs, plan.publications, plan.runs):
+        for row in rows:
+            problems += [
+                f"{row.where}.{name}: No user is named '{username}' in the file."
+                for name, username in row.users.items()
+                if username is not None and username not in usernames
+            ]
+    return problems
+
+
+def _check_users(groups: list[dict[str, Any]], users: list[dict[str, Any]]) -> list[str]:
+    """Each group and user by their model's own validators; no username twice."""
+    User = get_user_model()
+    problems, seen = [], set()
+    for index, data in enumerate(groups):
+        try:
+            Group(name=data["name"]).clean_fields(exclude=["permissions"])
+        except ValidationError as error:
+            problems += _located(f"groups[{index}]", error)
+    for index, data in enumerate(users):
+        fields = {name: value for name, value in data.items()
+                  if name not in ("groups", "permissions") and value is not None}  # fmt: skip
+        try:
+            User(**fields).clean_fields(exclude=["password", "last_login", "date_joined"])
+        except ValidationError as error:
+            problems += _located(f"users[{index}]", error)
+        if data.get("username") in seen:
+            problems.append(f"users[{index}].username: Another user of the file has this name.")
+        seen.add(data.get("username"))
+    return problems
+
+
+def _check_published(plan: ClubPlan) -> list[str]:
+    """Publications and their lines by the models' validators, each once; the differences a
+    revision names as the model stores them."""
+    problems = _check_records(plan.publications, exclude=["period", "corrected_in", "published_by"])
+    problems += _unique(plan.publications, "pk", "Another publication of the file has this id.")
+    problems += _unique(
+        plan.publications,
+        ("period_id", "rating_list", "revision"),
+        "Another publication of the file has this period, list and revision.",
+    )
+    problems += _check_records(plan.lines, exclude=["publication", "player"])
+    problems += _unique(
+        plan.lines, ("publication_id", "player_id"), "This player has another line here."
+    )
+    for row in plan.publications:
+        differences = row.record.differences
+        if not isinstance(differences, list) or not all(
+            isinstance(d, list) and len(d) == 5 and _numbers(d[:1]) and _numbers(d[1:], blank=True)
+            for d in differences
+        ):
+            problems.append(f"{row.where}.differences: Each difference is [player id, old "
+                            "rating, new rating, old change, new change].")  # fmt: skip
+    return problems
+
+
+def _numbers(values: list[Any], *, blank: bool = False) -> bool:
+    """Tell whether every value is a whole number (or, with ``blank``, None)."""
+    return all(
+        (isinstance(v, int) and not isinstance(v, bool)) or (blank and v is None) for v in values
+    )
+
+
+def _check_records(rows: Sequence[Located], *, exclude: list[str]) -> list[str]:
+    """The model's field validators and ``clean`` (not those that read the database)."""
+    problems = []
+    for row in rows:
+        try:
+            row.record.clean_fields(exclude=exclude)
+            if isinstance(row.record, Player | Game):  # their clean() reads no database
+                row.record.clean()
+        except ValidationError as error:
+            problems += _located(row.where, error)
+    return problems
+
+
+def _located(where: str, error: ValidationError) -> list[str]:
+    if not hasattr(error, "error_dict"):
+        return [f"{where}: {message}" for message in error.messages]
+    return [
+        f"{where}: {message}" if name == NON_FIELD_ERRORS else f"{where}.{name}: {message}"
+        for name, messages in error.message_dict.items()
+        for message in messages
+    ]
+
+
+def _unique(rows: Sequence[Located], names: str | tuple[str, ...], message: str) -> list[str]:
+    """Refuse rows that repeat ``names`` (the file's ids, or a FIDE id) of an earlier row."""
+    seen: dict[Any, str] = {}
+    problems = []
+    for row in rows:
+        key = tuple(getattr(row.record, n) for n in ((names,) if isinstance(names, str) else names))
+        if None in key:
+            continue
+        if key in seen:
+            name = names if isinstance(names, str) else names[-1]
+            label = "id" if name == "pk" else name.removesuffix("_id")
+            problems.append(f"{row.where}.{label}: {message.rstrip('.')} ({seen[key]}).")
+        else:
+            seen[key] = row.where
+    return problems
+
+
+def _references(rows: Sequence[Located], name: str, known: set[Any], what: str) -> list[str]:
+    return [
+        f"{row.where}.{name.removesuffix('_id')}: No {what} of the file has the id "
+        f"{getattr(row.record, name)}."
+        for row in rows
+        if getattr(row.record, name) is not None and getattr(row.record, name) not in known
+    ]
+
+
+def _check_periods(rows: Sequence[Located]) -> list[str]:
+    """Labels and dates by the model's validators; no two periods overlap."""
+    problems = _check_records(rows, exclude=[])
+    problems += _unique(rows, "pk", "Another period of the file has this id.")
+    problems += _unique(rows, "label", "Another period of the file has this label.")
+    dated = [r for r in rows if isinstance(r.record.start, date) and isinstance(r.record.end, date)]
+    for row in dated:
+        if row.record.end < row.record.start:
+            problems.append(f"{row.where}.end: A period cannot end before it starts.")
+    dated.sort(key=lambda r: r.record.start)
+    for before, after in zip(dated, dated[1:], strict=False):
+        if after.record.start <= before.record.end:
+            problems.append(
+                f"{after.where}.start: The period {after.record.label} ({after.record.start} to "
+                f"{after.record.end}) overlaps {before.record.label} ({before.record.start} to "
+                f"{before.record.end}); periods cannot overlap."
+            )
+    for row in rows:
+        closed = row.record.status == PeriodStatus.CLOSED
+        if closed != (row.record.closed_at is not None):
+            problems.append(
+                f"{row.where}.closed_at: A closed period has the moment it was "
+                "closed, and an open one has none."
+            )
+    return problems
+
+
+def _check_games(
+    rows: Sequence[Located], players: set[int], periods: dict[int, RatingPeriod]
+) -> list[str]:
+    """Each game: the model's validators (two different players), players that exist, a date
+    no later than every door allows, inside the period it is attached to; none twice."""
+    problems = _check_records(rows, exclude=["period", "white", "black"])
+    problems += _unique(rows, "pk", "Another game of the file has this id.")
+    bound = latest_game_date()
+    seen: dict[tuple[Any, ...], str] = {}
+    for row in rows:
+        game = row.record
+        problems += [
+            f"{row.where}.{colour}: No player of the file has the id {pk}."
+            for colour, pk in (("white", game.white_id), ("black", game.black_id))
+            if pk not in players
+        ]
+        if not isinstance(game.date, date):
+            continue
+        period = periods.get(game.period_id)
+        if game.date > bound:
+            problems.append(f"{row.where}.date: {future_message(game.date, bound)}")
+        elif game.period_id is None:
+            problems.append(f"{row.where}.period: The game names no period.")
+        elif period is None:
+            problems.append(
+                f"{row.where}.period: No period of the file has the id {game.period_id}."
+            )
+        elif (
+            isinstance(period.start, date)
+            and isinstance(period.end, date)
+            and not period.contains(game.date)
+        ):
+            problems.append(
+                f"{row.where}.date: The game is dated {game.date.isoformat()}, "
+                f"outside its period {period.label} ({period.start} to "
+                f"{period.end})."
+            )
+        key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
+        if key in seen:
+            problems.append(f"{row.where}: {repeat_message(seen[key])}")
+        else:
+            seen[key] = row.where
+    return problems

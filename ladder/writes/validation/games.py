@@ -1,0 +1,562 @@
+"""The games a door enters or corrects: resolved and checked in a fixed number of queries.
+
+A door parses its input into ``GameEntry`` values (players as Player objects or as the text
+people typed), and ``check_games`` resolves and checks them all: player lookup, the result, the
+model's own field validators and constraints, the period (closed, or a month whose period would
+overlap another or come before a published list), duplicates (already recorded, or twice in the
+batch) and a player given two games in one round of an event on a day. Each problem is a
+sentence tied to a field, and every door shows the same sentence.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, cast
+
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db.models import Field, Q
+from django.utils import timezone
+
+from ladder.exceptions import (
+    EventAlreadyImported,
+    GamesInvalid,
+    PeriodClosedError,
+)
+from ladder.records import (
+    Game,
+    PeriodStatus,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Result,
+    closed_message,
+    fide_id_message,
+    parse_fide_id,
+    parse_list,
+)
+from ladder.records.names import NameIndex, name_key
+from ratings.rules import fide
+
+# Beyond this many games the duplicate check reads the games of the date range instead of
+# naming every player in IN lists (SQLite limits the variables of one statement).
+IN_LIST_LIMIT = 500
+# Beyond this many games a batch is first checked for what needs no game built (see check_games).
+QUICK_FIRST = 1000
+
+
+@dataclass(slots=True)  # a big file holds a million of them
+class GameEntry:
+    """One game as a door hands it over: players as Player objects or as typed text."""
+
+    date: date | None
+    white: Player | str
+    black: Player | str
+    result: str
+    event: str = ""
+    round: str = ""
+    rating_list: str = ""  # standard, rapid or blitz; blank: from the time control, or default
+    time_control: str = ""  # "90+30": base minutes + increment seconds
+    source: str = ""  # how the door names this game in messages ("Row 2", "line 5")
+
+
+@dataclass
+class Checked:
+    """A checked game: the unsaved Game (when valid) and its problems by field."""
+
+    entry: GameEntry
+    game: Game | None = None
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    closed: bool = False  # a problem is a closed period (409 at the API)
+
+    def add(self, name: str, message: str) -> None:
+        found = self.problems.setdefault(name, [])
+        if message not in found:
+            found.append(message)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+class PlayerLookup:
+    """Find players as people write them: a FIDE id, or the name (case and spacing ignored),
+    or the name with the FIDE id as ``str(player)`` shows it. Loaded in one query."""
+
+    def __init__(self, players: Iterable[Player]) -> None:
+        self.players = list(players)
+        self.by_fide_id = {p.fide_id: p for p in self.players if p.fide_id}
+        self.by_label = {name_key(str(p)): p for p in self.players if p.fide_id}
+        self.by_name: dict[str, list[Player]] = defaultdict(list)
+        for player in self.players:
+            self.by_name[name_key(player.name)].append(player)
+        self._names: NameIndex | None = None
+
+    @classmethod
+    def load(cls, *, light: bool = False) -> PlayerLookup:
+        """Read every player in one query; ``light``: as ``PlayerRecord``s (a big file's
+        screen finds 100,000 players without a model instance each)."""
+        players = Player.objects.order_by("name", "pk")
+        if light:
+            records = players.values_list(*PlayerRecord.__slots__)
+            return cls(cast(list[Player], [PlayerRecord(*row) for row in records]))
+        return cls(players)
+
+    def find(self, text: str) -> Player:
+        """Return the player ``text`` names; raise ``LookupError`` with the reason."""
+        text = " ".join(text.split())
+        if not text:
+            raise LookupError("A player (FIDE id or name) is required.")
+        if text.isdigit() and not text.isascii():  # "١٢٣٤٥": a FIDE id in other digits
+            raise LookupError(fide_id_message(text))
+        if text.isascii() and text.isdigit():
+            fide_id = parse_fide_id(text)
+            player = self.by_fide_id.get(fide_id) if fide_id is not None else None
+            if player is None:
+                raise LookupError(f"No player has the FIDE id {text}.")
+            return player
+        key = name_key(text)
+        if key in self.by_label:
+            return self.by_label[key]
+        matches = self.by_name.get(key, [])
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            ids = ", ".join(str(p.fide_id) for p in matches if p.fide_id)
+            hint = f" ({ids})" if ids else ""
+            raise LookupError(
+                f"Several players are named '{text}'; enter the FIDE id instead{hint}."
+            )
+        raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
+
+    def suggest(self, key: str) -> str:
+        names = {k: group[0].name for k, group in self.by_name.items()}
+        if self._names is None:  # built once, for the first unknown name
+            self._names = NameIndex(list(names))
+        close = self._names.close_matches(key, n=3, cutoff=0.6)
+        if not close:
+            return ""
+        return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+
+
+class PlayerRecord:
+    """What finding a player, its messages and a standard game's time control read of one."""
+
+    __slots__ = ("pk", "name", "fide_id", "rating")
+    __str__ = Player.__str__  # the one way a player is written
+
+    def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
+        self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+def check_games(
+    entries: Sequence[GameEntry],
+    *,
+    lookup: PlayerLookup | None = None,
+    instance: Game | None = None,
+) -> list[Checked]:
+    """Check games as every door enters them; return each with its problems, in order.
+
+    ``instance`` is the stored game a single entry corrects (its own row is no duplicate, and
+    its current period must be open too). Reads: the players (once, when any is typed), the
+    periods, and the games that could be duplicates.
+    """
+    if lookup is None and any(isinstance(e.white, str) or isinstance(e.black, str)
+                              for e in entries):  # fmt: skip
+        lookup = PlayerLookup.load()
+    if len(entries) > QUICK_FIRST:
+        # A big file is read for its typing mistakes first (players, results), which need no
+        # game built: one bad row of a million is refused in seconds, not minutes.
+        known: dict[tuple[str, str], str | None] = {}  # a big file repeats its players
+        quick = [_check_typed(entry, lookup, known) for entry in entries]
+        if not all(c.ok for c in quick):
+            return quick
+    periods = Periods()
+    checked = [_check_one(entry, lookup, periods) for entry in entries]
+    if instance is not None:
+        stored = periods.by_pk.get(instance.period_id)
+        if stored is not None and stored.is_closed:
+            checked[0].closed = True
+            checked[0].add("date", closed_message(stored))
+    _check_duplicates([c for c in checked if c.ok], exclude=instance)
+    _check_rounds([c for c in checked if c.game is not None], exclude=instance)
+    return checked
+
+
+def _check_typed(
+    entry: GameEntry, lookup: PlayerLookup | None, known: dict[tuple[str, str], str | None]
+) -> Checked:
+    """The checks of ``_check_one`` that need no game: the players and the result, each
+    distinct text checked once (``known``: what it was found to be wrong with, or None)."""
+    checked = Checked(entry)
+    for name in ("white", "black", "result"):
+        value = getattr(entry, name)
+        if not isinstance(value, str):
+            continue
+        if (name, value) not in known:
+            known[name, value] = typed_problem(name, value, lookup)
+        problem = known[name, value]
+        if problem is not None:
+            checked.add(name, problem)
+    return checked
+
+
+def typed(name: str, value: str, lookup: PlayerLookup | None) -> tuple[Any, str | None]:
+    """What a typed player (``white``, ``black``) or result is, or what is wrong with it:
+    (the Player or the result as stored, None) or (None, the problem)."""
+    if not value.strip():
+        return None, (
+            "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+        )
+    try:
+        if name == "result":
+            return Result.parse(value), None
+        assert lookup is not None
+        return lookup.find(value), None
+    except (ValueError, LookupError) as error:
+        return None, str(error)
+
+
+def typed_problem(name: str, value: str, lookup: PlayerLookup | None) -> str | None:
+    """What is wrong with a typed player or result (None: nothing)."""
+    return typed(name, value, lookup)[1]
+
+
+def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) -> Checked:
+    checked = Checked(entry)
+    players = {}
+    for colour in ("white", "black"):
+        value = getattr(entry, colour)
+        if isinstance(value, Player):
+            players[colour] = value
+            continue
+        found, problem = typed(colour, value, lookup)
+        if problem is not None:
+            checked.add(colour, problem)
+        else:
+            players[colour] = found
+    result, problem = typed("result", entry.result, lookup)
+    if problem is not None:
+        checked.add("result", problem)
+        result = entry.result
+    game = Game(result=result, event=entry.event, round=entry.round,
+                white=players.get("white"), black=players.get("black"))  # fmt: skip
+    game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
+    check_list(entry, game, checked)
+    _model_checks(game, checked)
+    if entry.date is not None and "date" not in checked.problems:
+        check_date(entry.date, periods, checked)
+    if checked.ok:
+        checked.game = game
+    return checked
+
+
+def check_date(day: date, periods: Periods, checked: Checked) -> None:
+    """Note why a game cannot be dated ``day``: still to come, or no open period can hold it."""
+    bound = latest_game_date()
+    if day > bound:
+        checked.add("date", future_message(day, bound))
+    else:
+        periods.check(day, checked)
+
+
+def future_message(day: date, bound: date) -> str:
+    """Say that a game cannot be dated ``day``, after ``bound`` (``latest_game_date``)."""
+    return (
+        f"A game cannot be dated after {bound.isoformat()} (the end of next month): "
+        f"{day.isoformat()} is still to come."
+    )
+
+
+def latest_game_date(today: date | None = None) -> date:
+    """The last day a game may be dated: the end of the month ``LADDER_DATE_MONTHS_AHEAD``
+    months after this one (default 1, next month). A date far ahead would make its year the
+    current one for every page (juniors' K, the inactive rule)."""
+    today = today or timezone.localdate()
+    months = today.year * 12 + today.month - 1 + settings.LADDER_DATE_MONTHS_AHEAD
+    year, month = divmod(months, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+
+
+def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
+    """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
+    club's default; refuse a list the time control contradicts, one the club does not keep, and
+    a standard game too fast for its players' ratings."""
+    control = None
+    if entry.time_control.strip():
+        try:
+            control = fide.parse_time_control(entry.time_control)
+        except ValueError as error:
+            checked.add("time_control", str(error))
+    timed = fide.list_of(control) if control is not None else None
+    named = entry.rating_list if entry.rating_list.strip() else timed
+    unkept = None  # a list the club does not keep: said after a contradicting time control
+    try:
+        chosen = parse_list(named)  # None: the club's default list
+    except ValueError as error:
+        chosen = (named or "").strip().lower()
+        if chosen not in RatingList.values:
+            checked.add("rating_list", str(error))
+            return
+        unkept = str(error)
+    if control is not None and timed != chosen:
+        checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
+                    f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
+                    f"{timed} list, not the {chosen} list.")  # fmt: skip
+    elif unkept is not None:
+        checked.add("rating_list", unkept)
+    elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
+        needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
+        if control.minutes_for_60_moves < needed:
+            checked.add("time_control", too_fast_message(control, needed, threshold))
+    game.rating_list = chosen
+    game.time_control = str(control) if control is not None else ""
+
+
+def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
+    """Say that a time control is too fast for the standard list at these players' ratings."""
+    return (
+        f"A {control} game is too fast for the standard list when a player is rated "
+        f"{threshold} or more: FIDE asks for {needed} minutes each for 60 moves, so it is "
+        "rated on no list."
+    )
+
+
+# The fields ``full_clean`` checks on a game the validator built: the players are resolved
+# objects already (their foreign-key check would read each again) and the period follows the date.
+GAME_FIELDS_CHECKED: list[Field] = [
+    f
+    for f in Game._meta.fields
+    if f.editable and not f.primary_key and f.name not in ("white", "black")
+]
+
+
+def field_problems(model_field: Field, value: object) -> list[str]:
+    """What the model field's own validators say of ``value`` (``full_clean`` for one field:
+    nothing when it is blank and may be)."""
+    if model_field.blank and value in model_field.empty_values:
+        return []
+    try:
+        model_field.clean(value, None)
+    except ValidationError as error:
+        return list(error.messages)
+    return []
+
+
+def clean_problems(game: Game) -> list[tuple[str, str]]:
+    """What the model's ``clean`` says of the game, as (field, message)."""
+    try:
+        game.clean()
+    except ValidationError as error:
+        return [(name, m) for name, messages in error.message_dict.items() for m in messages]
+    return []
+
+
+def _model_checks(game: Game, checked: Checked) -> None:
+    """The model's own field validators and ``clean``, with their messages (a field already
+    refused gets one message)."""
+    refused = set(checked.problems)
+    for model_field in GAME_FIELDS_CHECKED:
+        if model_field.name not in refused:
+            for message in field_problems(model_field, getattr(game, model_field.attname)):
+                checked.add(model_field.name, message)
+    for name, message in clean_problems(game):
+        checked.add(name, message)
+
+
+class Periods:
+    """Every rating period, read once, to check the dates of a batch of games."""
+
+    def __init__(self) -> None:
+        self.all = list(RatingPeriod.objects.order_by("start"))
+        self.by_pk = {p.pk: p for p in self.all}
+        closed = [p.start for p in self.all if p.status == PeriodStatus.CLOSED]
+        self.latest_closed_start = max(closed, default=None)
+
+    def check(self, day: date, checked: Checked) -> None:
+        """Note why ``day`` cannot take a game: a closed period, or no period can hold it."""
+        period = next((p for p in self.all if p.contains(day)), None)
+        if period is not None:
+            if period.is_closed:
+                checked.closed = True
+                checked.add("date", closed_message(period))
+            return
+        try:
+            RatingPeriod.month_of(day, among=self.all)
+        except ValidationError as error:
+            checked.add("date", " ".join(error.messages))
+            return
+        if self.latest_closed_start is not None and day < self.latest_closed_start:
+            checked.closed = True
+            checked.add(
+                "date",
+                f"No rating period holds {day.isoformat()}, and the lists after it are already "
+                "published; a game cannot be added before a published list.",
+            )
+
+
+def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
+    """Flag games already recorded (same date, players, colours, round and list) or entered
+    twice."""
+    games = [c.game for c in checked if c.game is not None]
+    if not games:
+        return
+    stored = recorded_like(
+        days={g.date for g in games},
+        white_ids={g.white_id for g in games},
+        black_ids={g.black_id for g in games},
+        count=len(games),
+        exclude=exclude,
+    )
+    existing = {
+        (day, white, black, round_, rating_list): (pk, result)
+        for pk, day, white, black, round_, rating_list, result in stored
+    }
+    seen: dict[tuple, Checked] = {}
+    for item in checked:
+        game = item.game
+        assert game is not None
+        key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
+        if key in existing:
+            pk, result = existing[key]
+            message = recorded_message(game.white, game.black, result, game.date, pk)
+            item.add(NON_FIELD_ERRORS, message)
+            item.game = None
+        elif key in seen:
+            item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
+            item.game = None
+        else:
+            seen[key] = item
+
+
+def _check_rounds(checked: list[Checked], *, exclude: Game | None) -> None:
+    """Flag a player given two games in one round: a player plays once a round of an event on
+    a day, counting the games already recorded (one query, only when a game names its round)."""
+    rounds = [c for c in checked if c.game is not None and c.game.round]
+    if not rounds:
+        return
+    games = [cast(Game, c.game) for c in rounds]
+    taken: dict[tuple[date, str, str, int], str] = {}  # (day, event, round, player) -> where
+    for pk, day, event, round_, white, black in recorded_in_rounds(games, exclude=exclude):
+        for player_id in (white, black):
+            taken.setdefault((day, event, round_, player_id), f"in game #{pk}")
+    for item in rounds:
+        game = cast(Game, item.game)
+        for player in (game.white, game.black):
+            key = (game.date, game.event, game.round, player.pk)
+            if key in taken:
+                item.add("round", paired_twice_message(game.round, player.name, taken[key]))
+                item.game = None
+        if item.game is not None:
+            source = item.entry.source
+            where = (
+                f"at {source[:1].lower()}{source[1:]}"
+                if source
+                else "in another game of this batch"
+            )
+            for player in (game.white, game.black):
+                taken[game.date, game.event, game.round, player.pk] = where
+
+
+def recorded_in_rounds(
+    games: Sequence[Game], *, exclude: Game | None
+) -> Iterable[tuple[int, date, str, str, int, int]]:
+    """The stored games with a round on these games' days, of their players, as (pk, date,
+    event, round, white id, black id), in one query."""
+    stored = Game.objects.exclude(round="")
+    if exclude is not None:
+        stored = stored.exclude(pk=exclude.pk)
+    days = {g.date for g in games}
+    if len(games) <= IN_LIST_LIMIT:
+        ids = {pk for g in games for pk in (g.white_id, g.black_id)}
+        stored = stored.filter(Q(white_id__in=ids) | Q(black_id__in=ids), date__in=days)
+    else:
+        stored = stored.filter(date__gte=min(days), date__lte=max(days))
+    return stored.values_list("pk", "date", "event", "round", "white_id", "black_id")
+
+
+def paired_twice_message(round_: str, name: str, where: str) -> str:
+    """Say that a player is given a second game in one round (``where``: the other game, "at
+    line 5" as the door names it, or "in game #12" when it is recorded)."""
+    return f"Round {round_}: {name} is paired twice (also {where})."
+
+
+def recorded_like(
+    *,
+    days: Collection[date],
+    white_ids: Collection[int],
+    black_ids: Collection[int],
+    count: int,
+    exclude: Game | None = None,
+) -> Iterable[tuple[int, date, int, int, str, str, str]]:
+    """The stored games that could be ``count`` games of these days and players again, as
+    (pk, date, white id, black id, round, list, result), in one query: what makes two games
+    the same game is the date, the players, their colours, the round and the list."""
+    stored = Game.objects.exclude(pk=exclude.pk) if exclude is not None else Game.objects.all()
+    if count <= IN_LIST_LIMIT:
+        stored = stored.filter(date__in=days, white_id__in=white_ids, black_id__in=black_ids)
+    else:
+        stored = stored.filter(date__gte=min(days), date__lte=max(days))
+    return stored.values_list(
+        "pk", "date", "white_id", "black_id", "round", "rating_list", "result"
+    )
+
+
+def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
+    """Say that a game is already recorded (as game ``pk``)."""
+    return (
+        f"This game is already recorded: {white.name} - {black.name} {result} on "
+        f"{day.isoformat()} (game #{pk})."
+    )
+
+
+def repeat_message(first: str) -> str:
+    """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
+    first = first or "another game of this batch"
+    return f"This game repeats {first[:1].lower()}{first[1:]}."
+
+
+def ensure_event_new(event: str, days: Collection[date]) -> None:
+    """Raise ``EventAlreadyImported`` when games of ``event`` on these days are recorded
+    already (one query)."""
+    if not days:
+        return
+    stored = Game.objects.filter(event=event, date__gte=min(days), date__lte=max(days))
+    first = stored.order_by("created").values_list("created", flat=True).first()
+    if first is not None:
+        raise EventAlreadyImported(
+            f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
+            f"'{event}' has games from {min(days)} to {max(days)} in the ladder; "
+            "nothing was imported. Delete its games first to import it again."
+        )
+
+
+def ensure_open(periods: Iterable[RatingPeriod]) -> None:
+    """Raise ``PeriodClosedError`` naming every closed period among these, and how to reopen it."""
+    closed = sorted({p for p in periods if p.is_closed}, key=lambda p: p.start)
+    if closed:
+        raise PeriodClosedError({"date": " ".join(closed_message(p) for p in closed)})
+
+
+def raise_for(checked: list[Checked]) -> list[Game]:
+    """Return the games when all are valid; else raise the errors the doors show.
+
+    One game: a field-keyed ``ValidationError`` (``PeriodClosedError`` when a closed period is
+    the problem). Several: ``GamesInvalid`` with every game's problems.
+    """
+    if all(c.ok for c in checked):
+        return [c.game for c in checked if c.game is not None]
+    if len(checked) == 1:
+        error_class = PeriodClosedError if checked[0].closed else ValidationError
+        raise error_class(checked[0].problems)
+    raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])

@@ -1,0 +1,131 @@
+"""Rating periods added, changed or deleted: the rules that keep published lists as they are."""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterable
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+
+from ladder.exceptions import (
+    PeriodClosedError,
+)
+from ladder.records import (
+    Game,
+    PeriodStatus,
+    RatingPeriod,
+)
+from ladder.writes.validation.games import (
+    latest_game_date,
+)
+from ratings.models import Publication
+
+# --- periods ------------------------------------------------------------------------------------
+
+# FIDE published its lists every two months from 1 July 2009 to 30 June 2012, monthly since
+# (FIDE.md 10.2): a club replaying those years may keep two-month periods there, and no longer
+# ones anywhere; everywhere else a period is at most one month long.
+TWO_MONTH_LISTS = (date(2009, 7, 1), date(2012, 6, 30))
+
+
+def check_period(period: RatingPeriod, *, stored: RatingPeriod | None = None) -> None:
+    """Refuse a new period, or a change to the ``stored`` one, that would move a published list.
+
+    A closed period's label and dates belong to its published list (``PeriodClosedError``).
+    New dates may not start on or before the end of the latest closed period (a game in it
+    would change the lists after it), end after the last day a game may be dated (its year would
+    become the current one), or span more than a month (two in FIDE's two-month years).
+    """
+    if stored is not None and stored.is_closed:
+        changed = [name for name in ("label", "start", "end")
+                   if getattr(period, name) != getattr(stored, name)]  # fmt: skip
+        if changed:
+            message = (
+                f"The period {stored.label} is closed; its label and dates belong to its "
+                "published list. Reopen it first (admin action 'Reopen', or: manage.py "
+                f"reopen_period {stored.label} --reason '...')."
+            )
+            raise PeriodClosedError(dict.fromkeys(changed, message))
+        return
+    if period.start is None or period.end is None or period.end < period.start:
+        return  # the model's own checks say what is missing or reversed
+    if stored is not None and (stored.start, stored.end) == (period.start, period.end):
+        return  # a new label only: no game changes list
+    problems: dict[str, list[str]] = {}
+    latest = (
+        RatingPeriod.objects.filter(status=PeriodStatus.CLOSED)
+        .exclude(pk=period.pk)
+        .order_by("-end")
+        .first()
+    )
+    if latest is not None and period.start <= latest.end:
+        problems["start"] = [
+            f"A period must start after {latest.end.isoformat()}, the end of {latest.label} "
+            "(the latest published list): its games would change lists already published."
+        ]
+    bound = latest_game_date()
+    if period.end > bound:
+        problems["end"] = [
+            f"A period cannot end after {bound.isoformat()}, the last day a game may be dated "
+            f"today: {period.end.isoformat()} is still to come."
+        ]
+    months = 2 if TWO_MONTH_LISTS[0] <= period.start <= TWO_MONTH_LISTS[1] else 1
+    longest = longest_period_end(period.start, months)
+    if months == 2 and longest > TWO_MONTH_LISTS[1]:
+        longest = max(TWO_MONTH_LISTS[1], longest_period_end(period.start, 1))
+    if period.end > longest:
+        length = "one month" if months == 1 else "two months"
+        why = ("FIDE publishes its lists monthly" if months == 1
+               else "FIDE published its lists every two months until June 2012")  # fmt: skip
+        problems.setdefault("end", []).append(
+            f"A rating period is at most {length} long ({why}): a period starting on "
+            f"{period.start.isoformat()} ends on {longest.isoformat()} at the latest."
+        )
+    if problems:
+        raise ValidationError(problems)
+
+
+def longest_period_end(start: date, months: int) -> date:
+    """The last day of a period of ``months`` months from ``start`` (the day before the same
+    day ``months`` months later; the 1st of a month gives that month's last day)."""
+    index = start.year * 12 + start.month - 1 + months
+    year, month = divmod(index, 12)
+    month += 1
+    day = min(start.day, calendar.monthrange(year, month)[1])
+    return date.fromordinal(date(year, month, day).toordinal() - 1)
+
+
+def check_period_deletion(periods: Iterable[RatingPeriod]) -> None:
+    """Refuse to delete a closed period, one with games, or one whose list was ever published
+    (its publications are kept); every refused period is named in one ``ValidationError``."""
+    periods = sorted(periods, key=lambda p: p.start)
+    pks = [p.pk for p in periods]
+    games = dict(
+        Game.objects.filter(period__in=pks)
+        .values("period")
+        .annotate(n=Count("pk"))
+        .values_list("period", "n")
+    )
+    published = set(Publication.objects.filter(period__in=pks).values_list("period", flat=True))
+    problems = []
+    for period in periods:
+        if period.is_closed:
+            problems.append(
+                f"The period {period.label} is closed; its published list is kept, so it "
+                "cannot be deleted."
+            )
+        elif period.pk in games:
+            count = games[period.pk]
+            problems.append(
+                f"The period {period.label} holds {count} game{'s' if count != 1 else ''}; "
+                "delete or move them first."
+            )
+        elif period.pk in published:
+            problems.append(
+                f"The list of {period.label} was published before the period was reopened; "
+                "published lists are kept, so it cannot be deleted."
+            )
+    if problems:
+        raise ValidationError(problems)
