@@ -137,6 +137,7 @@ def main() -> int:
     published = published_lists()
     bad_input(club)
     bodies(club)
+    slipped_through(club)
     bad_settings()
     caches_group(reads)
     disclosure(club)
@@ -482,6 +483,49 @@ def killed_worker() -> None:
         server.terminate()
         server.wait(30)
     report("killed gunicorn worker, run swept (LADDER_RUN_SWEEP_SECONDS=2)", verdicts)
+
+
+def slipped_through(club) -> None:
+    """What the second attack found taken silently: a player given two games in one round of
+    an event on one day (API), a TRF file naming its tournament twice, a FIDE id written in
+    other digits than 0-9 (API, CSV)."""
+    from django.core.management import CommandError, call_command
+
+    from ladder.records import Game
+    from tests.tournaments.files import ROUND_ROBIN
+
+    a, b, c = (p.pk for p in club["players"][2:5])
+    api = client(club)
+    game = {"date": "2026-11-12", "event": "Club", "round": "3", "result": "1-0"}
+    first = api.post("/api/v1/games/", {**game, "white": a, "black": b}, format="json")
+    second = api.post("/api/v1/games/", {**game, "white": a, "black": c}, format="json")
+    in_round = Game.objects.filter(date="2026-11-12", event="Club", round="3").count()
+    verdicts = [verdict(first.status_code, held=first.status_code == 201)]
+    verdicts.append(answered(second, held=second.status_code == 400 and in_round == 1))
+    digits = api.post("/api/v1/players/", {"name": "Digits", "fide_id": "١٢٣٤٥"}, format="json")
+    verdicts.append(answered(digits))
+    statuses = [first.status_code, second.status_code, digits.status_code]
+    with tempfile.TemporaryDirectory() as folder:
+        twice = ROUND_ROBIN.replace("012 Spring Round Robin", "012 Spring Round Robin\n012 Other")
+        trf = Path(folder) / "twice.trf"
+        trf.write_text(twice)
+        events = Game.objects.exclude(event="").values("event").distinct().count()
+        try:
+            call_command("import_trf", str(trf), stdout=StringIO())
+            verdicts.append(WRONG)
+        except CommandError as error:
+            named = "record 012" in str(error) and "given twice" in str(error)
+            unchanged = Game.objects.exclude(event="").values("event").distinct().count() == events
+            verdicts.append(CLEAN if named and unchanged else WRONG)
+        csv = Path(folder) / "players.csv"
+        csv.write_text("name,fide_id\nDigits Two,١٢٣٤٥\n")
+        try:
+            call_command("import_players", str(csv), stdout=StringIO())
+            verdicts.append(WRONG)
+        except CommandError as error:
+            verdicts.append(CLEAN if "digits 0-9" in str(error) else WRONG)
+    report("slipped through before: two games a round, TRF 012 twice, other digits", verdicts,
+           statuses)  # fmt: skip
 
 
 def csv_attacks() -> list[int]:
