@@ -51,3 +51,13 @@ def _no_sweeper(settings):
     own would read the test database outside the test's transaction);
     tests/ratings/test_sweeper.py drives it by hand."""
     settings.LADDER_RUN_SWEEP_SECONDS = 0
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    """Tests make users with throwaway passwords: a fast hasher, as Django's testing docs
+    advise (PBKDF2's million rounds cost about a second for each user a fixture makes)."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
