@@ -18,11 +18,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## Bring the demo club up on SQLite at http://127.0.0.1:8000/ (admin: /admin/).
+## Bring the demo club up on SQLite at http://127.0.0.1:8000/ (admin: /admin/); PORT=8001 for
+## another port.
+PORT ?= 8000
 run: $(STAMP)
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(PY) manage.py seed_demo --if-empty
-	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## A background worker that executes rating runs (LADDER_RECOMPUTE=background; any number of
 ## them, on any machine that reaches the database: one run executes at a time).
