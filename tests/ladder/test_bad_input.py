@@ -8,7 +8,6 @@ from datetime import date
 from io import StringIO
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
@@ -16,31 +15,12 @@ from ladder.api.parsers import MAX_DEPTH
 from ladder.records import ENTRY_RATING_MESSAGE, Game, PeriodLog, Player, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import latest_game_date
+from tests.commands import refused_import as import_file
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 CONTROL = "Contains the control character U+{:04X}; use plain printable text."
-
-
-@pytest.fixture
-def boss():
-    return get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
-
-
-@pytest.fixture
-def api(boss):
-    client = APIClient()
-    client.force_authenticate(boss)
-    return client
-
-
-def import_file(tmp_path, command, text):
-    path = tmp_path / "file.csv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(CommandError) as error:
-        call_command(command, str(path), stdout=StringIO())
-    return str(error.value)
 
 
 # --- periods -------------------------------------------------------------------------------

@@ -5,42 +5,19 @@ from __future__ import annotations
 
 from datetime import date
 from html import unescape
-from io import StringIO
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import CommandError, call_command
-from rest_framework.test import APIClient
 
 from ladder.exceptions import TrfRefused
 from ladder.files import tournaments
 from ladder.records import Game, Player
+from tests.commands import refused_import as import_file
 from tests.factories import GameFactory, PlayerFactory
 from tests.tournaments.files import ROUND_ROBIN, put
 
 pytestmark = pytest.mark.django_db
 
 DAY = "2026-03-14"
-
-
-@pytest.fixture
-def boss():
-    return get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
-
-
-@pytest.fixture
-def api(boss):
-    client = APIClient()
-    client.force_authenticate(boss)
-    return client
-
-
-def import_file(tmp_path, command: str, text: str) -> str:
-    path = tmp_path / "file.csv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(CommandError) as error:
-        call_command(command, str(path), stdout=StringIO())
-    return str(error.value)
 
 
 def page(response) -> str:

@@ -11,9 +11,8 @@ from html import unescape
 from io import StringIO
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -37,29 +36,10 @@ from ladder.web.forms import CalculatorForm
 from ladder.writes import actions
 from ratings.models import Publication
 from ratings.rules import calculator, engine, fide
+from tests.commands import refused_import as import_file
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def boss():
-    return get_user_model().objects.create_superuser("boss", "boss@example.org", "pw")
-
-
-@pytest.fixture
-def api(boss):
-    client = APIClient()
-    client.force_authenticate(boss)
-    return client
-
-
-def import_file(tmp_path, command: str, text: str) -> str:
-    path = tmp_path / "file.csv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(CommandError) as error:
-        call_command(command, str(path), stdout=StringIO())
-    return str(error.value)
 
 
 # --- result codes: the rules' constants --------------------------------------------------------
