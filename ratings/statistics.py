@@ -20,6 +20,7 @@ from django.db.models import (
     Avg,
     Case,
     Count,
+    DateField,
     ExpressionWrapper,
     F,
     IntegerField,
@@ -263,15 +264,15 @@ def _published_means(rating_list: str) -> dict[int, tuple[float | None, int]]:
 
 def _became_inactive(rating_list: str, all_periods: list[RatingPeriod]) -> dict[int, int]:
     """Count, per period id, the rated players who became inactive at the list closing it
-    (FIDE.md 7.3: no rated game for 12 months). One query.
+    (FIDE.md 7.3: no rated game for 12 months). One query, grouped by period.
 
     A player's last rated game before a pause is a RatingChange row of the period the game was
-    in; the database groups those rows by that date and by the start of the player's next
-    period with a rated game (none: still away). The player became inactive at the first
-    period whose list finds that date 12 months old (``fide.is_inactive``), unless they played
-    again by then.
+    in. The player became inactive at the first period whose list finds that game's date 12
+    months old (on or before ``fide.inactive_cutoff`` of its end, as ``inactive_players``
+    reads it), unless their next rated game came by that period's end.
     """
-    next_rated = (
+    leaving = [(p, fide.inactive_cutoff(p.end)) for p in all_periods]  # cutoffs rise with ends
+    back = (
         RatingChange.objects.filter(
             player=OuterRef("player"),
             rating_list=rating_list,
@@ -279,29 +280,35 @@ def _became_inactive(rating_list: str, all_periods: list[RatingPeriod]) -> dict[
         )
         .order_by()
         .values("player")
-        .annotate(first=Min("period__start"))
+        .annotate(first=Min("last_rated_on"))
         .values("first")
     )
-    groups = (
+    rows = (
         RatingChange.objects.filter(
             rating_list=rating_list,
             rating_after__isnull=False,
             last_rated_on__gte=F("period__start"),
             last_rated_on__lte=F("period__end"),
         )
-        .annotate(back=Subquery(next_rated))
-        .values("last_rated_on", "back")
+        .annotate(
+            back=Subquery(back),
+            leave=Case(
+                *(When(last_rated_on__lte=cut, then=Value(p.pk)) for p, cut in leaving),
+                default=None,
+                output_field=IntegerField(),
+            ),
+            leave_end=Case(
+                *(When(last_rated_on__lte=cut, then=Value(p.end)) for p, cut in leaving),
+                default=None,
+                output_field=DateField(),
+            ),
+        )
+        .filter(Q(back__isnull=True) | Q(back__gt=F("leave_end")), leave__isnull=False)
+        .values("leave")
         .annotate(count=Count("pk"))
         .order_by()
     )
-    counts: dict[int, int] = {}
-    for group in groups:
-        when = next(
-            (p for p in all_periods if fide.is_inactive(group["last_rated_on"], p.end)), None
-        )
-        if when is not None and (group["back"] is None or group["back"] > when.start):
-            counts[when.pk] = counts.get(when.pk, 0) + group["count"]
-    return counts
+    return {row["leave"]: row["count"] for row in rows}
 
 
 # --- one player ----------------------------------------------------------------------------

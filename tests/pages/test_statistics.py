@@ -112,15 +112,25 @@ def test_periods_count_newcomers_leavers_drift_and_the_published_mean(club):
     assert rows["2026-04"].mean is None  # open: not published
 
 
-def test_a_player_back_before_12_months_never_left(club, committed):
+def test_a_player_back_after_15_months_is_still_counted_when_they_left(club, committed):
     with committed():
         GameFactory(
             white=club["Ian"], black=club["Pat"], result=Result.DRAW, date=date(2026, 4, 20)
         )
     rows = {r.period.label: r for r in stats.periods("standard")}
-    # Ian came back after 15 months: he left at 2026-03's list and is counted there still.
-    assert rows["2026-03"].inactive == 2
+    assert rows["2026-03"].inactive == 2  # Ian left at 2026-03's list, and came back after it
     assert rows["2026-04"].inactive == 0
+
+
+def test_a_player_back_within_12_months_never_left(committed):
+    with committed():
+        a, b, c, d, e = (PlayerFactory(name=name) for name in "ABCDE")
+        GameFactory(white=a, black=b, result=Result.DRAW, date=date(2025, 1, 15))
+        GameFactory(white=a, black=c, result=Result.DRAW, date=date(2025, 10, 15))
+        GameFactory(white=d, black=e, result=Result.DRAW, date=date(2026, 3, 15))
+    rows = {r.period.label: r.inactive for r in stats.periods("standard")}
+    # B only: A played again in October, and October is not 12 months old at 2026-03's list.
+    assert rows == {"2025-01": 0, "2025-10": 0, "2026-03": 1}
 
 
 def test_statistics_page_shows_the_numbers_charts_and_tables(client, club):
