@@ -12,6 +12,7 @@ from ladder.writes import actions
 from ratings import selectors
 from ratings import statistics as stats
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
+from tests.pages.test_markup import audit
 from tests.pages.test_pages import text_of
 
 # The phone and laptop screens of the other browser tests (a fixture, imported to be found).
@@ -173,6 +174,22 @@ def test_a_list_the_club_does_not_keep_falls_back_with_a_notice(client, club, se
     settings.LADDER_LISTS = ["standard"]
     text = text_of(client.get(reverse("ladder:statistics"), {"list": "blitz"}))
     assert "The club keeps no blitz list (it keeps: standard). Showing the standard list" in text
+    html = client.get(reverse("ladder:statistics")).content.decode()
+    assert "list-selector" not in html
+    assert "?list=" not in html  # one list: its links need not name it
+
+
+def test_statistics_page_is_well_formed_and_accessible(client, club):
+    for query in ({}, {"list": "rapid"}, {"list": "bullet"}):
+        page = audit(client.get(reverse("ladder:statistics"), query))
+        assert page.problems == [], query
+        assert page.stack == [], query
+        assert page.headings.count(1) == 1, query
+        steps = zip(page.headings, page.headings[1:], strict=False)
+        assert all(b <= a + 1 for a, b in steps), f"{query}: a heading level is skipped"
+        assert len(page.ids) == len(set(page.ids)), f"{query}: duplicate ids"
+        missing = [r for r in page.references if r not in page.ids]
+        assert missing == [], f"{query}: aria references to nothing"
 
 
 def test_statistics_page_empty_club(client):
