@@ -4,7 +4,7 @@ from django.urls import path
 
 from ladder.caching.read_cache import cached_page
 from ladder.web import csv_views as views_csv
-from ladder.web import views
+from ladder.web import statistics, views
 
 app_name = "ladder"
 urlpatterns = [
@@ -27,5 +27,6 @@ urlpatterns = [
         cached_page(views_csv.period_games_csv),
         name="period-games-csv",
     ),
+    path("statistics/", cached_page(statistics.statistics), name="statistics"),
     path("calculator/", views.calculator, name="calculator"),
 ]

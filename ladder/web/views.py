@@ -25,7 +25,7 @@ from ladder.records import (
     parse_list,
 )
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
-from ratings import publication, selectors
+from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
 from ratings.publication import official
 from ratings.rules import calculator as calc
@@ -203,6 +203,10 @@ def player(request, pk: int):
         "preview_list": RatingList(preview_list).label,
         "preview_rated": player.on_list(preview_list).rating is not None,
         "any_rated": any(player.on_list(name).rating is not None for name in kept),
+        "percentiles": [
+            {"list": name, "label": RatingList(name).label, "share": share}
+            for name, share in statistics.percentiles(player, kept).items()
+        ],
     }
     return render(request, "ladder/player.html", context)
 
