@@ -13,15 +13,16 @@ from django.apps import apps
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import models
 from django.forms.models import model_to_dict
 
 from ladder.files import player_export
 from ladder.records import Game, IdempotentRequest, Player, RatingPeriod
-from ladder.writes import actions
+from ladder.writes import actions, privacy
 from ladder.writes.validation import GameEntry
-from ratings.models import Publication, PublishedRating, RatingChange
+from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -208,3 +209,127 @@ def test_a_number_that_is_one_players_id_and_anothers_fide_id_asks_which(club):
 def test_a_zip_needs_a_file(club):
     with pytest.raises(CommandError, match="A CSV export is a zip file; give --output FILE"):
         call_command("export_player", str(FIDE_ID), "--format", "csv", stdout=StringIO())
+
+
+# --- erasure ------------------------------------------------------------------------------------
+
+
+def test_erasure_leaves_everyone_elses_history_and_every_list_line_unchanged(club, committed):
+    fiona = club["fiona"]
+    before = _everyone_else(fiona)
+    assert _holding(NAME) == [  # the search finds what it looks for, wherever it is
+        "django_admin_log.object_repr", "ladder_historicalplayer.name",
+        "ladder_historicalratingperiod.history_change_reason", "ladder_idempotentrequest.response",
+        "ladder_periodlog.reason", "ladder_player.name", "ratings_publication.reason",
+        "ratings_ratingrun.reason",
+    ]  # fmt: skip
+    with committed():
+        erasure = actions.erase_player(player=fiona, reason="Her request of 1 Dec",
+                                       user=club["boss"])  # fmt: skip
+    assert _everyone_else(fiona) == before
+    assert not erasure.kept_birth_year  # an adult in 2026: the junior rule never read it
+    assert _holding(NAME) == []
+    assert _holding(str(FIDE_ID)) == []
+    assert not Player.objects.filter(fide_id=FIDE_ID).exists()
+    assert not Player.history.filter(fide_id=FIDE_ID).exists()
+    stored = Player.objects.get(pk=fiona.pk)
+    assert (stored.name, stored.fide_id, stored.birth_year, stored.sex, stored.federation,
+            stored.title) == (f"Erased player #{fiona.pk}", None, None, "", "", "")  # fmt: skip
+
+
+def test_erasure_is_recorded_with_who_when_and_why(club, committed):
+    with committed():
+        actions.erase_player(player=club["fiona"], reason="Her request of 1 Dec",
+                             user=club["boss"])  # fmt: skip
+    newest = Player.history.filter(id=club["fiona"].pk).order_by("-history_date").first()
+    assert (newest.history_change_reason, newest.history_user) == (
+        "Erased: Her request of 1 Dec", club["boss"]
+    )  # fmt: skip
+    revised = Publication.objects.get(rating_list="standard", revision=2)
+    assert revised.reason == f"Erased player #{club['fiona'].pk}'s first game was reversed."
+    assert RatingRun.objects.filter(reason__contains="Erased player #").exists()
+    (answer,) = IdempotentRequest.objects.values_list("response", flat=True)
+    assert answer == {"id": club["fiona"].pk, "name": f"Erased player #{club['fiona'].pk}",
+                      "fide_id": None}  # fmt: skip
+
+
+def test_the_export_after_erasure_shows_the_pseudonym(club, committed):
+    with committed():
+        actions.erase_player(player=club["fiona"], reason="Asked", user=club["boss"])
+    fiona = player_export.find_player(f"pk:{club['fiona'].pk}")
+    text = player_export.as_json(player_export.player_data(fiona))
+    assert NAME not in text
+    assert str(FIDE_ID) not in text
+    data = json.loads(text)
+    assert data["player"]["name"] == f"Erased player #{club['fiona'].pk}"
+    assert {v["name"] for v in data["history"]} == {data["player"]["name"]}
+    assert data["history"][-1]["history_change_reason"] == "Erased: Asked"
+    ben = json.loads(player_export.as_json(player_export.player_data(club["ben"])))
+    assert {g["opponent"] for g in ben["games"]} >= {data["player"]["name"]}
+
+
+def test_a_junior_keeps_the_birth_year_the_junior_rule_read(committed):
+    young, other = PlayerFactory(name="Young Kid", birth_year=2012), PlayerFactory()
+    with committed():
+        actions.enter_games(games=[GameEntry(date=date(2026, 3, 2), white=young, black=other,
+                                             result="1-0")])  # fmt: skip
+    k_before = RatingChange.objects.get(player=young).k_reason
+    with committed():
+        erasure = actions.erase_player(player=young, reason="Parents asked")
+    assert erasure.kept_birth_year
+    stored = Player.objects.get(pk=young.pk)
+    assert (stored.birth_year, RatingChange.objects.get(player=young).k_reason) == (
+        2012, k_before
+    )  # fmt: skip
+    assert "junior" in k_before
+
+
+def test_a_junior_whose_games_wait_for_their_run_keeps_the_birth_year():
+    young, other = PlayerFactory(name="Young Kid", birth_year=2012), PlayerFactory()
+    # Not committed: the run stays queued, and no rating change of 2026 exists yet.
+    actions.enter_games(
+        games=[GameEntry(date=date(2026, 3, 2), white=young, black=other, result="1-0")]
+    )
+    assert not RatingChange.objects.filter(player=young).exists()
+    assert actions.erase_player(player=young, reason="Parents asked").kept_birth_year
+
+
+def test_erase_player_twice_says_so(club):
+    out = StringIO()
+    call_command("erase_player", str(FIDE_ID), "--reason", "Asked", "--user", "boss", stdout=out)
+    pk = club["fiona"].pk
+    assert f"Erased player #{pk}: now 'Erased player #{pk}'; the birth year is removed" in (
+        out.getvalue()
+    )  # fmt: skip
+    with pytest.raises(CommandError, match=rf"Erased player #{pk} was erased already on "
+                                           r"\d{4}-\d\d-\d\d \d\d:\d\d by boss; there is "
+                                           "nothing left to erase."):  # fmt: skip
+        call_command("erase_player", f"pk:{pk}", "--reason", "Again", stdout=StringIO())
+
+
+@pytest.mark.parametrize(
+    ("reason", "sentence"),
+    [
+        ("  ", "Give a reason for the erasure; it is recorded."),
+        ("x" * 93, "Keep the reason to 92 characters (it has 93)"),
+        ("a\x1bb", "Contains the control character U+001B"),
+    ],
+)
+def test_erase_player_needs_a_reason(club, reason, sentence):
+    with pytest.raises(CommandError, match=re.escape(sentence)):
+        call_command("erase_player", str(FIDE_ID), "--reason", reason, stdout=StringIO())
+    assert Player.objects.get(pk=club["fiona"].pk).name == NAME
+
+
+def test_erase_player_refuses_an_unknown_player_or_user(club):
+    with pytest.raises(CommandError, match="No player has the id or FIDE id 999999.") as error:
+        call_command("erase_player", "999999", "--reason", "Asked", stdout=StringIO())
+    assert error.value.returncode == 1
+    with pytest.raises(CommandError, match="No active user is called 'nobody'."):
+        call_command("erase_player", str(FIDE_ID), "--reason", "Asked", "--user", "nobody")
+
+
+def test_the_reason_bound_follows_the_history_field():
+    assert privacy.reason_room() == 100 - len(privacy.ERASED)
+    with pytest.raises(ValidationError):
+        privacy.check_reason("")
