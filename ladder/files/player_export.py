@@ -327,7 +327,7 @@ def _differences(publication: Publication) -> Iterable[list[Any]]:
 
 
 def _history(player: Player) -> list[dict[str, Any]]:
-    versions = player.history.select_related("history_user")  # type: ignore[attr-defined]
+    versions = player.history.select_related("history_user")
     return [
         {
             "history_id": v.history_id,

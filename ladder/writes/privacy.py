@@ -51,7 +51,7 @@ def pseudonym(pk: int) -> str:
 
 def reason_room() -> int:
     """How long a reason may be: the history version keeps it whole, after ``ERASED``."""
-    field = Player.history.model._meta.get_field("history_change_reason")  # type: ignore[attr-defined]
+    field = Player.history.model._meta.get_field("history_change_reason")
     return int(field.max_length or 100) - len(ERASED)
 
 
@@ -76,7 +76,7 @@ def check_reason(reason: str) -> str:
 
 def erasure_version(player: Player) -> Any:
     """The history version that recorded the player's erasure, or None."""
-    versions = player.history.filter(history_change_reason__startswith=ERASED)  # type: ignore[attr-defined]
+    versions = player.history.filter(history_change_reason__startswith=ERASED)
     return versions.select_related("history_user").order_by("-history_date").first()
 
 
@@ -102,7 +102,7 @@ def erase(*, player: Player, reason: str, user: Any) -> Erasure:
     for name, value in cleared.items():
         setattr(player, name, value)
     player.save()
-    history = player.history  # type: ignore[attr-defined]
+    history = player.history
     newest = history.order_by("-history_date", "-history_id").first()
     history.filter(pk=newest.pk).update(history_change_reason=ERASED + reason, history_user=user)
     scrubbed = history.exclude(pk=newest.pk).update(**cleared)
@@ -139,9 +139,9 @@ def _rewrite_texts(player: Player, old_name: str, old_fide_id: int | None) -> in
 
     count = _own_log_entries(player, new)
     texts: list[tuple[type[models.Model], tuple[str, ...]]] = [
-        (Player.history.model, ("history_change_reason",)),  # type: ignore[attr-defined]
-        (Game.history.model, ("history_change_reason",)),  # type: ignore[attr-defined]
-        (RatingPeriod.history.model, ("history_change_reason",)),  # type: ignore[attr-defined]
+        (Player.history.model, ("history_change_reason",)),
+        (Game.history.model, ("history_change_reason",)),
+        (RatingPeriod.history.model, ("history_change_reason",)),
         (PeriodLog, ("reason",)),
         (Publication, ("reason",)),
         (RatingRun, ("reason", "summary", "error")),
@@ -205,7 +205,7 @@ def _walk(value: Any, replace: Callable[[str], str], fide_id: int | None) -> Any
 def erased_ids(players: Iterable[Player]) -> set[int]:
     """The ids of those of ``players`` who were erased (one query)."""
     ids = [p.pk for p in players]
-    history = Player.history.model  # type: ignore[attr-defined]
+    history = Player.history.model
     return set(
         history.objects.filter(id__in=ids, history_change_reason__startswith=ERASED)
         .values_list("id", flat=True)
