@@ -4,6 +4,7 @@ import io
 import json
 import zipfile
 from http import HTTPStatus
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -132,3 +133,34 @@ def test_a_superuser_sees_the_erase_action(client, played):
     client.force_login(boss)
     page = client.get(URL).content.decode()
     assert "Erase the selected players&#x27; personal data (asks for a reason)" in page
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_secretary_exports_then_erases_a_player_in_a_browser(live_server, page, screenshot):
+    from playwright.sync_api import expect
+
+    from tests.admin.conftest import club_group
+    from tests.factories import PlayerFactory
+
+    fiona = PlayerFactory(name="Fiona Walsh", fide_id=4100018, federation="ENG")
+    user = User.objects.create_user("clubadmin", password="pw-Ladder-2026", is_staff=True)
+    user.groups.add(club_group())
+    page.goto(f"{live_server.url}/admin/login/?next={URL}{fiona.pk}/change/")
+    page.fill("#id_username", "clubadmin")
+    page.fill("#id_password", "pw-Ladder-2026")
+    page.click("input[type=submit]")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export data (JSON)").click()
+    assert download.value.suggested_filename == f"player-{fiona.pk}.json"
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["player"]["fide_id"] == 4100018
+    page.get_by_role("button", name="Erase personal data…").click()
+    expect(page.get_by_role("heading", name="Erase players' personal data")).to_be_visible()
+    screenshot("admin-erase-confirmation")
+    page.fill("#id_reason", "Her request of 1 December")
+    page.get_by_role("button", name="Erase").click()
+    expect(page.locator("ul.messagelist")).to_contain_text(
+        f"Player #{fiona.pk} is erased: now 'Erased player #{fiona.pk}'."
+    )
+    assert Player.objects.get(pk=fiona.pk).name == f"Erased player #{fiona.pk}"
