@@ -100,6 +100,22 @@ def _everyone_else(fiona):
     }
 
 
+def _printed_lists(fiona):
+    """Every list as ``rating_list`` prints it (live, and each published revision), her line's
+    name and FIDE id blanked: every number on every line, hers included."""
+    printed = {}
+    for label, published in (("2026-03", ["1", "2"]), ("2026-04", [])):
+        for how in [[], *(["--as-published", r] for r in published)]:
+            out = StringIO()
+            call_command("rating_list", "--period", label, "--format", "json", *how, stdout=out)
+            lines = json.loads(out.getvalue())
+            for line in lines:
+                if line["name"] in (NAME, privacy.pseudonym(fiona.pk)):
+                    line["name"], line["fide_id"] = "(her)", "(hers)"
+            printed[(label, *how)] = sorted(json.dumps(line, sort_keys=True) for line in lines)
+    return printed
+
+
 def _text_columns():
     for model in apps.get_models():
         for field in model._meta.concrete_fields:
@@ -216,7 +232,7 @@ def test_a_zip_needs_a_file(club):
 
 def test_erasure_leaves_everyone_elses_history_and_every_list_line_unchanged(club, committed):
     fiona = club["fiona"]
-    before = _everyone_else(fiona)
+    before, lists_before = _everyone_else(fiona), _printed_lists(fiona)
     assert _holding(NAME) == [  # the search finds what it looks for, wherever it is
         "django_admin_log.object_repr", "ladder_historicalplayer.name",
         "ladder_historicalratingperiod.history_change_reason", "ladder_idempotentrequest.response",
@@ -227,6 +243,7 @@ def test_erasure_leaves_everyone_elses_history_and_every_list_line_unchanged(clu
         erasure = actions.erase_player(player=fiona, reason="Her request of 1 Dec",
                                        user=club["boss"])  # fmt: skip
     assert _everyone_else(fiona) == before
+    assert _printed_lists(fiona) == lists_before
     assert not erasure.kept_birth_year  # an adult in 2026: the junior rule never read it
     assert _holding(NAME) == []
     assert _holding(str(FIDE_ID)) == []
