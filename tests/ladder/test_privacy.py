@@ -87,6 +87,7 @@ def _everyone_else(fiona):
         "publications": _rows(Publication.objects.all(), "reason"),
         "history": _rows(Player.history.exclude(id=fiona.pk)),
         "games": _rows(Game.objects.all(), "updated"),
+        "game_history": _rows(Game.history.all()),
         "fiona_ratings": [
             getattr(Player.objects.get(pk=fiona.pk), name)
             for name in (
