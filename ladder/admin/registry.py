@@ -26,6 +26,7 @@ from django.utils.html import format_html
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from ladder.admin import previews as admin_previews
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
+from ladder.admin.privacy import PlayerPrivacyAdmin
 from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
 from ladder.admin.runs import report_run
@@ -176,7 +177,7 @@ class PlayerForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
+class PlayerAdmin(PlayerPrivacyAdmin, DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     form = PlayerForm
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)

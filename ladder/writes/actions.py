@@ -32,7 +32,7 @@ from ladder.records import (
     refuse_control_characters_but_lines,
 )
 from ladder.records import versions as data_version
-from ladder.writes import audit, correction_window, restore, storage
+from ladder.writes import audit, correction_window, privacy, restore, storage
 from ladder.writes.validation import (
     ClubPlan,
     GameEntry,
@@ -65,6 +65,7 @@ __all__ = [
     "delete_periods",
     "delete_players",
     "enter_games",
+    "erase_player",
     "import_games",
     "import_players",
     "import_tournament",
@@ -267,6 +268,19 @@ def add_players(
     audit.record_created(Player, [p.pk for p in players], user=_user(user), reason=reason)
     data_version.bump_on_commit()
     return list(players)
+
+
+@transaction.atomic
+def erase_player(*, player: Player, reason: str, user: Any = None) -> privacy.Erasure:
+    """Replace a person's name and personal fields by a pseudonym, keeping every rating
+    (``ladder.writes.privacy``); recorded in their history with who, when and ``reason``.
+
+    Raise ``ValidationError`` (no reason, or erased already) or ``Player.DoesNotExist``."""
+    _lock_published(exclusive=False)  # the birth year may go: as an entry-data change
+    stored = Player.objects.select_for_update().filter(pk=player.pk).first()
+    if stored is None:
+        raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
+    return privacy.erase(player=stored, reason=reason, user=_user(user))
 
 
 # --- files --------------------------------------------------------------------------------------
