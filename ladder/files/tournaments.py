@@ -194,12 +194,17 @@ def _where(line: int, column: int) -> str:
 
 
 def _time_control(tournament: Tournament) -> str:
-    """The time control as the club writes it (90+30), from line 222 (seconds) or 122."""
+    """The time control as the club writes it (90+30), from line 222 (seconds) or 122 (the
+    minutes of every period added up, as 222's seconds are)."""
     encoded = tournament.encoded_time_control.replace(" ", "")
     periods = re.findall(r"(?:\d+/)?(\d+)(?:\+(\d+))?", encoded) if encoded[:1].isdigit() else []
     if periods:
         seconds = sum(int(s) for s, _ in periods)
         return f"{round(seconds / 60)}+{int(periods[0][1] or 0)}"
+    minutes = re.findall(r"(\d+)\s*(?:min\w*|'(?!'))", tournament.time_control)
+    if len(minutes) > 1:  # periods, as Swiss-Manager writes: "90 min/40 moves + 30 min + 30 sec"
+        increment = re.search(r"(\d+)\s*(?:sec\w*|s\b|\"|'')", tournament.time_control)
+        return f"{sum(int(m) for m in minutes)}+{increment.group(1) if increment else 0}"
     match = re.search(r"(\d+)\s*(?:min\w*|'|m)?\s*\+\s*(\d+)", tournament.time_control)
     if match is not None:
         return f"{match.group(1)}+{match.group(2)}"
