@@ -4,7 +4,7 @@ from django.urls import path
 
 from ladder.caching.read_cache import cached_page
 from ladder.web import csv_views as views_csv
-from ladder.web import views
+from ladder.web import rules_page, views
 
 app_name = "ladder"
 urlpatterns = [
@@ -28,4 +28,6 @@ urlpatterns = [
         name="period-games-csv",
     ),
     path("calculator/", views.calculator, name="calculator"),
+    # Not kept in the read cache: it reads no record, and its default day is today's.
+    path("rules/", rules_page.rules, name="rules"),
 ]
