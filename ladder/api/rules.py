@@ -7,6 +7,7 @@ neighbouring rule sets and FIDE's one-off adjustments near the day. Reads no rec
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from django.utils import timezone
@@ -25,7 +26,7 @@ from ratings.rules import fide, in_force
 
 class RuleLineSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The rule's key: k, seven_hundred, cap, ...")
-    label = serializers.CharField(help_text="What the rule is about, e.g. 'K factor'.")
+    about = serializers.CharField(help_text="What the rule is about, e.g. 'K factor'.")
     text = serializers.CharField(help_text="What the rule says.")
     article = serializers.CharField(help_text="The article that holds it (today's numbering).")
     since = serializers.CharField(help_text="From when it applies: '1 Jul 2009', 'before ...'.")
@@ -61,21 +62,19 @@ class RulesInForceSerializer(serializers.Serializer):
     )
 
     @extend_schema_field(RuleLineSerializer(many=True))
-    def get_rules(self, found: in_force.RulesInForce) -> list[dict[str, Any]]:
-        return RuleLineSerializer(
-            [
-                {
-                    "name": line.name,
-                    "label": found.label(line),
-                    "text": line.text,
-                    "article": line.article,
-                    "since": line.since,
-                    "established": line.established,
-                }
-                for line in found.lines
-            ],
-            many=True,
-        ).data
+    def get_rules(self, found: in_force.RulesInForce) -> builtins.list[dict[str, object]]:
+        """Each rule as ``RuleLineSerializer`` documents it (``list`` is a field here)."""
+        return [
+            {
+                "name": line.name,
+                "about": found.label(line),
+                "text": line.text,
+                "article": line.article,
+                "since": line.since,
+                "established": line.established,
+            }
+            for line in found.lines
+        ]
 
 
 class RulesInForceView(ApiMixin, GenericAPIView):

@@ -9,8 +9,8 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/rules/"
 
 
-def rule(name, label, text, article, since, established=True):
-    return {"name": name, "label": label, "text": text, "article": article, "since": since,
+def rule(name, about, text, article, since, established=True):
+    return {"name": name, "about": about, "text": text, "article": article, "since": since,
             "established": established}  # fmt: skip
 
 
