@@ -89,14 +89,16 @@ DAYS = {
 
 
 def cells(html: str) -> list[str]:
-    body = html.split("<tbody>")[1].split("</tbody>")[0]
-    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    """Each rule as "what it is about | what it says[ Ladder's choice] | article | since"."""
+    rules = re.findall(r'<div class="rule">(.*?)</div>', html, re.S)
+
+    def part(rule: str, name: str) -> str:
+        return plain(re.search(rf'<[a-z]+ class="{name}">(.*?)</(?:dt|span)>', rule, re.S)[1])
+
     return [
-        " | ".join(
-            unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip())
-            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
-        )
-        for row in rows
+        f"{part(r, 'rule-about')} | {part(r, 'rule-text')}{CHOICE if 'badge' in r else ''} | "
+        f"{part(r, 'rule-article')} | {part(r, 'rule-since')}"
+        for r in rules
     ]
 
 
