@@ -2,10 +2,12 @@
 
 ``parse(text)`` returns a ``Tournament``: its header, one ``Entrant`` per player line (001),
 the games the file describes (one ``Pairing`` from the two lines that tell of it) and what is
-no game (byes, games of less than one move, pairings without a result yet). What real files
-do and is unambiguous is tolerated and noted (date styles, year-only birth dates, lowercase
-titles, CRLF, Windows-1252, a trailing empty round); anything else refuses the whole file with
-``TrfRefused``, every problem naming its line, its column and the reason (``../shared/TRF.md``).
+no game (byes, pairings without a result yet); ``tournament_file`` says what each pair of
+result codes records. What real files do and is unambiguous is tolerated and noted (date
+styles, year-only birth dates, lowercase titles and codes, CRLF, Windows-1252, a trailing empty
+round, a forfeit written without colours: the lower starting rank is White); anything else
+refuses the whole file with ``TrfRefused``, every problem naming its line, its column and the
+reason (``../shared/TRF.md``).
 """
 
 from __future__ import annotations
