@@ -183,3 +183,21 @@ def test_the_page_is_in_the_navigation(client):
     html = client.get("/").content.decode()
     assert '<a href="/rules/">Rules</a>' in html
     assert 'href="/rules/" aria-current="page">Rules</a>' in client.get("/rules/").content.decode()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_rule_shows_without_a_sideways_scroll(browser, live_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=width < 500)
+    page = context.new_page()
+    page.goto(live_server.url + "/rules/?date=2025-11-01")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    texts = page.locator(".rule-text")
+    assert texts.count() == len(DAYS["2025-11-01"][1])
+    for index in range(texts.count()):
+        box = texts.nth(index).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width
+    context.close()
