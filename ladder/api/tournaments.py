@@ -106,9 +106,10 @@ class TournamentImportView(ApiMixin, GenericAPIView):
         summary="Import a tournament file",
         description="Needs `ladder.add_game` and `ladder.add_player`. Multipart upload of a TRF "
         "(TRF-16 or TRF-2026) or a PGN (tags only). Players are matched by FIDE id, then by "
-        "name (new ones are created); played games are rated, forfeits recorded unrated; byes, "
-        "games of less than one move and pairings without a result are listed under "
-        "`not_recorded`. All or nothing, then one rating run. `preview=true` checks everything "
+        "name (new ones are created); played games are rated; forfeits, and wins of less than "
+        "one move, are recorded unrated (`+/-`, `-/+`, `0-0`); byes, draws of less than one "
+        "move and pairings without a result are listed under `not_recorded`. All or nothing, "
+        "then one rating run. `preview=true` checks everything "
         "and answers what would be imported (200), writing nothing. A refused file answers 400 "
         "with every problem under `file`, each naming its line and column; an event already "
         "imported is refused.",

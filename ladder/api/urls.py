@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import tournaments, views
+from ladder.api import rules, tournaments, views
 
 app_name = "api"
 
@@ -30,6 +30,7 @@ urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
     path("calculator/", views.CalculatorView.as_view(), name="calculator"),
     path("freshness/", views.FreshnessView.as_view(), name="freshness"),
+    path("rules/", rules.RulesInForceView.as_view(), name="rules"),
     path(
         "tournaments/import/",
         tournaments.TournamentImportView.as_view(),
@@ -52,7 +53,7 @@ def _kept(patterns: list) -> None:
     for pattern in patterns:
         if hasattr(pattern, "url_patterns"):
             _kept(pattern.url_patterns)
-        elif pattern.name not in {"schema", "docs", "redoc"}:
+        elif pattern.name not in {"schema", "docs", "redoc", "rules"}:
             pattern.callback = views.cached_api(pattern.callback)
 
 

@@ -4,6 +4,13 @@
 ``Tournament``; ``ladder.files.tournaments`` imports it and ``ladder.files.exports`` writes one.
 Result
 codes are the TRF's (FIDE Handbook C.04 Annex 2), the richest of the formats. Pure: no database.
+
+What Ladder records for each code pair (``Pairing.result``; Ladder stores ``1-0 0-1 1/2-1/2`` and
+the unplayed ``+/- -/+ 0-0``, never rated): played games as played; forfeits as unplayed
+results; a win or loss of less than one move (``W``/``L``, not rated, FIDE.md 10.1) as the
+unplayed result with the same winner, ``+/-`` or ``-/+``; a draw of less than one move
+(``D``/``D``) is not recorded, since Ladder has no unplayed draw and ``0-0`` would take half a
+point from each player. Byes are no games.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from decimal import Decimal
 PLAYED = {"1": "0", "0": "1", "=": "="}  # a played game's code -> the opponent's
 FORFEITS = {"+": "-", "-": "+"}
 SHORT = {"W": "L", "L": "W", "D": "D"}  # games that lasted less than one move
+NEEDS_OPPONENT = {*PLAYED, *SHORT}  # a result of a game: refused without an opponent
 BYES = {
     "H": "half-point bye",
     "F": "full-point bye",
@@ -24,6 +32,13 @@ BYES = {
     "+": "forfeit win without an opponent",
     "-": "forfeit loss without an opponent",
 }
+ABSENCES = {"H", "F", "U", "Z"}  # byes: refused with an opponent
+# What Ladder records for a pair of codes, White's first (see the module's docstring).
+RESULTS = {
+    ("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2",
+    ("+", "-"): "+/-", ("-", "+"): "-/+", ("-", "-"): "0-0",
+    ("W", "L"): "+/-", ("L", "W"): "-/+", ("D", "D"): "",
+}  # fmt: skip
 CODES = {*PLAYED, *FORFEITS, *SHORT, *BYES}
 
 
@@ -81,6 +96,7 @@ class Pairing:
     line: int  # White's line and the round's column there
     column: int
     date: date | None = None  # the game's own date (PGN); a TRF dates its rounds
+    colours_given: bool = True  # False: an unplayed game written without colours
 
     @property
     def kind(self) -> str:
@@ -94,11 +110,7 @@ class Pairing:
     @property
     def result(self) -> str:
         """The result as the club stores it ("" for what is not recorded)."""
-        codes = (self.white_code, self.black_code)
-        return {
-            ("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2",
-            ("+", "-"): "+/-", ("-", "+"): "-/+", ("-", "-"): "0-0",
-        }.get(codes, "")  # fmt: skip
+        return RESULTS.get((self.white_code, self.black_code), "")
 
     @property
     def text(self) -> str:

@@ -97,19 +97,23 @@ class TournamentImport:
                 lines.append(f"  new: {match.player.name} (line {match.entrant.line}, {rating})")
             else:
                 lines.append(f"  matched by {match.how}: {match.entrant.name} -> {match.player}")
-        lines.append(f"Games: {n['rated']} rated, {n['forfeits']} forfeits (recorded, unrated).")
+        short = sum(p.kind == "short" and bool(p.result) for p in t.pairings)
+        unplayed = f"{n['forfeits']} forfeits" + (
+            f", {short} game{'s' if short > 1 else ''} of less than one move" if short else ""
+        )
+        lines.append(f"Games: {n['rated']} rated, {unplayed} (recorded, unrated).")
         lines += [f"  not recorded: {text}" for text in self.not_recorded()]
         lines += [f"Note: {note}" for note in t.notes]
         return lines
 
     def not_recorded(self) -> list[str]:
-        """What the file holds that is no game of the ladder: short games, pending pairings,
-        byes (a blank round of a player who was not paired is not listed)."""
+        """What the file holds that is no game of the ladder: draws of less than one move,
+        pending pairings, byes (a blank round of a player who was not paired is not listed)."""
         items = [
             f"round {p.round}: {p.white.name} - {p.black.name} "
-            + ("(less than one move)" if p.kind == "short" else "(no result yet)")
+            + ("(a draw of less than one move)" if p.kind == "short" else "(no result yet)")
             for p in self.tournament.pairings
-            if p.kind in ("short", "pending")
+            if p.kind in ("short", "pending") and not p.result
         ]
         items += [
             f"round {b.round}: {b.entrant.name}, {b.label}"
@@ -155,10 +159,7 @@ def prepare(
     _match(plan, PlayerLookup.load())
     by_rank = {m.entrant.rank: m.player for m in plan.matches}
     for pairing in tournament.pairings:
-        if (
-            pairing.kind not in ("rated", "forfeit")
-            or not {pairing.white.rank, pairing.black.rank} <= by_rank.keys()
-        ):
+        if not pairing.result or not {pairing.white.rank, pairing.black.rank} <= by_rank.keys():
             continue  # no game, or a player in conflict (refused already)
         when = pairing.date or tournament.round_date(pairing.round, day)
         if when is None:
@@ -193,12 +194,17 @@ def _where(line: int, column: int) -> str:
 
 
 def _time_control(tournament: Tournament) -> str:
-    """The time control as the club writes it (90+30), from line 222 (seconds) or 122."""
+    """The time control as the club writes it (90+30), from line 222 (seconds) or 122 (the
+    minutes of every period added up, as 222's seconds are)."""
     encoded = tournament.encoded_time_control.replace(" ", "")
     periods = re.findall(r"(?:\d+/)?(\d+)(?:\+(\d+))?", encoded) if encoded[:1].isdigit() else []
     if periods:
         seconds = sum(int(s) for s, _ in periods)
         return f"{round(seconds / 60)}+{int(periods[0][1] or 0)}"
+    minutes = re.findall(r"(\d+)\s*(?:min\w*|'(?!'))", tournament.time_control)
+    if len(minutes) > 1:  # periods, as Swiss-Manager writes: "90 min/40 moves + 30 min + 30 sec"
+        increment = re.search(r"(\d+)\s*(?:sec\w*|s\b|\"|'')", tournament.time_control)
+        return f"{sum(int(m) for m in minutes)}+{increment.group(1) if increment else 0}"
     match = re.search(r"(\d+)\s*(?:min\w*|'|m)?\s*\+\s*(\d+)", tournament.time_control)
     if match is not None:
         return f"{match.group(1)}+{match.group(2)}"

@@ -2,10 +2,12 @@
 
 ``parse(text)`` returns a ``Tournament``: its header, one ``Entrant`` per player line (001),
 the games the file describes (one ``Pairing`` from the two lines that tell of it) and what is
-no game (byes, games of less than one move, pairings without a result yet). What real files
-do and is unambiguous is tolerated and noted (date styles, year-only birth dates, lowercase
-titles, CRLF, Windows-1252, a trailing empty round); anything else refuses the whole file with
-``TrfRefused``, every problem naming its line, its column and the reason (``../shared/TRF.md``).
+no game (byes, pairings without a result yet); ``tournament_file`` says what each pair of
+result codes records. What real files do and is unambiguous is tolerated and noted (date
+styles, year-only birth dates, lowercase titles and codes, CRLF, Windows-1252, a trailing empty
+round, a forfeit written without colours: the lower starting rank is White); anything else
+refuses the whole file with ``TrfRefused``, every problem naming its line, its column and the
+reason (``../shared/TRF.md``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from django.core.exceptions import ValidationError
 
 from ladder.exceptions import FileProblem, FileProblems, TrfRefused
 from ladder.files.tournament_file import (
+    ABSENCES,
     CODES,
     FORFEITS,
-    PLAYED,
+    NEEDS_OPPONENT,
+    RESULTS,
     SHORT,
     Bye,
     Cell,
@@ -31,7 +35,7 @@ from ladder.files.tournament_file import (
 from ladder.records import read_fide_id
 
 # Records only TRF-2026 has (comments, scoring, encoded tournament type and time control, ...).
-TRF_2026_CODES = {"###", *(f"{n:03d}" for n in range(142, 363, 10)), "801", "802"}
+TRF_2026_CODES = {"###", *(f"{n:03d}" for n in range(142, 363, 10)), "299", "801", "802"}
 TRF_2026_CODES |= {f"{n:03d}" for n in range(240, 331, 10)}
 # Header records a file holds at most once (TRF-16): a second one would be read under the first
 # value with no word, so it is refused. 112 (a deputy arbiter) is one line each and may repeat.
@@ -224,6 +228,9 @@ def _entrant(line: str, number: int, problems: FileProblems, notes: list[str]) -
 
 
 def _cell(line: str, start: int, number: int, problems: FileProblems) -> Cell:
+    """Read one round's block; refuse what the format does not allow (TRF.md, TRF-2026's
+    table: letter codes in either case, a blank colour as ``-``, a blank opponent as
+    ``0000``)."""
     round_number = (start - FIRST_ROUND_COLUMN + 1) // 10 + 1
     block = line[start : start + 10].ljust(8)
     opponent = _number(block[:4], number, start + 1, "starting rank of an opponent", problems)
@@ -239,21 +246,29 @@ def _cell(line: str, start: int, number: int, problems: FileProblems) -> Cell:
             f"{where}'{block[7]}' is not a result code "
             "(1, =, 0, +, -, W, D, L, H, F, U, Z or blank).",
         )
-    elif cell.opponent is not None:
-        if len(line) < start + 6:
+    elif cell.opponent is None:
+        if code in NEEDS_OPPONENT:
             problems.add(
                 number,
-                len(line),
-                f"{where}the player line is cut short after the opponent (no colour, no result).",
+                start + 1,
+                f"{where}'{block[7]}' is the result of a game, but no opponent is given "
+                f"(columns {start + 1}-{start + 4}).",
             )
-        elif not cell.colour:
-            problems.add(number, start + 6, f"{where}a game needs its colour (w or b).")
-        elif code in ("H", "F", "U", "Z"):
-            problems.add(
-                number,
-                start + 8,
-                f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
-            )
+    elif len(line) < start + 6:
+        problems.add(
+            number,
+            len(line),
+            f"{where}the player line is cut short after the opponent (no colour, no result).",
+        )
+    elif code in ABSENCES:
+        problems.add(
+            number,
+            start + 8,
+            f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
+        )
+    elif not cell.colour and code not in FORFEITS and code not in SHORT:
+        what = "a played game" if code else "a pairing without a result"
+        problems.add(number, start + 6, f"{where}{what} needs its colour (w or b).")
     return cell
 
 
@@ -279,6 +294,12 @@ def _games(tournament: Tournament, problems: FileProblems) -> None:
     tournament.rounds = rounds
     for round_number in range(1, rounds + 1):
         _round(tournament, by_rank, round_number, problems)
+    colourless = sum(not p.colours_given for p in tournament.pairings)
+    if colourless:
+        tournament.notes.append(
+            f"{colourless} unplayed game{'s give' if colourless > 1 else ' gives'} no colours; "
+            "the player of the lower starting rank is recorded as White."
+        )
     pending = [p for p in tournament.pairings if p.kind == "pending"]
     for round_number in sorted({p.round for p in pending}):
         count = sum(p.round == round_number for p in pending)
@@ -316,6 +337,13 @@ def _round(
                 f"{where}the opponent {cell.opponent} does not exist ({reason}).",
             )
             continue
+        if not cell.code and round_number < tournament.rounds:
+            problems.add(
+                entrant.line,
+                cell.column + 7,
+                f"{where}the game against {cell.opponent} has no result; only the last round "
+                "may be saved before its results are in.",
+            )
         if cell.opponent in named:
             other = named[cell.opponent]
             problems.add(
@@ -345,7 +373,7 @@ def _pair(
     agree = (
         theirs is not None
         and theirs.opponent == entrant.rank
-        and {mine.colour, theirs.colour} == {"w", "b"}
+        and (mine.colour, theirs.colour) in (("w", "b"), ("b", "w"), ("", ""))
         and _complements(mine.code, theirs.code)
     )
     if not agree:
@@ -363,19 +391,27 @@ def _pair(
         )
         return
     assert theirs is not None
-    white, black = (entrant, opponent) if mine.colour == "w" else (opponent, entrant)
+    if mine.colour:
+        white, black = (entrant, opponent) if mine.colour == "w" else (opponent, entrant)
+    else:  # an unplayed game written without colours: the lower starting rank is White
+        white, black = sorted((entrant, opponent), key=lambda e: e.rank)
     codes = (mine.code, theirs.code) if white is entrant else (theirs.code, mine.code)
     cell = mine if white is entrant else theirs
     tournament.pairings.append(
-        Pairing(round_number, white, black, codes[0], codes[1], white.line, cell.column)
+        Pairing(
+            round_number,
+            white,
+            black,
+            codes[0],
+            codes[1],
+            white.line,
+            cell.column,
+            colours_given=bool(mine.colour),
+        )
     )
 
 
 def _complements(mine: str, theirs: str) -> bool:
-    if mine in PLAYED:
-        return PLAYED[mine] == theirs
-    if mine in FORFEITS:
-        return theirs in FORFEITS  # + -, - +, and a double forfeit - -
-    if mine in SHORT:
-        return SHORT[mine] == theirs
-    return mine == theirs == ""  # paired, no result yet
+    """Tell whether two lines' codes tell of one game: 1 and 0, = and =, + and -, - and -
+    (a double forfeit), W and L, D and D, or neither a result yet."""
+    return (mine, theirs) in RESULTS or mine == theirs == ""

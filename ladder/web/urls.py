@@ -4,7 +4,7 @@ from django.urls import path
 
 from ladder.caching.read_cache import cached_page
 from ladder.web import csv_views as views_csv
-from ladder.web import statistics, views
+from ladder.web import rules_page, statistics, views
 
 app_name = "ladder"
 urlpatterns = [
@@ -29,4 +29,6 @@ urlpatterns = [
     ),
     path("statistics/", cached_page(statistics.statistics), name="statistics"),
     path("calculator/", views.calculator, name="calculator"),
+    # Not kept in the read cache: it reads no record, and its default day is today's.
+    path("rules/", rules_page.rules, name="rules"),
 ]

@@ -112,7 +112,7 @@ def test_period_games_csv_round_trips_through_import_games(tmp_path):
     Game.objects.all().delete()
     path = tmp_path / "games.csv"
     path.write_text(text, encoding="utf-8")
-    assert "Imported 6 games." in run("import_games", str(path))
+    assert "Imported 7 games." in run("import_games", str(path))
     assert snapshot()[0] == before
 
 

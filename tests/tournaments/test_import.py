@@ -72,18 +72,21 @@ def test_a_swiss_matches_players_records_forfeits_and_reports_the_rest(tmp_path)
     assert "matched by FIDE id: Alpha, Anna -> Anna Alpha (1001)" in output
     assert "matched by name: Gamma, Cem -> Cem Gamma" in output
     assert "Players: 2 matched, 4 new." in output
-    assert "Games: 4 rated, 2 forfeits (recorded, unrated)." in output
-    for text in ("round 2: Alpha, Anna - Beta, Ben (less than one move)",
+    assert (
+        "Games: 4 rated, 2 forfeits, 1 game of less than one move (recorded, unrated)."
+    ) in output
+    for text in ("round 3: Delta, Dora - New, Nora (a draw of less than one move)",
                  "round 4: Beta, Ben - Gamma, Cem (no result yet)",
                  "round 2: Gamma, Cem, half-point bye", "round 2: New, Nora, full-point bye",
                  "round 3: Beta, Ben, zero-point bye",
                  "round 4: Delta, Dora, pairing-allocated bye"):  # fmt: skip
         assert f"not recorded: {text}" in output
-    assert "Imported 6 games" in output
+    assert "Imported 7 games" in output
     results = {(g.round, g.white.name, g.black.name): g.result for g in Game.objects.all()}
     assert results == {
         ("1", "Anna Alpha", "Dora Delta"): "1-0", ("1", "Ben Beta", "Emil Epsilon"): "+/-",
         ("1", "Cem Gamma", "Nora New"): "1/2-1/2", ("2", "Dora Delta", "Emil Epsilon"): "0-0",
+        ("2", "Anna Alpha", "Ben Beta"): "+/-",  # W against L: less than one move, unrated
         ("3", "Anna Alpha", "Cem Gamma"): "0-1", ("4", "Anna Alpha", "Emil Epsilon"): "1-0",
     }  # fmt: skip
     assert Player.objects.count() == 6
@@ -214,7 +217,7 @@ def test_the_query_budget_of_an_import(django_assert_max_num_queries):
     # once a round), the writes in bulk, the rating request: not one per line.
     with django_assert_max_num_queries(31):
         tournaments.import_tournament(plan)
-    assert Game.objects.count() == 6
+    assert Game.objects.count() == 7
 
 
 @pytest.mark.parametrize(

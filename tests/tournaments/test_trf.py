@@ -58,7 +58,7 @@ def test_a_swiss_with_every_kind_of_round():
     kinds = {(p.round, p.white.rank, p.black.rank): (p.kind, p.result) for p in t.pairings}
     assert kinds == {
         (1, 1, 4): ("rated", "1-0"), (1, 2, 5): ("forfeit", "+/-"), (1, 3, 6): ("rated", "1/2-1/2"),
-        (2, 1, 2): ("short", ""), (2, 4, 5): ("forfeit", "0-0"),
+        (2, 1, 2): ("short", "+/-"), (2, 4, 5): ("forfeit", "0-0"),
         (3, 1, 3): ("rated", "0-1"), (3, 4, 6): ("short", ""),
         (4, 1, 5): ("rated", "1-0"), (4, 2, 3): ("pending", ""),
     }  # fmt: skip
