@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import tournaments, views
+from ladder.api import head_to_head, tournaments, views
 
 app_name = "api"
 
@@ -29,6 +29,11 @@ _DOCS_CSP = csp_update(
 urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
     path("calculator/", views.CalculatorView.as_view(), name="calculator"),
+    path(
+        "players/<int:id>/head-to-head/<int:other>/",
+        head_to_head.HeadToHeadView.as_view(),
+        name="head-to-head",
+    ),
     path("freshness/", views.FreshnessView.as_view(), name="freshness"),
     path(
         "tournaments/import/",
