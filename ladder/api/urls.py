@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import head_to_head, tournaments, views
+from ladder.api import head_to_head, ratings_on_date, tournaments, views
 
 app_name = "api"
 
@@ -34,6 +34,7 @@ urlpatterns = [
         head_to_head.HeadToHeadView.as_view(),
         name="head-to-head",
     ),
+    path("players/<int:id>/rating/", ratings_on_date.RatingOnDateView.as_view(), name="rating-on"),
     path("freshness/", views.FreshnessView.as_view(), name="freshness"),
     path(
         "tournaments/import/",
