@@ -99,6 +99,14 @@ def test_without_a_date_today(anon, revised_march):
     assert anon.get(rating(revised_march.anna), {"date": ""}).json() == body  # blank: not given
 
 
+def test_the_first_and_the_last_dates(anon, revised_march):
+    last = anon.get(rating(revised_march.anna), {"date": "9999-12-31", "live": "1"}).json()
+    assert (last["official_rating"], last["live"]["rating"]) == (1985, revised_march.anna.rating)
+    assert anon.get(LIST, {"date": "9999-12-31"}).json()["publication"]["revision"] == 2
+    first = anon.get(rating(revised_march.anna), {"date": "0001-01-01"}).json()
+    assert (first["official_rating"], first["official_list"]) == (None, None)
+
+
 @pytest.mark.parametrize(
     ("query", "field"),
     [
