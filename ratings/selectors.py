@@ -419,3 +419,164 @@ def what_if(
     """The outcomes of ``next_game`` (win, draw, loss), or None when there is no preview."""
     found = next_game(player, opponent_rating, rating_list)
     return None if found is None else found.outcomes
+
+
+# --- head-to-head --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player's side of a game between two: the game explained as ``game_lines`` explains
+    it, the K their period applied, and the game's effect on their rating, K × dR, before the
+    period's one rounding (None when the game was not rated for them, or counted toward a first
+    rating)."""
+
+    line: Line
+    k: int | None
+    effect: Decimal | None
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A game between two players, seen from each side (``first`` is the player asked about)."""
+
+    game: Game
+    first: Side
+    second: Side
+
+
+@dataclass(frozen=True)
+class Record:
+    """The games between two players on one list, oldest first, with their totals (played
+    games only: an unplayed game is listed, never scored)."""
+
+    rating_list: str
+    meetings: list[Meeting]
+
+    @property
+    def label(self) -> str:
+        return RatingList(self.rating_list).label
+
+    def _played(self) -> list[Meeting]:
+        return [m for m in self.meetings if m.first.line.score is not None]
+
+    @property
+    def played(self) -> int:
+        return len(self._played())
+
+    @property
+    def unplayed(self) -> int:
+        return len(self.meetings) - self.played
+
+    @property
+    def wins(self) -> int:
+        return sum(m.first.line.score == 1 for m in self._played())
+
+    @property
+    def draws(self) -> int:
+        return sum(m.first.line.score == Decimal("0.5") for m in self._played())
+
+    @property
+    def losses(self) -> int:
+        return self.played - self.wins - self.draws
+
+    @property
+    def score(self) -> tuple[Decimal, Decimal]:
+        """Each player's points: (first, second)."""
+        first = sum((m.first.line.score or _ZERO for m in self._played()), _ZERO)
+        return first, Decimal(self.played) - first
+
+    @property
+    def expected(self) -> tuple[Decimal | None, Decimal | None]:
+        """Each player's expected score (ΣPD) over the games rated for them; None: none was."""
+        return _total(m.first.line.calculation for m in self.meetings), _total(
+            m.second.line.calculation for m in self.meetings
+        )
+
+    @property
+    def effect(self) -> tuple[Decimal | None, Decimal | None]:
+        """The sum of the games' effects on each player (K × dR), before any rounding."""
+        return _sum(m.first.effect for m in self.meetings), _sum(
+            m.second.effect for m in self.meetings
+        )
+
+
+def _total(calculations: Any) -> Decimal | None:
+    return _sum(c.expected if c is not None else None for c in calculations)
+
+
+def _sum(values: Any) -> Decimal | None:
+    present = [v for v in values if v is not None]
+    return sum(present, _ZERO) if present else None
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Every game between two players, by list (the lists with games, FIDE's order)."""
+
+    first: Player
+    second: Player
+    records: list[Record]
+
+    @property
+    def games(self) -> int:
+        return sum(len(r.meetings) for r in self.records)
+
+    @property
+    def played(self) -> int:
+        return sum(r.played for r in self.records)
+
+    @property
+    def score(self) -> tuple[Decimal, Decimal]:
+        """Each player's points over every list: (first, second)."""
+        first = sum((r.score[0] for r in self.records), _ZERO)
+        return first, Decimal(self.played) - first
+
+    @property
+    def wins(self) -> int:
+        return sum(r.wins for r in self.records)
+
+    @property
+    def draws(self) -> int:
+        return sum(r.draws for r in self.records)
+
+    @property
+    def losses(self) -> int:
+        return sum(r.losses for r in self.records)
+
+
+def head_to_head(first: Player, second: Player) -> HeadToHead:
+    """Every game between two players on every list, each explained from both sides as
+    ``game_lines`` explains it, from the ratings on the list that opened its period (8.3.2),
+    with each side's K applied. Two queries whatever the count (one when they never met)."""
+    games = list(
+        Game.objects.filter(Q(white=first, black=second) | Q(white=second, black=first))
+        .with_players()
+        .order_by("date", "pk")
+    )
+    opening: dict[str, _Opening] = defaultdict(dict)
+    k_applied: dict[tuple[int, int, str], int | None] = {}
+    if games:
+        rows = RatingChange.objects.filter(
+            player__in=[first.pk, second.pk], period_id__in={g.period_id for g in games}
+        ).values_list(
+            "player_id", "period_id", "rating_list", "status", "rating_before", "k_applied"
+        )
+        for pid, period_id, name, status, before, k in rows:
+            opening[name][(pid, period_id)] = (status, before)
+            k_applied[(pid, period_id, name)] = k
+    method = rules().method
+
+    def side(player: Player, game: Game) -> Side:
+        line = _line(player, game, opening[game.rating_list], method)
+        k = k_applied.get((player.pk, game.period_id, game.rating_list))
+        effect = None
+        if line.calculation is not None and k is not None:
+            effect = line.calculation.delta * k
+        return Side(line, k, effect)
+
+    by_list: dict[str, list[Meeting]] = defaultdict(list)
+    for game in games:
+        by_list[game.rating_list].append(Meeting(game, side(first, game), side(second, game)))
+    records = [Record(name, by_list[name]) for name in RatingList.values if name in by_list]
+    return HeadToHead(first, second, records)

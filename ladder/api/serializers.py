@@ -554,15 +554,32 @@ class PublishedLineSerializer(serializers.Serializer):
 
 
 class RatingListQuery(serializers.Serializer):
-    """The rating list's parameters: period, list, and the list as published."""
+    """The rating list's parameters: period, list, the list as published, or in force on a
+    date."""
 
     period = serializers.IntegerField(required=False, min_value=1)
     list = ListQueryField()
     as_published = serializers.BooleanField(required=False, default=False)
     revision = serializers.IntegerField(required=False, min_value=1)
+    date = serializers.DateField(required=False)
 
     def validate(self, attrs: dict) -> dict:
-        """A revision is of a published list: with ``as_published=false`` it is refused."""
+        """A revision is of a published list: with ``as_published=false`` it is refused. A
+        date chooses the period and the revision itself: with either it is refused."""
+        if "date" in attrs:
+            given = [name for name in ("period", "revision") if name in attrs]
+            if given or ("as_published" in self.initial_data and not attrs["as_published"]):
+                other = given[0] if given else "as_published=false"
+                raise serializers.ValidationError(
+                    {
+                        "date": [
+                            f"A date chooses the list in force that day (its period and "
+                            f"revision): drop {other}."
+                        ]
+                    }  # fmt: skip
+                )
+            attrs["as_published"] = True
+            return attrs
         if "revision" in attrs:
             if "as_published" in self.initial_data and not attrs["as_published"]:
                 raise serializers.ValidationError(

@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import rules, tournaments, views
+from ladder.api import head_to_head, ratings_on_date, rules, tournaments, views
 
 app_name = "api"
 
@@ -29,6 +29,12 @@ _DOCS_CSP = csp_update(
 urlpatterns = [
     path("rating-list/", views.RatingListView.as_view(), name="rating-list"),
     path("calculator/", views.CalculatorView.as_view(), name="calculator"),
+    path(
+        "players/<int:id>/head-to-head/<int:other>/",
+        head_to_head.HeadToHeadView.as_view(),
+        name="head-to-head",
+    ),
+    path("players/<int:id>/rating/", ratings_on_date.RatingOnDateView.as_view(), name="rating-on"),
     path("freshness/", views.FreshnessView.as_view(), name="freshness"),
     path("rules/", rules.RulesInForceView.as_view(), name="rules"),
     path(

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from datetime import date
 from http import HTTPStatus
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Prefetch
 from django.http import Http404
@@ -28,6 +29,7 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
 
@@ -39,11 +41,12 @@ from ladder.api.idempotency import idempotent
 from ladder.api.pagination import RatingListPagination
 from ladder.api.permissions import ModelPermissions
 from ladder.api.previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
+from ladder.api.renderers import CSVRenderer
 from ladder.caching import read_cache
 from ladder.records import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
-from ratings import publication, runs, selectors
+from ratings import history_reads, publication, runs, selectors
 from ratings.models import Publication, PublishedRating, RatingRun
 from ratings.publication import official
 from ratings.recompute import services as rating_services
@@ -425,7 +428,15 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     "latest revision (default period: the last one published, the official list), or the "
     "revision `revision` (1: as first published; `revision` alone implies `as_published`). "
     "Its rows are what the publication kept (rating, change, K, games, status), and "
-    "`publication` says which one it is (null for a list read live).",
+    "`publication` says which one it is (null for a list read live).\n\n"
+    "With `date` the list in force on that day: the one published for the last period that "
+    "ended before it (the list of 2026-02 from 1 March), as it stood that day (its latest "
+    "revision published by the end of the day, or as first published when it was published "
+    "only later); `period` and `publication` say which. A date with `period` or `revision` is "
+    "a 400 naming `date`, as is a date before any list was in force.\n\n"
+    "`format=csv` (or `Accept: text/csv`) answers the whole list as CSV, unpaginated, one row "
+    "a line with the JSON rows' fields as columns (formula cells neutralised, as every CSV "
+    "Ladder writes).",
     parameters=[
         OpenApiParameter(
             "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
@@ -440,6 +451,17 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
             "revision",
             OpenApiTypes.INT,
             description="With `as_published`: this revision (1: as first published).",
+        ),
+        OpenApiParameter(
+            "date",
+            OpenApiTypes.DATE,
+            description="The list in force on this day (YYYY-MM-DD), as it stood that day.",
+        ),
+        OpenApiParameter(
+            "format",
+            OpenApiTypes.STR,
+            enum=["json", "csv"],
+            description="csv: the whole list as CSV (default: JSON, paginated).",
         ),
     ],
     responses={
@@ -458,11 +480,16 @@ class RatingListView(ApiMixin, GenericAPIView):
     pagination_class = RatingListPagination
     filter_backends: list = []
 
+    # DRF's own renderers (JSON, the browsable API), and CSV.
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
     def get(self, request):
         query = s.RatingListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rating_list = query.validated_data.get("list") or default_list()
         period: RatingPeriod | None
+        if "date" in query.validated_data:
+            return self._in_force(query.validated_data["date"], rating_list)
         if "period" in query.validated_data:
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
         elif query.validated_data["as_published"]:
@@ -482,18 +509,54 @@ class RatingListView(ApiMixin, GenericAPIView):
             if asked:
                 raise serializers.ValidationError(_unpublished(period, rating_list, revision))
             # else closed before lists were kept as published: the list reads live
-        page = self.paginate_queryset(selectors.rating_list(period, rating_list))
+        entries = selectors.rating_list(period, rating_list)
+        if self._csv():
+            name = period.label if period else "now"
+            return self._csv_answer(s.ListEntrySerializer(entries, many=True).data, name)
+        page = self.paginate_queryset(entries)
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
 
+    def _in_force(self, day: date, rating_list: str):
+        """The list in force on ``day``: the revision of it that stood that day."""
+        found = history_reads.in_force(day, rating_list)
+        if found.publication is None:
+            raise serializers.ValidationError(
+                {
+                    "date": [
+                        f"No {rating_list} list was in force on {day.isoformat()}: a period's "
+                        "list is in force from the day after the period ends, once it is "
+                        "closed and published."
+                    ]
+                }
+            )
+        period, revision = found.publication.period, found.publication.revision
+        cast(RatingListPagination, self.paginator).period = s.PeriodRefSerializer(period).data
+        cast(RatingListPagination, self.paginator).rating_list = rating_list
+        return self._published(*publication.as_published(period, rating_list, revision))
+
     def _published(self, published: Publication, lines: list[PublishedRating]):
+        context = {"revision": published.revision}
+        if self._csv():
+            rows = s.PublishedLineSerializer(lines, many=True, context=context).data
+            period = cast(RatingListPagination, self.paginator).period or {}
+            name = f"{period.get('label')}-revision-{published.revision}"
+            return self._csv_answer(rows, name)
         cast(RatingListPagination, self.paginator).publication = s.PublicationRefSerializer(
             published, context=self.get_serializer_context()
         ).data
         page = self.paginate_queryset(lines)
-        lines_data = s.PublishedLineSerializer(
-            page, many=True, context={"revision": published.revision}
-        ).data
+        lines_data = s.PublishedLineSerializer(page, many=True, context=context).data
         return self.get_paginated_response(lines_data)
+
+    def _csv(self) -> bool:
+        """Whether the answer is CSV (``?format=csv`` or ``Accept: text/csv``): the whole
+        list, not a page."""
+        return getattr(self.request.accepted_renderer, "format", "") == CSVRenderer.format
+
+    def _csv_answer(self, rows: Any, name: str) -> Response:
+        rating_list = cast(RatingListPagination, self.paginator).rating_list
+        disposition = f'attachment; filename="rating-list-{rating_list}-{name}.csv"'
+        return Response(rows, headers={"Content-Disposition": disposition})
 
 
 def _unpublished(period: RatingPeriod | None, rating_list: str, revision: int | None) -> dict:

@@ -4,12 +4,18 @@ from django.urls import path
 
 from ladder.caching.read_cache import cached_page
 from ladder.web import csv_views as views_csv
-from ladder.web import rules_page, statistics, views
+from ladder.web import head_to_head, rules_page, statistics, views
 
 app_name = "ladder"
 urlpatterns = [
     path("", cached_page(views.standings), name="standings"),
     path("players/<int:pk>/", cached_page(views.player), name="player"),
+    path("players/<int:pk>/vs/", cached_page(head_to_head.compare), name="compare"),
+    path(
+        "players/<int:pk>/vs/<int:other>/",
+        cached_page(head_to_head.head_to_head),
+        name="head-to-head",
+    ),
     path("periods/", cached_page(views.periods), name="periods"),
     path(
         "players/<int:pk>/history.csv",
