@@ -181,23 +181,35 @@ class GameColumns(NamedTuple):
     score: np.ndarray
     day: np.ndarray
     events: Callable[[np.ndarray], list[str]]
+    # The ordinal of the day the game's tournament started when that was before the period
+    # (an earlier list rates it, FIDE.md 10.1), else -1; None: every game's started within it.
+    start: np.ndarray | None = None
+
+
+# The ratings on the lists in force on the days tournaments started before the period (FIDE.md
+# 10.1), by the day's ordinal: each player's rating then, None (or absent) when unrated.
+Earlier = Mapping[int, Mapping[int, int | None]]
 
 
 def rate_period(
     period: Period,
     states: Mapping[int, PlayerState],
-    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
+    games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
+    earlier: Earlier | None = None,
 ) -> dict[int, PlayerPeriod]:
     """Rate a period; return a result for every player who has a game in it.
 
-    ``games`` are (white id, black id, result, date, event name), or the same as
-    ``GameColumns``; ``states`` must hold every player of those games as on the list that opens
-    the period. Ratings used are the opening ones (8.3.2); a game between a rated and an unrated
-    player counts only toward the unrated player's first rating; games between unrated players
-    and unplayed games count for nobody.
+    ``games`` are (white id, black id, result, date, event name[, the tournament's start when
+    before the period]), or the same as ``GameColumns``; ``states`` must hold every player of
+    those games as on the list that opens the period, and ``earlier`` their ratings on the
+    list in force when each earlier tournament started. Ratings used are those of the list in
+    force at the tournament's start (8.3.2, FIDE.md 10.1: for a tournament inside the period,
+    the opening list); a game between a rated and an unrated player counts only toward the
+    unrated player's first rating; games between unrated players and unplayed games count for
+    nobody.
     """
-    found = rate_period_columns(period, states, games, rules)
+    found = rate_period_columns(period, states, games, rules, earlier)
     if found is None:
         return {}
     results: list[PlayerPeriod | None] = [None] * len(found.ids)
@@ -247,14 +259,15 @@ class PeriodColumns(NamedTuple):
 def rate_period_columns(
     period: Period,
     states: Mapping[int, PlayerState],
-    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
+    games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
+    earlier: Earlier | None = None,
 ) -> PeriodColumns | None:
     """``rate_period`` with the rated players' results left as columns; None without games."""
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
-    ids, opening, totals, pools_of = _tally(period, states, columns, rules)
+    ids, opening, totals, pools_of = _tally(period, states, columns, rules, earlier or {})
     rated = np.flatnonzero(totals.rating >= 0)
     rated_columns = _rate_rated(period, opening.take(rated), ids, rated, totals, rules)
 
@@ -293,21 +306,26 @@ class _Later(Mapping[int, "PlayerPeriod"]):
         return len(self._results())
 
 
-def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
-    """Turn (white, black, result, date, event) tuples into ``GameColumns``."""
-    rows = list(games)
+def columns_of(games: Iterable[tuple[Any, ...]]) -> GameColumns:
+    """Turn (white, black, result, date, event[, earlier start]) tuples into ``GameColumns``."""
+    rows = [row if len(row) == 6 else (*row, None) for row in games]
     n = len(rows)
-    table = np.array(rows, dtype=object).reshape(n, 5)  # one C pass over the tuples
+    table = np.array(rows, dtype=object).reshape(n, 6)  # one C pass over the tuples
     score = np.full(n, -1, np.int64)
     for code, value in WHITE_SCORE.items():
         score[table[:, 2] == code] = value
     events = table[:, 4]
+    starts = table[:, 5]
+    start = None
+    if any(day is not None for day in starts):
+        start = np.fromiter((-1 if d is None else d.toordinal() for d in starts), np.int64, n)
     return GameColumns(
         table[:, 0].astype(np.int64),
         table[:, 1].astype(np.int64),
         score,
         np.fromiter((day.toordinal() for day in table[:, 3]), np.int64, n),
         lambda rows: events[rows].tolist(),
+        start,
     )
 
 
@@ -323,7 +341,11 @@ class Totals(NamedTuple):
 
 
 def _tally(
-    period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
+    period: Period,
+    states: Mapping[int, PlayerState],
+    games: GameColumns,
+    rules: Rules,
+    earlier: Earlier,
 ) -> tuple[list[int], StateColumns, Totals, Callable[[], dict[int, list[PoolGame]]]]:
     """Sum every player's rated games of the period; say how to collect the unrated players'
     pool games.
@@ -339,64 +361,113 @@ def _tally(
     id_list = ids.tolist()
     opening = state_columns(states, ids)
     rating = opening.rating
-    rw, rb = rating[wi], rating[bi]
+    sides = _Sides.of(rating[wi], rating[bi], games, earlier)
     played = score >= 0
-    both = played & (rw >= 0) & (rb >= 0)
+    rated_w = played & (sides.own_w >= 0) & (sides.seen_b >= 0)
+    rated_b = played & (sides.own_b >= 0) & (sides.seen_w >= 0)
     # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025).
     capped, real = _expectation_tables(rules.method)
     exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
-    rwb, rbb, swb = rw[both], rb[both], score[both]
-    d = rwb - rbb + _OFFSET
-    expected_w = np.where(rwb >= exempt_from, real[d], capped[d])
-    expected_b = np.where(rbb >= exempt_from, real[2 * _OFFSET - d], capped[2 * _OFFSET - d])
-    side = np.concatenate([wi[both], bi[both]])
+
+    def expected(own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        d = own - opponent + _OFFSET
+        return np.where(own >= exempt_from, real[d], capped[d])
+
+    own_w, seen_b = sides.own_w[rated_w], sides.seen_b[rated_w]
+    own_b, seen_w = sides.own_b[rated_b], sides.seen_w[rated_b]
+    side = np.concatenate([wi[rated_w], bi[rated_b]])
     size = len(id_list)
 
     def total(values: np.ndarray) -> np.ndarray:
         return np.bincount(side, weights=values, minlength=size).astype(np.int64)
 
     last = np.full(size, -1, np.int64)
-    days_both = games.day[both]
-    np.maximum.at(last, side, np.concatenate([days_both, days_both]))
+    np.maximum.at(last, side, np.concatenate([games.day[rated_w], games.day[rated_b]]))
     totals = Totals(
         rating,
         np.bincount(side, minlength=size).astype(np.int64),
-        total(np.concatenate([swb, UNIT - swb])),
-        total(np.concatenate([expected_w, expected_b])),
-        total(np.concatenate([rbb, rwb])),
+        total(np.concatenate([score[rated_w], UNIT - score[rated_b]])),
+        total(np.concatenate([expected(own_w, seen_b), expected(own_b, seen_w)])),
+        total(np.concatenate([seen_b, seen_w])),
         last,
     )
-    # The pools are collected only when the unrated players are rated (see ``_Later``).
-    pools = functools.partial(
-        _pool_games, period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games
-    )
+    # The pools are collected only when the unrated players are rated (see ``_Later``): an
+    # unrated player's game counts toward a first rating when the opponent counts as rated.
+    pool_w = played & (rating[wi] < 0) & (sides.seen_b >= 0)
+    pool_b = played & (rating[bi] < 0) & (sides.seen_w >= 0)
+    pools = functools.partial(_pool_games, period, pool_w, pool_b, wi, bi, sides, games)
     return id_list, opening, totals, pools
+
+
+class _Sides(NamedTuple):
+    """Per game, the rating each player is rated with (``own``, -1: rated as unrated) and the
+    rating the opponent sees (``seen``, -1: counted as unrated), FIDE.md 10.1.
+
+    A tournament inside the period: both are the opening list's. One that started earlier: the
+    list in force at its start; a player unrated then but rated on the opening list is rated
+    with their current rating and counted as unrated by their opponents (8.2.4); a player
+    unrated on the opening list is rated as unrated (their game goes to their pool).
+    """
+
+    own_w: np.ndarray
+    seen_w: np.ndarray
+    own_b: np.ndarray
+    seen_b: np.ndarray
+
+    @classmethod
+    def of(
+        cls, open_w: np.ndarray, open_b: np.ndarray, games: GameColumns, earlier: Earlier
+    ) -> _Sides:
+        start = games.start
+        if start is None or not (start >= 0).any():
+            return cls(open_w, open_w, open_b, open_b)
+        seen_w, seen_b = open_w.copy(), open_b.copy()
+        for day in np.unique(start[start >= 0]).tolist():
+            rows = np.flatnonzero(start == day)
+            then = earlier.get(day, {})
+            seen_w[rows] = _ratings(then, games.white[rows])
+            seen_b[rows] = _ratings(then, games.black[rows])
+        return cls(_own(open_w, seen_w), seen_w, _own(open_b, seen_b), seen_b)
+
+
+def _ratings(then: Mapping[int, int | None], players: np.ndarray) -> np.ndarray:
+    """The players' ratings in ``then``, -1 for none."""
+    found = [then.get(pid) for pid in players.tolist()]
+    return np.fromiter((-1 if r is None else r for r in found), np.int64, len(found))
+
+
+def _own(opening: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """The rating a player is rated with: the one in force at the start, or their current one
+    when unrated then (8.2.4); -1 when unrated on the opening list."""
+    return np.where(opening < 0, -1, np.where(then >= 0, then, opening))
 
 
 def _pool_games(
     period: Period,
-    mask: np.ndarray,
+    pool_w: np.ndarray,
+    pool_b: np.ndarray,
     wi: np.ndarray,
     bi: np.ndarray,
-    rw: np.ndarray,
-    rb: np.ndarray,
+    sides: _Sides,
     games: GameColumns,
 ) -> dict[int, list[PoolGame]]:
-    """Collect the games of unrated players against rated ones (``mask``), by player position.
+    """Collect the games of unrated players that count toward a first rating (``pool_w``:
+    White's, ``pool_b``: Black's), by player position.
 
     Whole columns are selected first: indexing numpy arrays element by element in a Python loop
     costs about as much as the rest of the tally for a federation's period.
     """
-    rows = np.flatnonzero(mask)
-    if not len(rows):
+    rows_w, rows_b = np.flatnonzero(pool_w), np.flatnonzero(pool_b)
+    if not len(rows_w) and not len(rows_b):
         return {}
-    white_unrated = rw[rows] < 0
-    player = np.where(white_unrated, wi[rows], bi[rows])
+    rows = np.concatenate([rows_w, rows_b])
+    player = np.concatenate([wi[rows_w], bi[rows_b]])
+    opponent_all = np.concatenate([sides.seen_b[rows_w], sides.seen_w[rows_b]])
+    own_all = np.concatenate([games.score[rows_w], UNIT - games.score[rows_b]])
     order = np.argsort(player, kind="stable")  # each player's games together
-    rows, white_unrated, player = rows[order], white_unrated[order], player[order]
-    score = games.score[rows]
-    opponent = np.where(white_unrated, rb[rows], rw[rows]).tolist()
-    own = np.where(white_unrated, score, UNIT - score).tolist()
+    rows, player = rows[order], player[order]
+    opponent = opponent_all[order].tolist()
+    own = own_all[order].tolist()
     ordinals = games.day[rows].tolist()
     on = {day: date.fromordinal(day) for day in set(ordinals)}
     names = games.events(rows)
