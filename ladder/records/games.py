@@ -132,6 +132,10 @@ class Game(models.Model):
         if self.white_id and self.black_id and self.white_id == self.black_id:
             raise ValidationError({"black": "A player cannot play themselves."})
         if self.tournament_id is not None:
-            problems = game_problems(self.tournament, self.date, self.rating_list)
+            try:
+                tournament = self.tournament
+            except Tournament.DoesNotExist:  # the foreign key's own check names it
+                return
+            problems = game_problems(tournament, self.date, self.rating_list)
             if problems:
                 raise ValidationError(problems)

@@ -104,7 +104,11 @@ class Tournament(models.Model):
         if self.start and self.end and self.end < self.start:
             raise ValidationError({"end": "A tournament cannot end before it starts."})
         if self.end and self.rated_in_id is not None:
-            check_rated_in(self.end, self.rated_in)
+            try:
+                period = self.rated_in
+            except RatingPeriod.DoesNotExist:  # the foreign key's own check names it
+                return
+            check_rated_in(self.end, period)
 
     @property
     def spans_periods(self) -> bool:

@@ -51,6 +51,8 @@ from ladder.writes.validation import (
 )
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
+    check_tournament_change,
+    check_tournament_deletion,
     event_tournament,
     event_tournament_name,
     tournament_for,
@@ -84,6 +86,8 @@ __all__ = [
     "restore_club",
     "save_period",
     "save_player",
+    "save_tournament",
+    "delete_tournaments",
 ]
 
 
@@ -141,7 +145,8 @@ def _place_in_tournaments(games: Sequence[Game], entries: Sequence[GameEntry]) -
             tournament = found[key]
         game.tournament = tournament
         game.period = tournament.rated_in
-        game.event = game.event or tournament.name
+        if named is not None:  # a game of a named tournament is of its event
+            game.event = game.event or tournament.name
 
 
 @transaction.atomic
@@ -560,6 +565,59 @@ def import_tournament(
     return created
 
 
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_tournament(*, tournament: Tournament, user: Any = None) -> Tournament:
+    """Add a tournament, or change one (name, dates, time control, the period that rates it).
+
+    Its games follow it: a new period moves them there, and a new start (another list in
+    force, FIDE.md 10.1) or period rates them again; both periods must be open. A tournament
+    with games keeps its list and may not leave out any of its games' dates.
+    """
+    tournament.full_clean()
+    stored = None
+    if tournament.pk is not None:
+        stored = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        if stored is None:
+            raise Tournament.DoesNotExist(f"Tournament #{tournament.pk} no longer exists.")
+    games = Game.objects.filter(tournament=stored) if stored is not None else Game.objects.none()
+    moved = stored is not None and (
+        stored.start != tournament.start or stored.rated_in_id != tournament.rated_in_id
+    )
+    check_tournament_change(tournament)
+    if stored is not None and games.exists():
+        _lock_open({stored.rated_in_id, tournament.rated_in_id})
+    else:
+        moved = False
+        _lock_open({tournament.rated_in_id})
+    tournament.save()
+    if moved:
+        assert stored is not None
+        games.update(period=tournament.rated_in)
+        earlier = min(stored.rated_in, tournament.rated_in, key=lambda p: p.start)
+        players = {pid for pair in games.values_list("white_id", "black_id") for pid in pair}
+        runs.request_recompute(
+            rating_list=tournament.rating_list,
+            period=earlier,
+            players=players,
+            reason=f"Tournament {tournament.name} changed",
+            user=user,
+        )
+    return tournament
+
+
+@transaction.atomic
+def delete_tournaments(*, tournaments: Iterable[Tournament], user: Any = None) -> int:
+    """Delete tournaments that hold no game, all or none; return how many were deleted."""
+    stored = list(Tournament.objects.select_for_update().filter(pk__in=[t.pk for t in tournaments]))
+    check_tournament_deletion(stored)
+    for tournament in stored:
+        tournament.delete()
+    return len(stored)
+
+
 # --- the records the admin adds, changes and deletes: periods, players --------------------------
 
 
@@ -598,6 +656,10 @@ def delete_periods(*, periods: Iterable[RatingPeriod], user: Any = None) -> int:
     )
     check_period_deletion(stored)
     for period in stored:
+        # The tournaments left without games there (their games were deleted) go with it.
+        empty = period.tournaments.filter(games__isnull=True)
+        for tournament in empty:
+            tournament.delete()
         period.delete()
     return len(stored)
 

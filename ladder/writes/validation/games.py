@@ -265,7 +265,7 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
     check_list(entry, game, checked)
     _model_checks(game, checked)
-    if entry.tournament is not None:
+    if isinstance(entry.tournament, Tournament | TournamentSpec):
         _check_tournament(entry, entry.tournament, game, periods, checked)
     elif entry.date is not None and "date" not in checked.problems:
         check_date(entry.date, periods, checked)

@@ -27,6 +27,8 @@ class TournamentSpec:
     start: date
     end: date
     rated_in: str = ""
+    origin: str = Tournament.Origin.CSV
+    origin_file: str = ""
 
 
 def event_tournament_name(event: str, period: RatingPeriod) -> str:
@@ -70,9 +72,7 @@ def closed_problem(period: RatingPeriod | None) -> str | None:
     return None
 
 
-def tournament_for(
-    spec: TournamentSpec, rating_list: str, *, origin: str = Tournament.Origin.CSV
-) -> Tournament:
+def tournament_for(spec: TournamentSpec, rating_list: str) -> Tournament:
     """The recorded tournament a file names (by name, start and list), created when new.
 
     A tournament already recorded keeps its dates and period: a file that gives others is
@@ -98,9 +98,12 @@ def tournament_for(
         end=spec.end,
         rating_list=rating_list,
         rated_in=period,
-        origin=origin,
+        origin=spec.origin,
+        origin_file=spec.origin_file[: Tournament._meta.get_field("origin_file").max_length],
     )
-    tournament.full_clean(validate_unique=False)
+    # The fields' validators (the name's characters); the dates and the period were checked
+    # with the games, and the database holds the constraints.
+    tournament.full_clean(exclude=["rated_in"], validate_unique=False, validate_constraints=False)
     tournament.save()
     return tournament
 
@@ -122,3 +125,37 @@ def event_tournament(event: str, period: RatingPeriod, rating_list: str) -> Tour
         defaults={"end": period.end, "rated_in": period},
     )
     return tournament
+
+
+def check_tournament_change(tournament: Tournament) -> None:
+    """Refuse a change that would strand a tournament's games: another list, or dates that
+    leave out one of them (``ValidationError`` naming the field)."""
+    if tournament.pk is None:
+        return
+    stored = Tournament.objects.filter(pk=tournament.pk).first()
+    if stored is None:
+        return
+    games = stored.games.all()
+    if stored.rating_list != tournament.rating_list and games.exists():
+        raise ValidationError(
+            {"rating_list": "The tournament has games on its list; it keeps that list."}
+        )
+    if tournament.start is None or tournament.end is None:
+        return
+    outside = games.exclude(date__gte=tournament.start, date__lte=tournament.end).first()
+    if outside is not None:
+        raise ValidationError(
+            {
+                "start": f"Its game of {outside.date} (#{outside.pk}) would fall outside "
+                f"{tournament.start} to {tournament.end}; correct the game first."
+            }
+        )
+
+
+def check_tournament_deletion(tournaments: list[Tournament]) -> None:
+    """Refuse to delete tournaments that hold games, naming them."""
+    busy = [t.name for t in tournaments if t.games.exists()]
+    if busy:
+        raise ValidationError(
+            f"Delete the games of {', '.join(busy)} first: a tournament with games stays."
+        )
