@@ -283,8 +283,9 @@ def _check_tournament(
 ) -> None:
     """Check a game against the tournament it names: inside its dates, on its list, and the
     period that rates it open (which may be later than the game's own month, FIDE.md 10.1)."""
-    for name, message in check_in_tournament(entry.date, game.rating_list, tournament).items():
-        checked.add(name, message)
+    if tournament.start <= tournament.end:  # else its dates are the problem (below)
+        for name, message in check_in_tournament(entry.date, game.rating_list, tournament).items():
+            checked.add(name, message)
     if entry.date is not None and entry.date > (bound := latest_game_date()):
         checked.add("date", future_message(entry.date, bound))
     if isinstance(tournament, Tournament):
