@@ -174,7 +174,7 @@ def _rate_some(
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
     results = engine.rate_period(
-        span, states, columns, rules(), earlier_ratings(columns, rating_list)
+        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list)
     )
     return {pid: result for pid, result in results.items() if pid in redo}
 

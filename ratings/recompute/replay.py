@@ -171,7 +171,7 @@ def _rate(
         return None
     span = engine.Period(period.start, period.end, period.label)
     earlier = earlier_ratings(games, rating_list)
-    return engine.rate_period_columns(span, states, games, rules(), earlier)
+    return engine.rate_period_columns(span, states, games, rules(rating_list), earlier)
 
 
 def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:

@@ -25,9 +25,15 @@ from ratings.recompute.rows import Row
 from ratings.rules import engine
 
 
-def rules() -> engine.Rules:
-    """Return the club's rule options from settings."""
-    return engine.Rules(method=settings.LADDER_RATING_METHOD, club_k=settings.LADDER_CLUB_K)
+def rules(rating_list: str = RatingList.STANDARD) -> engine.Rules:
+    """Return the club's rule options for a list from settings (``LADDER_RULES``: FIDE's rule
+    sets by date, or one day's for everything)."""
+    return engine.Rules(
+        method=settings.LADDER_RATING_METHOD,
+        club_k=settings.LADDER_CLUB_K,
+        rating_list=rating_list,
+        fixed=settings.LADDER_RULES_FIXED,
+    )
 
 
 def load_players(

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ratings.rules import fide
+from ratings.rules import eras, fide
 from ratings.rules.fide import UNIT
 
 RESULT_WHITE_WIN = "1-0"
@@ -134,10 +134,23 @@ class Period:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The club's options: FIDE's table or classic Elo, and an optional club K (1-100)."""
+    """The club's options: FIDE's table or classic Elo, an optional club K (1-100), the list
+    rated, and the rule set: FIDE's in force on each day (``fixed`` None, ``LADDER_RULES=
+    by-date``) or one day's for everything."""
 
     method: str = fide.METHOD_FIDE
     club_k: int | None = None
+    rating_list: str = fide.LIST_STANDARD
+    fixed: date | None = None
+
+    def era(self, on: date) -> eras.RuleSet:
+        """The rule set for a tournament starting (or a period opening) on ``on``."""
+        return _rule_set(on, self.rating_list, self.fixed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rule_set(on: date, rating_list: str, fixed: date | None) -> eras.RuleSet:
+    return eras.rules_for(on, rating_list, fixed)
 
 
 @dataclass(slots=True)
@@ -241,10 +254,11 @@ class RatedColumns(NamedTuple):
     peak: np.ndarray  # max(opening peak, after), -1 for none
     last: np.ndarray  # ordinal of the last rated game's date, -1 = none
     performance: list[int | None]
+    floor: int = fide.FLOOR  # the rule set's (7.2.1)
 
     def below_floor(self) -> np.ndarray:
         """7.2.1: the players shown unrated on the next list."""
-        return self.after < fide.FLOOR
+        return self.after < self.floor
 
 
 class PeriodColumns(NamedTuple):
@@ -273,8 +287,9 @@ def rate_period_columns(
 
     def rate_unrated() -> dict[int, PlayerPeriod]:
         pools = pools_of()
+        era = rules.era(period.start)
         return {
-            k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
+            k: _rate_unrated(period, states[ids[k]], pools.get(k, []), era)
             for k in np.flatnonzero(totals.rating < 0).tolist()
         }
 
@@ -363,18 +378,20 @@ def _tally(
     rating = opening.rating
     sides = _Sides.of(rating[wi], rating[bi], games, earlier)
     played = score >= 0
+    game_rules = _GameRules.of(period, games, rules)
     rated_w = played & (sides.own_w >= 0) & (sides.seen_b >= 0)
     rated_b = played & (sides.own_b >= 0) & (sides.seen_w >= 0)
-    # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025).
-    capped, real = _expectation_tables(rules.method)
-    exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
-
-    def expected(own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-        d = own - opponent + _OFFSET
-        return np.where(own >= exempt_from, real[d], capped[d])
-
-    own_w, seen_b = sides.own_w[rated_w], sides.seen_b[rated_w]
-    own_b, seen_w = sides.own_b[rated_b], sides.seen_w[rated_b]
+    if game_rules.six_hundred is not None:  # R&B 7.3.1: such games are rated for nobody
+        apart = game_rules.too_far_apart(sides.own_w, sides.seen_b) | (
+            game_rules.too_far_apart(sides.own_b, sides.seen_w)
+        )
+        rated_w, rated_b = rated_w & ~apart, rated_b & ~apart
+    # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025; once per
+    # tournament from 2022 to February 2024).
+    real = _expectation_table(rules.method)
+    d_w = game_rules.difference_used(sides.own_w - sides.seen_b, sides.own_w, wi, games)
+    d_b = game_rules.difference_used(sides.own_b - sides.seen_w, sides.own_b, bi, games)
+    seen_b, seen_w = sides.seen_b[rated_w], sides.seen_w[rated_b]
     side = np.concatenate([wi[rated_w], bi[rated_b]])
     size = len(id_list)
 
@@ -387,7 +404,7 @@ def _tally(
         rating,
         np.bincount(side, minlength=size).astype(np.int64),
         total(np.concatenate([score[rated_w], UNIT - score[rated_b]])),
-        total(np.concatenate([expected(own_w, seen_b), expected(own_b, seen_w)])),
+        total(np.concatenate([real[d_w[rated_w] + _OFFSET], real[d_b[rated_b] + _OFFSET]])),
         total(np.concatenate([seen_b, seen_w])),
         last,
     )
@@ -501,20 +518,91 @@ def _dense_index(white: np.ndarray, black: np.ndarray) -> tuple[np.ndarray, ...]
 
 
 @functools.cache
-def _expectation_tables(method: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return PD in UNIT by D + _OFFSET, with the 400-point cap and without (8.1.2, 8.3.1)."""
+def _expectation_table(method: str) -> np.ndarray:
+    """Return PD in UNIT by D + _OFFSET (8.1.2, or the logistic formula)."""
 
     def pd(used: int) -> int:
         if method == fide.METHOD_ELO:
             return fide.elo_expected_units(used, 0)
         return fide.expected_units(used)
 
-    cap = fide.DIFFERENCE_CAP
-    diffs = range(-_OFFSET, _OFFSET + 1)
-    return (
-        np.array([pd(max(-cap, min(cap, d))) for d in diffs], np.int64),
-        np.array([pd(d) for d in diffs], np.int64),
-    )
+    return np.array([pd(d) for d in range(-_OFFSET, _OFFSET + 1)], np.int64)
+
+
+class _GameRules(NamedTuple):
+    """The rules of each game's tournament (FIDE.md 10.1: chosen by its start; a tournament
+    inside the period: the period's), as scalars when every game has the same, else columns."""
+
+    cap: int | np.ndarray  # 8.3.1: the points beyond which D is capped
+    exempt_from: int | np.ndarray  # a player rated this much uses the real D
+    once: bool | np.ndarray  # the cap upgrades one game per tournament (2022-24)
+    six_hundred: eras.SixHundredRule | None  # R&B 7.3.1 (the newest of the games' sets)
+    six_hundred_games: bool | np.ndarray  # whether it applies to each game
+
+    @classmethod
+    def of(cls, period: Period, games: GameColumns, rules: Rules) -> _GameRules:
+        sets = {-1: rules.era(period.start)}
+        start = games.start
+        if start is not None:
+            for day in np.unique(start[start >= 0]).tolist():
+                sets[day] = rules.era(date.fromordinal(day))
+
+        def column(value: Callable[[eras.RuleSet], Any]) -> Any:
+            values = {day: value(rule_set) for day, rule_set in sets.items()}
+            if len(set(values.values())) == 1:
+                return values[-1]
+            assert start is not None
+            found = np.full(len(start), values[-1])
+            for day, chosen in values.items():
+                found[start == day] = chosen
+            return found
+
+        no_exemption = 10**9
+        six = next((r.six_hundred.value for r in sets.values() if r.six_hundred.value), None)
+        return cls(
+            column(lambda r: r.cap.value.points),
+            column(lambda r: r.cap.value.exempt_from or no_exemption),
+            column(lambda r: r.cap.value.once_per_tournament),
+            six,
+            column(lambda r: r.six_hundred.value is not None),
+        )
+
+    def too_far_apart(self, own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        """R&B 7.3.1: the games 600+ apart with a player above 2600 (from December 2024)."""
+        rule = self.six_hundred
+        assert rule is not None
+        both = (own >= 0) & (opponent >= 0)
+        far = (np.abs(own - opponent) >= rule.gap) & (np.maximum(own, opponent) > rule.above)
+        return both & far & self.six_hundred_games
+
+    def difference_used(
+        self, d: np.ndarray, own: np.ndarray, players: np.ndarray, games: GameColumns
+    ) -> np.ndarray:
+        """The D each game's player uses (8.3.1); games not rated get any value."""
+        capped = np.clip(d, -self.cap, self.cap)
+        over = np.abs(d) > self.cap
+        if np.any(self.once & over):
+            # 2022-24: only the game with the largest gap of each player's tournament is
+            # upgraded; their other games beyond the cap use the real D.
+            chosen = _largest_gap(d, players, games, self.once & over)
+            capped = np.where(self.once & over & ~chosen, d, capped)
+        used = np.where(own >= self.exempt_from, d, capped)
+        return np.clip(used, -_OFFSET, _OFFSET)
+
+
+def _largest_gap(
+    d: np.ndarray, players: np.ndarray, games: GameColumns, candidates: np.ndarray
+) -> np.ndarray:
+    """Mark, among ``candidates``, each player's game of largest |D| in each event."""
+    rows = np.flatnonzero(candidates)
+    names = games.events(rows)
+    _, codes = np.unique(np.array(names, dtype=object), return_inverse=True)
+    keys = players[rows] * (int(codes.max()) + 1) + codes
+    order = np.lexsort((-np.abs(d[rows]), keys))
+    first = np.r_[True, keys[order][1:] != keys[order][:-1]]
+    chosen = np.zeros(len(d), bool)
+    chosen[rows[order[first]]] = True
+    return chosen
 
 
 def _rate_rated(
@@ -531,13 +619,11 @@ def _rate_rated(
     The arithmetic runs on whole columns (integers in UNIT, exact), K's eligibility too
     (``fide.k_factors``). A federation's period rates 100,000 players here.
     """
-    k, reasons = fide.k_factors(
-        peak_rating=opening.peak, rated_games=opening.rated_games,
-        birth_year=opening.birth_year, year=period.start.year, club_k=rules.club_k,
-    )  # fmt: skip
+    era = rules.era(period.start)
+    k, reasons = _k_factors(era, opening, period.start.year, rules.club_k)
     games, score, expected = totals.games[at], totals.score[at], totals.expected[at]
     # 8.3.3, the 700 rule: K x n above 700 gives K = floor(700 / n) for every game.
-    over = k * games > fide.K_CAP_PRODUCT
+    over = (k * games > fide.K_CAP_PRODUCT) & era.seven_hundred.value
     applied = np.where(over, fide.K_CAP_PRODUCT // np.maximum(games, 1), k)
     exact = applied * (score - expected)
     # 8.3.4: one rounding per period, half away from zero.
@@ -548,8 +634,27 @@ def _rate_rated(
     performances = _performances(totals.opponents[at], games, score)
     return RatedColumns(
         [ids[k] for k in at.tolist()], opening, k, reasons, games, score, expected, applied,
-        exact, change, after, peak, last, performances,
+        exact, change, after, peak, last, performances, era.floor.value,
     )  # fmt: skip
+
+
+def _k_factors(
+    era: eras.RuleSet, opening: StateColumns, year: int, club_k: int | None
+) -> tuple[np.ndarray, list[str]]:
+    """K for each player from the opening list (8.3.3) by the rule set's scheme: today's over
+    whole columns, an older one player by player (only a replay of old periods meets it)."""
+    if isinstance(era.k.value, eras.TodaysK):
+        return fide.k_factors(
+            peak_rating=opening.peak, rated_games=opening.rated_games,
+            birth_year=opening.birth_year, year=year, club_k=club_k,
+        )  # fmt: skip
+    found = [
+        era.k_factor(peak_rating=None if peak < 0 else peak, rated_games=games,
+                     birth_year=None if born < 0 else born, year=year, club_k=club_k)
+        for peak, games, born in zip(opening.peak.tolist(), opening.rated_games.tolist(),
+                                     opening.birth_year.tolist(), strict=True)
+    ]  # fmt: skip
+    return np.array([k.value for k in found], np.int64), [k.reason for k in found]
 
 
 def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
@@ -558,7 +663,7 @@ def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
     opening = rated.opening
     return [
         _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
-                      days.get(day), rp)
+                      days.get(day), rp, rated.floor)
         for i, (k, reason, sums, changed, peak, day, rp) in enumerate(zip(
             rated.k.tolist(), rated.k_reason,
             zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(),
@@ -601,10 +706,11 @@ def _rated_result(
     peak: int | None,
     last: date | None,
     performance: int | None,
+    floor: int,
 ) -> PlayerPeriod:
     """One rated player's result from the column arithmetic of ``_rate_rated``."""
     (games, score, expected), (applied, exact, change, after) = sums, changed
-    if after < fide.FLOOR:
+    if after < floor:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
         status, rating_after, peak = STATUS_BELOW_FLOOR, None, state.peak_rating
     else:
@@ -635,15 +741,20 @@ def _performances(opponents: np.ndarray, games: np.ndarray, score: np.ndarray) -
     ]
 
 
-def _rate_unrated(period: Period, state: PlayerState, pool_games: list[PoolGame]) -> PlayerPeriod:
-    """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow."""
+def _rate_unrated(
+    period: Period, state: PlayerState, pool_games: list[PoolGame], era: eras.RuleSet
+) -> PlayerPeriod:
+    """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow (by
+    the rule set's method and floor)."""
     horizon = fide.add_months(period.end, -fide.FIRST_RATING_POOL_MONTHS)
     new_games = sorted(pool_games)  # by date, event, opponent, score: the order of the fields
     pool = tuple(g for g in state.pool if g.on > horizon) + tuple(new_games)
     first_event = state.first_event or (new_games[0].event if new_games else None)
     counted = _drop_zero_first_event(pool, first_event)
     points = Fraction(sum(g.score for g in counted), UNIT)
-    result = fide.first_rating([g.opponent_rating for g in counted], points)
+    result = eras.first_rating(
+        era.first_rating.value, [g.opponent_rating for g in counted], points, era.floor.value
+    )
     last = max(filter(None, (state.last_rated_on, *(g.on for g in new_games))), default=None)
     period_score = sum(g.score for g in new_games)
     performance = _performance(

@@ -75,7 +75,8 @@ def test_a_tournament_over_the_turn_of_the_month_is_rated_with_the_list_at_its_s
     november = RatingPeriod.objects.get(label="2025-11")
     assert {g.period for g in games} == {november}  # the period holding its last day
     halloween = Tournament.objects.get(name="Halloween Open")
-    assert halloween.spans_periods and halloween.origin == Tournament.Origin.CSV
+    assert halloween.spans_periods
+    assert halloween.origin == Tournament.Origin.CSV
     ann = RatingChange.objects.get(player=a, period=november)
     # The October list (Ann 1800, Bea 1800): two draws at PD .50, nothing changes; with the
     # November list Ann would have lost 1 (1818 v 1800: PD .53).
@@ -128,7 +129,8 @@ def test_a_late_report_is_rated_in_a_later_period_and_refused_past_the_third_lis
 def test_a_bad_tournament_in_a_file_names_the_line_and_column(club, row, column, sentence):
     message = refused(HEADER + row + "\n")
     assert f"line 2, column '{column}': {sentence}" in message
-    assert not Game.objects.exists() and not Tournament.objects.exists()
+    assert not Game.objects.exists()
+    assert not Tournament.objects.exists()
 
 
 def test_a_late_reports_closed_period_is_refused_with_how_to_reopen_it(club):
