@@ -33,8 +33,9 @@ class TournamentForm(forms.ModelForm):
                 self.add_error(None, error)
             stored = Tournament.objects.filter(pk=self.instance.pk).first()
             for period in {self.instance.rated_in, *([stored.rated_in] if stored else [])}:
-                if period.is_closed:
-                    self.add_error("rated_in", closed_message(period))
+                if period.is_closed:  # a closed period's tournament is read-only: say why
+                    field = "rated_in" if "rated_in" in self.fields else None
+                    self.add_error(field, closed_message(period))
         return data
 
 
