@@ -11,6 +11,8 @@
   ``X-Forwarded-For`` is believed (default: none, the header is ignored).
 - ``LADDER_RATING_METHOD``: ``fide`` (table 8.1.2, default) or ``elo`` (logistic formula).
 - ``LADDER_CLUB_K``: a club K from 1 to 100 replacing FIDE's K eligibility (default: none).
+- ``LADDER_RULES``: ``by-date`` (default: FIDE's rules in force when each tournament started),
+  ``current`` (today's rules for the whole history) or a date ``YYYY-MM-DD`` (that day's).
 - ``LADDER_LISTS``: the lists the club keeps, e.g. ``standard,rapid,blitz`` (default: all three).
 - ``LADDER_RECOMPUTE``: where rating runs execute: ``immediate`` (default: in the process that
   made the change, right after its commit) or ``background`` (a database queue drained by
@@ -31,6 +33,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 # The rules are plain Python (no Django): K's bounds are read from their one home.
+from ratings.rules import eras
 from ratings.rules.calculator import MAX_K, MIN_K
 from ratings.rules.fide import LISTS, METHODS
 
@@ -330,6 +333,13 @@ SPECTACULAR_SETTINGS = {
 LADDER_TOKEN_DAYS = _whole("LADDER_TOKEN_DAYS", 90, 1, 3650)
 
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
+# FIDE's rules as they were on each day (by-date, the default), or one day's rule set for the
+# whole history ("current": today's; or a date, YYYY-MM-DD): ratings.rules.eras.
+LADDER_RULES = os.environ.get("LADDER_RULES", eras.RULES_BY_DATE)
+try:
+    LADDER_RULES_FIXED = eras.parse_rules_setting(LADDER_RULES)
+except ValueError as error:
+    raise ImproperlyConfigured(f"LADDER_RULES: {error}") from None
 LADDER_CLUB_K = _whole_or_none("LADDER_CLUB_K", MIN_K, MAX_K)
 if LADDER_RATING_METHOD not in METHODS:
     raise ImproperlyConfigured("LADDER_RATING_METHOD must be 'fide' or 'elo'.")

@@ -26,7 +26,7 @@ from ladder.records import (
     RatingPeriod,
 )
 from ratings.models import RatingChange, Status
-from ratings.recompute.states import latest_changes, rules
+from ratings.recompute.states import latest_changes, ratings_in_force, rules
 from ratings.rules import engine, fide
 
 # --- the rating list -----------------------------------------------------------------------
@@ -263,7 +263,9 @@ class Line:
     opponent: Player
     colour: str  # "white" or "black"
     score: Decimal | None  # None for an unplayed game
-    opponent_rating: int | None  # from the list that opened the period
+    # from the list in force when the game's tournament started (most often the one that
+    # opened the period, FIDE.md 10.1)
+    opponent_rating: int | None
     rated: bool
     note: str
     calculation: fide.GameLine | None  # D, D used, PD, dR when the game was rated
@@ -281,7 +283,11 @@ def game_lines(
     players' RatingChange rows of that period on that list.
     """
     selected = (
-        Game.objects.for_player(player).on_list(rating_list).with_players().order_by("date", "pk")
+        Game.objects.for_player(player)
+        .on_list(rating_list)
+        .with_players()
+        .select_related("tournament")
+        .order_by("date", "pk")
     )
     if periods is not None:
         selected = selected.filter(period__in=periods)
@@ -299,22 +305,53 @@ def game_lines(
         )
         .values_list("player_id", "period_id", "status", "rating_before")
     }
+    earlier = _earlier_ratings(games, rating_list)
     method = rules().method
     lines: dict[int, list[Line]] = defaultdict(list)
     for game in games:
-        lines[game.period_id].append(_line(player, game, opening, method))
+        ratings = _ratings_used(player, game, opening, earlier)
+        lines[game.period_id].append(_line(player, game, ratings, method))
     return dict(lines)
+
+
+def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int, int | None]]:
+    """For the games of tournaments that started before their period, both players' ratings on
+    the list in force at the start (FIDE.md 10.1): two queries a start, usually none."""
+    starts: dict[date, set[int]] = defaultdict(set)
+    for game in games:
+        if game.tournament is not None and game.tournament.start < game.period.start:
+            starts[game.tournament.start].update((game.white_id, game.black_id))
+    return {day: ratings_in_force(day, players, rating_list) for day, players in starts.items()}
+
+
+def _ratings_used(
+    player: Player, game: Game, opening: _Opening, earlier: dict[date, dict[int, int | None]]
+) -> tuple[int | None, int | None]:
+    """The rating a player is rated with in ``game`` and the opponent's as they count it: the
+    opening list's, or for a tournament that started earlier the list then (8.2.4: a player
+    unrated then but rated now uses their current rating, and counts as unrated for the
+    opponent), as ``engine.rate_period`` rates it."""
+    opponent = game.black_id if game.white_id == player.pk else game.white_id
+    own = opening.get((player.pk, game.period_id), (None, None))[1]
+    opp = opening.get((opponent, game.period_id), (None, None))[1]
+    tournament = game.tournament
+    if tournament is None or tournament.start >= game.period.start:
+        return own, opp
+    then = earlier[tournament.start]
+    own_then = then.get(player.pk)
+    return (None if own is None else (own_then if own_then is not None else own)), then.get(
+        opponent
+    )
 
 
 # (player id, period id) -> (status, rating on the list that opened the period)
 _Opening = dict[tuple[int, int], tuple[str, int | None]]
 
 
-def _line(player: Player, game: Game, opening: _Opening, method: str) -> Line:
+def _line(player: Player, game: Game, ratings: tuple[int | None, int | None], method: str) -> Line:
     white = game.white_id == player.pk
     opponent = game.black if white else game.white
-    own_rating = opening.get((player.pk, game.period_id), (None, None))[1]
-    opp_rating = opening.get((opponent.pk, game.period_id), (None, None))[1]
+    own_rating, opp_rating = ratings
     white_score = engine.WHITE_SCORE.get(game.result)
     colour = "white" if white else "black"
     if white_score is None:

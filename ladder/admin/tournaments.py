@@ -23,7 +23,7 @@ from ladder.admin.runs import report_run
 from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
 from ladder.files.tournament_file import decode
-from ladder.records import Game
+from ladder.records import Game, RatingPeriod
 
 MAX_UPLOAD = 5 * 1024 * 1024  # a 1,000-player TRF is about 200 kB
 
@@ -35,6 +35,14 @@ class TournamentFileForm(forms.Form):
         "Sharly-Chess or lichess, or a PGN file (only its tags are read).",
     )
     content = forms.CharField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(required=False, widget=forms.HiddenInput)
+    rated_in = forms.CharField(
+        max_length=RatingPeriod._meta.get_field("label").max_length,
+        required=False,
+        label="Rated in",
+        help_text="A late report: the label of the period that rates it (default: the period "
+        "holding the tournament's last day; at most the third list after it, FIDE 9.1).",
+    )
     event = forms.CharField(
         max_length=Game._meta.get_field("event").max_length,
         required=False,
@@ -59,6 +67,7 @@ class TournamentFileForm(forms.Form):
             if upload.size > MAX_UPLOAD:
                 raise forms.ValidationError("The file is larger than 5 MB; is it a TRF?")
             data["data"] = upload.read()
+            data["name"] = upload.name or ""
         elif data.get("content"):
             data["data"] = data["content"].encode("utf-8")
         else:
@@ -82,6 +91,8 @@ def import_tournament_view(request: Any, model_admin: Any) -> Any:
             "day": data["date"],
             "rating_list": data.get("rating_list", ""),
             "time_control": data["time_control"],
+            "rated_in": data["rated_in"].strip(),
+            "file_name": data.get("name", ""),
         }
         confirm = "_import" in request.POST
         try:
@@ -101,7 +112,9 @@ def import_tournament_view(request: Any, model_admin: Any) -> Any:
             if confirm:
                 return HttpResponseRedirect(reverse("admin:ladder_game_changelist"))
             text, _ = decode(data["data"])
-            form = TournamentFileForm(initial={**request.POST.dict(), "content": text})
+            form = TournamentFileForm(
+                initial={**request.POST.dict(), "content": text, "name": data.get("name", "")}
+            )
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.model._meta,

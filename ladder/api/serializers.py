@@ -30,6 +30,7 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
     Result,
+    Tournament,
     default_list,
     kept_lists,
     parse_list,
@@ -672,12 +673,20 @@ class GameSerializer(serializers.ModelSerializer):
         help_text="Base minutes + increment seconds, e.g. 90+30 (standard), 15+10 (rapid), "
         "3+2 (blitz); it chooses the list (FIDE.md 9).",
     )
+    tournament = serializers.PrimaryKeyRelatedField(
+        queryset=Tournament.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The tournament it was played in (its id, /api/v1/tournaments/): the list in "
+        "force on its first day rates the game, in the period that rates the tournament "
+        "(FIDE.md 10.1). Absent or null: the game's event inside its month.",
+    )
 
     class Meta:
         model = Game
         fields = [
             "id", "date", "period", "white", "black", "result", "event", "round",
-            "rating_list", "time_control", "created", "updated",
+            "rating_list", "time_control", "tournament", "created", "updated",
         ]  # fmt: skip
         read_only_fields = ["id", "period", "created", "updated"]
 

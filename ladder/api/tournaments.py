@@ -23,7 +23,7 @@ from ladder.api.schema import errors
 from ladder.api.views import ApiMixin
 from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
-from ladder.records import Game, RatingList
+from ladder.records import Game, RatingList, RatingPeriod
 
 
 class CanImport(BasePermission):
@@ -56,6 +56,13 @@ class TournamentFileSerializer(serializers.Serializer):
     )
     time_control = serializers.CharField(
         required=False, allow_blank=True, help_text="e.g. 90+30 (default: the file's)."
+    )
+    rated_in = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=RatingPeriod._meta.get_field("label").max_length,
+        help_text="A late report: the label of the period that rates it (default: the period "
+        "holding the tournament's last day; at most the third list after it, FIDE 9.1).",
     )
     preview = serializers.BooleanField(
         default=False, help_text="Check and describe the import; write nothing."
@@ -131,6 +138,8 @@ class TournamentImportView(ApiMixin, GenericAPIView):
                 day=data.get("date"),
                 rating_list=data.get("rating_list", ""),
                 time_control=data.get("time_control", ""),
+                rated_in=data.get("rated_in", "").strip(),
+                file_name=getattr(data["file"], "name", "") or "",
             )
             tournaments.import_tournament(plan, user=request.user, dry_run=data["preview"])
         except TrfRefused as error:

@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import head_to_head, ratings_on_date, rules, tournaments, views
+from ladder.api import head_to_head, ratings_on_date, rules, tournament_records, tournaments, views
 
 app_name = "api"
 
@@ -15,6 +15,7 @@ router.register("players", views.PlayerViewSet, basename="player")
 router.register("games", views.GameViewSet, basename="game")
 router.register("periods", views.PeriodViewSet, basename="period")
 router.register("rating-runs", views.RatingRunViewSet, basename="rating-run")
+router.register("tournaments", tournament_records.TournamentViewSet, basename="tournament")
 
 # Swagger UI and Redoc start from an inline script and inject their styles (Redoc also runs a
 # worker from a blob): the Content Security Policy allows that on these two pages only.

@@ -1,13 +1,16 @@
 """A whole club as one versioned JSON document: ``manage.py export_club`` / ``import_club``.
 
-Format ``ladder-club`` version 2: the players with their entry data, the rating periods (status,
-when closed) with their close/reopen log, the games, every published list with its lines and
-revisions, the finished rating runs, and the users with their groups and permissions -- never a
-password hash or a token. Records keep their ids, so links to a player or a run still work.
-The ratings themselves are not in it: they are a function of the inputs, and the restore asks
-for a full recompute; what was *published* is restored as it was published.
+Format ``ladder-club`` version 3: the players with their entry data, the rating periods (status,
+when closed) with their close/reopen log, the tournaments, the games, every published list with
+its lines and revisions, the finished rating runs, and the users with their groups and
+permissions -- never a password hash or a token. Records keep their ids, so links to a player
+or a run still work. The ratings themselves are not in it: they are a function of the inputs,
+and the restore asks for a full recompute; what was *published* is restored as it was
+published.
 
-Version 1 files (no publications, no runs, games without ids) are still read.
+Version 1 files (no publications, no runs, games without ids) and version 2 files (no
+tournaments: each event's games of a month become a tournament inside it, as the migration made
+them) are still read.
 
 ``read_club`` parses a document into a ``ClubPlan`` of unsaved records, noting each value of
 the wrong type by where it is (``games[12].date``); ``ladder.writes.actions.restore_club``
@@ -26,11 +29,18 @@ from django.db import models
 from django.utils import timezone
 
 from ladder.exceptions import NotAnExport
-from ladder.records import PLAYER_ENTRY_FIELDS, Game, PeriodLog, Player, RatingPeriod
+from ladder.records import (
+    PLAYER_ENTRY_FIELDS,
+    Game,
+    PeriodLog,
+    Player,
+    RatingPeriod,
+    Tournament,
+)
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
 
-FORMAT, VERSION, READS = "ladder-club", 2, (1, 2)
+FORMAT, VERSION, READS = "ladder-club", 3, (1, 2, 3)
 PLAYER_FIELDS = (
     "name",
     "fide_id",
@@ -41,6 +51,9 @@ PLAYER_FIELDS = (
     *PLAYER_ENTRY_FIELDS,
 )
 GAME_FIELDS = ("date", "result", "event", "round", "rating_list", "time_control")
+TOURNAMENT_FIELDS = (
+    "name", "start", "end", "rating_list", "time_control", "origin", "origin_file",
+)  # fmt: skip
 USER_FIELDS = (
     "username",
     "email",
@@ -143,16 +156,27 @@ def export_club() -> dict[str, Any]:
             }
             for p in RatingPeriod.objects.order_by("start")
         ],
+        "tournaments": [
+            {
+                "id": t["pk"],
+                "rated_in": t["rated_in_id"],
+                **{f: _json(t[f]) for f in TOURNAMENT_FIELDS},
+            }
+            for t in Tournament.objects.order_by("start", "pk").values(
+                "pk", "rated_in_id", *TOURNAMENT_FIELDS
+            )
+        ],
         "games": [
             {
                 "id": g["pk"],
                 "white": g["white_id"],
                 "black": g["black_id"],
                 "period": g["period_id"],
+                "tournament": g["tournament_id"],
                 **{f: _json(g[f]) for f in GAME_FIELDS},
             }
             for g in Game.objects.order_by("date", "pk").values(
-                "pk", "white_id", "black_id", "period_id", *GAME_FIELDS
+                "pk", "white_id", "black_id", "period_id", "tournament_id", *GAME_FIELDS
             )
         ],
         "publications": _publications(),
@@ -244,8 +268,13 @@ def read_club(document: Any) -> ClubPlan:
             record = reader.record(PeriodLog, log, at, ["action", "reason", "at"])
             record.period_id = period.pk
             plan.logs.append(Located(at, record, {"user": reader.value(log, at, "user", str)}))
+    if version > 2:
+        for where, item in reader.items(document, "tournaments"):
+            keys = ["id", "rated_in", *TOURNAMENT_FIELDS]
+            plan.tournaments.append(Located(where, reader.record(Tournament, item, where, keys)))
     for where, item in reader.items(document, "games"):
         keys = ["white", "black", "period", *GAME_FIELDS] + (["id"] if version > 1 else [])
+        keys += ["tournament"] if version > 2 else []
         plan.games.append(Located(where, reader.record(Game, item, where, keys)))
     if version > 1:
         _read_published(reader, document, plan)

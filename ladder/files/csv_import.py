@@ -23,6 +23,7 @@ from ladder.files import games_screen
 from ladder.files.csv_rows import (
     GAME_COLUMNS,
     GAME_FIELD_COLUMNS,
+    TOURNAMENT_COLUMNS,
     date_problem,
     fingerprinted,
     parse_date,
@@ -40,7 +41,7 @@ from ladder.records import (
     read_fide_id,
 )
 from ladder.writes import actions, validation
-from ladder.writes.validation import GameEntry
+from ladder.writes.validation import GameEntry, TournamentSpec
 
 __all__ = [
     "GAME_COLUMNS",
@@ -190,18 +191,40 @@ def read_games(file: TextIO) -> list[GameEntry]:
         index = at[name]
         return "" if index is None else seen.setdefault(values[index], values[index])
 
-    for line, values in rows:
-        written = text(values, "date")
+    def day_of(written: str, column: str, line: int) -> date | None:
         if written not in days:
             days[written] = parse_date(written)
-        day = days[written]
-        if day is None:
-            errors.append(FileProblem(line, "date", date_problem(written)))
+        if days[written] is None:
+            errors.append(FileProblem(line, column, date_problem(written)))
+        return days[written]
+
+    specs: dict[tuple[str, ...], TournamentSpec] = {}
+
+    def tournament(values: list[str], line: int) -> TournamentSpec | None:
+        texts = tuple(text(values, name).strip() for name in TOURNAMENT_COLUMNS)
+        if not any(texts):
+            return None
+        if texts not in specs:
+            name, start, end, rated_in = texts
+            missing = [c for c, v in zip(TOURNAMENT_COLUMNS[:3], texts, strict=False) if not v]
+            for column in missing:
+                what = "tournament's name" if column == "tournament" else f"tournament's {column}"
+                errors.append(FileProblem(line, column, f"The {what} is missing."))
+            first, last = (day_of(start, "start", line) if start else None,
+                           day_of(end, "end", line) if end else None)  # fmt: skip
+            if missing or first is None or last is None:
+                return None
+            specs[texts] = TournamentSpec(name, first, last, rated_in)
+        return specs[texts]
+
+    for line, values in rows:
+        day = day_of(text(values, "date"), "date", line)
         entries.append(
             GameEntry(date=day, white=text(values, "white"), black=text(values, "black"),
                       result=text(values, "result"), event=text(values, "event"),
                       round=text(values, "round"), rating_list=text(values, "list"),
-                      time_control=text(values, "time_control"), source=f"line {line}")
+                      time_control=text(values, "time_control"), source=f"line {line}",
+                      tournament=tournament(values, line))
         )  # fmt: skip
     if errors:
         raise ImportFailed(errors)

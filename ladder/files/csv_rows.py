@@ -16,7 +16,13 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from ladder.exceptions import AlreadyImported, FileProblem, ImportFailed
 from ladder.records import ImportedFile
 
-GAME_COLUMNS = ("date", "white", "black", "result", "event", "round", "list", "time_control")
+GAME_COLUMNS = (
+    "date", "white", "black", "result", "event", "round", "list", "time_control",
+    "tournament", "start", "end", "rated_in",
+)  # fmt: skip
+# The columns that name a game's tournament (FIDE.md 10.1): its name, first and last day, and
+# for a late report the label of the period that rates it.
+TOURNAMENT_COLUMNS = ("tournament", "start", "end", "rated_in")
 
 
 def fingerprinted(file: TextIO, kind: str) -> tuple[TextIO, str]:

@@ -26,8 +26,9 @@ from ladder.exceptions import (
 from ladder.files import pgn, trf
 from ladder.files.tournament_file import Entrant, Tournament, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
+from ladder.records import Tournament as TournamentRecord
 from ladder.writes import actions
-from ladder.writes.validation import GameEntry, PlayerLookup
+from ladder.writes.validation import GameEntry, PlayerLookup, TournamentSpec
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -130,9 +131,14 @@ def prepare(
     day: date | None = None,
     rating_list: str = "",
     time_control: str = "",
+    rated_in: str = "",
+    file_name: str = "",
 ) -> TournamentImport:
     """Match the file's players and build its games; conflicts and missing data are
-    ``problems`` (the write refuses them). Reads the club's players once."""
+    ``problems`` (the write refuses them). Reads the club's players once.
+
+    The games are entered in the file's tournament: its name, its first and last day (042 and
+    052, else its games' dates) and, for a late report, ``rated_in`` (a period's label)."""
     control = time_control or _time_control(tournament)
     plan = TournamentImport(
         tournament,
@@ -185,7 +191,27 @@ def prepare(
                 + (f", column {pairing.column}" if pairing.column else ""),
             )
         )
+    _name_tournament(plan, rated_in=rated_in, file_name=file_name)
     return plan
+
+
+def _name_tournament(plan: TournamentImport, *, rated_in: str, file_name: str) -> None:
+    """Enter every game of the file in its tournament (FIDE.md 10.1): the file's dates, else
+    its games' first and last."""
+    days = [entry.date for entry in plan.entries if entry.date is not None]
+    start = plan.tournament.start or min(days, default=None)
+    end = plan.tournament.end or max(days, default=None)
+    if start is None or end is None or not plan.event:
+        return
+    start, end = min([start, *days]), max([end, *days])  # a file's dates may be too narrow
+    origin = (
+        TournamentRecord.Origin.PGN
+        if plan.tournament.version == "PGN"
+        else (TournamentRecord.Origin.TRF)
+    )
+    spec = TournamentSpec(plan.event, start, end, rated_in, origin, file_name)
+    for entry in plan.entries:
+        entry.tournament = spec
 
 
 def _where(line: int, column: int) -> str:

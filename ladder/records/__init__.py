@@ -54,6 +54,7 @@ from ladder.records.text import (
     refuse_control_characters,
     refuse_control_characters_but_lines,
 )
+from ladder.records.tournaments import Tournament, TournamentQuerySet
 from ladder.records.versions import DataVersion
 
 __all__ = [
@@ -95,6 +96,8 @@ __all__ = [
     "Sex",
     "ThrottleCount",
     "Title",
+    "Tournament",
+    "TournamentQuerySet",
     "closed_message",
     "default_list",
     "entry_fields",

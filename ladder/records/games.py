@@ -24,6 +24,7 @@ from ladder.records.players import Player
 from ladder.records.text import (
     refuse_control_characters,
 )
+from ladder.records.tournaments import Tournament, game_problems
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -55,6 +56,15 @@ class Game(models.Model):
             MinValueValidator(FIRST_GAME_DATE, message=GAME_DATE_MESSAGE),
             MaxValueValidator(LAST_GAME_DATE, message=GAME_DATE_MESSAGE),
         ],
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.PROTECT,
+        related_name="games",
+        null=True,
+        blank=True,
+        help_text="The tournament it was played in: its start chooses the list that rates it "
+        "and its period is the game's.",
     )
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
@@ -109,8 +119,11 @@ class Game(models.Model):
         return f"{self.date} {self.white.name} - {self.black.name} {self.result}"
 
     def save(self, *args, **kwargs) -> None:
-        # The period always follows the date, whichever door the game came through.
-        if self.date and (self.period_id is None or not self.period.contains(self.date)):
+        # The period always follows the tournament (the one it is rated in), or without one the
+        # date, whichever door the game came through.
+        if self.tournament_id is not None:
+            self.period_id = self.tournament.rated_in_id
+        elif self.date and (self.period_id is None or not self.period.contains(self.date)):
             self.period = RatingPeriod.objects.for_date(self.date)
         super().save(*args, **kwargs)
 
@@ -118,3 +131,11 @@ class Game(models.Model):
         # Periods (closed, overlapping) and duplicates are batch checks: ladder.writes.validation.
         if self.white_id and self.black_id and self.white_id == self.black_id:
             raise ValidationError({"black": "A player cannot play themselves."})
+        if self.tournament_id is not None:
+            try:
+                tournament = self.tournament
+            except Tournament.DoesNotExist:  # the foreign key's own check names it
+                return
+            problems = game_problems(tournament, self.date, self.rating_list)
+            if problems:
+                raise ValidationError(problems)

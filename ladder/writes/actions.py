@@ -28,6 +28,7 @@ from ladder.records import (
     Player,
     RatingList,
     RatingPeriod,
+    Tournament,
     kept_lists,
     refuse_control_characters_but_lines,
 )
@@ -48,10 +49,21 @@ from ladder.writes.validation import (
     raise_for,
     raise_for_players,
 )
+from ladder.writes.validation.tournaments import (
+    TournamentSpec,
+    check_tournament_change,
+    check_tournament_deletion,
+    event_tournament,
+    event_tournament_name,
+    tournament_for,
+)
 from ratings import publication, runs
 from ratings.models import RatingRun, RunStatus
 
-GAME_FIELDS = ("date", "white", "black", "result", "event", "round", "rating_list", "time_control")
+GAME_FIELDS = (
+    "date", "white", "black", "result", "event", "round", "rating_list", "time_control",
+    "tournament",
+)  # fmt: skip
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
 _PUBLISHED_LOCK = 0x1AD0  # advisory lock: closing or reopening against entry-data changes
 
@@ -75,6 +87,8 @@ __all__ = [
     "restore_club",
     "save_period",
     "save_player",
+    "save_tournament",
+    "delete_tournaments",
 ]
 
 
@@ -89,14 +103,10 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     ``GamesInvalid`` (several games, each with its problems).
     """
     _lock_days({entry.date for entry in games if entry.date is not None})
-    valid = raise_for(check_games(games))
-    periods: dict[tuple[int, int], RatingPeriod] = {}
-    for game in valid:
-        month = (game.date.year, game.date.month)
-        if month not in periods or not periods[month].contains(game.date):
-            periods[month] = RatingPeriod.objects.for_date(game.date)
-        game.period = periods[month]
-    _lock_open({p.pk for p in periods.values()})
+    checked = check_games(games)
+    valid = raise_for(checked)
+    _place_in_tournaments(valid, [c.entry for c in checked if c.game is not None])
+    _lock_open({game.period_id for game in valid})
     created: list[Game] = bulk_create_with_history(valid, Game, default_user=_user(user))
     count = f"{len(created)} game" + ("s" if len(created) != 1 else "")
     for rating_list in sorted({game.rating_list for game in created}):  # one run a list
@@ -109,6 +119,35 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
             user=user,
         )
     return created
+
+
+def _place_in_tournaments(games: Sequence[Game], entries: Sequence[GameEntry]) -> None:
+    """Put each game in its tournament and the tournament's period: the one its entry names
+    (a file's is recorded when new), else its event's inside its month (FIDE.md 10.1)."""
+    months: dict[tuple[int, int], RatingPeriod] = {}
+    found: dict[tuple[Any, ...], Tournament] = {}
+    for game, entry in zip(games, entries, strict=True):
+        named = entry.tournament
+        if isinstance(named, Tournament):
+            tournament = named
+        elif isinstance(named, TournamentSpec):
+            key: tuple[Any, ...] = (named, game.rating_list)
+            if key not in found:
+                found[key] = tournament_for(named, game.rating_list)
+            tournament = found[key]
+        else:
+            month = (game.date.year, game.date.month)
+            if month not in months or not months[month].contains(game.date):
+                months[month] = RatingPeriod.objects.for_date(game.date)
+            period = months[month]
+            key = (game.event, period.pk, game.rating_list)
+            if key not in found:
+                found[key] = event_tournament(game.event, period, game.rating_list)
+            tournament = found[key]
+        game.tournament = tournament
+        game.period = tournament.rated_in
+        if named is not None:  # a game of a named tournament is of its event
+            game.event = game.event or tournament.name
 
 
 @transaction.atomic
@@ -125,6 +164,8 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     if stored is None:
         raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
     values = {name: getattr(stored, name) for name in GAME_FIELDS} | dict(changes)
+    if "tournament" not in changes and _in_event_tournament(stored):
+        values["tournament"] = None  # its event's inside its month again, wherever it moves
     if "time_control" in changes and "rating_list" not in changes:
         values["rating_list"] = ""  # a new time control says the list itself
     if values["date"] is not None:
@@ -137,11 +178,13 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     # so two writers never wait on each other: lock the old and the new period before the save
     # records the request, and check them open again now that no close can slip in.
     old_period = stored.period_id
-    stored.period = RatingPeriod.objects.for_date(values["date"])
-    _lock_open({old_period, stored.period_id})
-    old_list = stored.rating_list
     checked_game = checked[0].game
     assert checked_game is not None
+    _place_in_tournaments([checked_game], [entry])
+    values["tournament"] = checked_game.tournament
+    stored.period = checked_game.period
+    _lock_open({old_period, stored.period_id})
+    old_list = stored.rating_list
     values["rating_list"], values["time_control"] = (
         checked_game.rating_list,
         checked_game.time_control,
@@ -155,6 +198,17 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
         rating_lists={old_list, stored.rating_list},
     )
     return stored
+
+
+def _in_event_tournament(game: Game) -> bool:
+    """Whether a game sits in the tournament its event makes inside its month (no door named
+    a tournament for it)."""
+    tournament = game.tournament
+    return tournament is None or (
+        tournament.start == game.period.start
+        and tournament.end == game.period.end
+        and tournament.name == event_tournament_name(game.event, game.period)
+    )
 
 
 @transaction.atomic
@@ -525,6 +579,59 @@ def import_tournament(
     return created
 
 
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_tournament(*, tournament: Tournament, user: Any = None) -> Tournament:
+    """Add a tournament, or change one (name, dates, time control, the period that rates it).
+
+    Its games follow it: a new period moves them there, and a new start (another list in
+    force, FIDE.md 10.1) or period rates them again; both periods must be open. A tournament
+    with games keeps its list and may not leave out any of its games' dates.
+    """
+    tournament.full_clean()
+    stored = None
+    if tournament.pk is not None:
+        stored = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        if stored is None:
+            raise Tournament.DoesNotExist(f"Tournament #{tournament.pk} no longer exists.")
+    games = Game.objects.filter(tournament=stored) if stored is not None else Game.objects.none()
+    moved = stored is not None and (
+        stored.start != tournament.start or stored.rated_in_id != tournament.rated_in_id
+    )
+    check_tournament_change(tournament)
+    if stored is not None and games.exists():
+        _lock_open({stored.rated_in_id, tournament.rated_in_id})
+    else:
+        moved = False
+        _lock_open({tournament.rated_in_id})
+    tournament.save()
+    if moved:
+        assert stored is not None
+        games.update(period=tournament.rated_in)
+        earlier = min(stored.rated_in, tournament.rated_in, key=lambda p: p.start)
+        players = {pid for pair in games.values_list("white_id", "black_id") for pid in pair}
+        runs.request_recompute(
+            rating_list=tournament.rating_list,
+            period=earlier,
+            players=players,
+            reason=f"Tournament {tournament.name} changed",
+            user=user,
+        )
+    return tournament
+
+
+@transaction.atomic
+def delete_tournaments(*, tournaments: Iterable[Tournament], user: Any = None) -> int:
+    """Delete tournaments that hold no game, all or none; return how many were deleted."""
+    stored = list(Tournament.objects.select_for_update().filter(pk__in=[t.pk for t in tournaments]))
+    check_tournament_deletion(stored)
+    for tournament in stored:
+        tournament.delete()
+    return len(stored)
+
+
 # --- the records the admin adds, changes and deletes: periods, players --------------------------
 
 
@@ -563,6 +670,10 @@ def delete_periods(*, periods: Iterable[RatingPeriod], user: Any = None) -> int:
     )
     check_period_deletion(stored)
     for period in stored:
+        # The tournaments left without games there (their games were deleted) go with it.
+        empty = period.tournaments.filter(games__isnull=True)
+        for tournament in empty:
+            tournament.delete()
         period.delete()
     return len(stored)
 

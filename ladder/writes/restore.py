@@ -14,20 +14,31 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.color import no_style
 from django.db import connection, models
 
-from ladder.records import Game, ImportedFile, PeriodLog, PeriodStatus, Player, RatingPeriod
+from ladder.records import (
+    Game,
+    ImportedFile,
+    PeriodLog,
+    PeriodStatus,
+    Player,
+    RatingPeriod,
+    Tournament,
+)
 from ladder.writes import audit
 from ladder.writes.validation import ClubPlan, Located
+from ladder.writes.validation.tournaments import event_tournament_name
 from ratings import publication, runs
 from ratings.models import Publication, PublishedRating, RatingChange, RatingRun
 from ratings.recompute.services import LOCK_KEY
 
 RESTORED = "Restored from a club export"
-# Children first: a game protects its players and its period.
+# Children first: a game protects its players, its tournament and its period, a tournament
+# the period that rates it.
 CLUB_MODELS: tuple[type[models.Model], ...] = (
     RatingChange,
     PublishedRating,
     Publication,
     Game,
+    Tournament,
     PeriodLog,
     RatingRun,
     RatingPeriod,
@@ -74,8 +85,11 @@ def write_club(plan: ClubPlan, *, user: Any) -> dict[str, int]:
     for row in plan.logs:
         row.record.user = by(row, "user")
     PeriodLog.objects.bulk_create(row.record for row in plan.logs)
+    tournaments = Tournament.objects.bulk_create(row.record for row in plan.tournaments)
+    audit.record_created(Tournament, [t.pk for t in tournaments], user=user, reason=RESTORED)
     games = Game.objects.bulk_create((row.record for row in plan.games), batch_size=2000)
     audit.record_created(Game, [g.pk for g in games], user=user, reason=RESTORED)
+    _into_event_tournaments(user=user)
     for row in plan.publications:
         row.record.published_by = by(row, "published_by")
     Publication.objects.bulk_create(row.record for row in plan.publications)
@@ -91,6 +105,35 @@ def write_club(plan: ClubPlan, *, user: Any) -> dict[str, int]:
         "games": len(games),
         "publications": len(plan.publications),
     }
+
+
+def _into_event_tournaments(*, user: Any) -> None:
+    """Put the games a file gave no tournament (versions 1 and 2) in their event's tournament
+    inside their period, as the migration that made tournaments records did."""
+    loose = Game.objects.filter(tournament__isnull=True)
+    groups = list(loose.order_by().values_list("period_id", "rating_list", "event").distinct())
+    if not groups:
+        return
+    periods = RatingPeriod.objects.in_bulk()
+    known = {(t.name, t.start, t.rating_list): t for t in Tournament.objects.all()}
+    wanted = {}
+    for period_id, rating_list, event in groups:
+        period = periods[period_id]
+        key = (event_tournament_name(event, period), period.start, rating_list)
+        if key not in known and key not in wanted:
+            wanted[key] = Tournament(
+                name=key[0], start=period.start, end=period.end, rating_list=rating_list,
+                rated_in=period,
+            )  # fmt: skip
+    made = Tournament.objects.bulk_create(wanted.values())
+    audit.record_created(Tournament, [t.pk for t in made], user=user, reason=RESTORED)
+    known.update(wanted)
+    for period_id, rating_list, event in groups:
+        period = periods[period_id]
+        tournament = known[event_tournament_name(event, period), period.start, rating_list]
+        loose.filter(period_id=period_id, rating_list=rating_list, event=event).update(
+            tournament=tournament
+        )
 
 
 def publish_closed(*, user: Any) -> None:
@@ -136,7 +179,7 @@ def _permissions(names: list[str]) -> list[Permission]:
 def _move_sequences() -> None:
     """Move the id sequences past the ids written (PostgreSQL; SQLite follows by itself)."""
     statements = connection.ops.sequence_reset_sql(
-        no_style(), [Player, RatingPeriod, Game, Publication, RatingRun]
+        no_style(), [Player, RatingPeriod, Tournament, Game, Publication, RatingRun]
     )
     with connection.cursor() as cursor:
         for statement in statements:

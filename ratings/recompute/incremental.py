@@ -5,7 +5,9 @@ A property test (tests/ratings/test_incremental.py) holds it equal to a full rep
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
+from datetime import date
 
 from django.db import transaction
 from django.db.models import Q
@@ -24,7 +26,13 @@ from ratings.recompute.rows import (
     stored_form,
     write_players,
 )
-from ratings.recompute.states import final_states, latest_states, load_players, rules
+from ratings.recompute.states import (
+    earlier_ratings,
+    final_states,
+    latest_states,
+    load_players,
+    rules,
+)
 from ratings.recompute.summary import LineMove, Recompute
 from ratings.rules import engine
 
@@ -41,8 +49,12 @@ def recompute_players(
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
+    # Who had changed on each opening list (period start, players): a tournament that started
+    # in an earlier period is rated with the list in force then (FIDE.md 10.1).
+    history: list[tuple[date, frozenset[int]]] = []
     for current in periods:
-        rows, rated = _rate_reached(current, players, changed, rating_list, summary.lines)
+        history.append((current.start, frozenset(changed)))
+        rows, rated = _rate_reached(current, players, changed, rating_list, summary.lines, history)
         summary.rows += rows
         reached |= rated
     summary.moves = write_players(*final_states(reached, rating_list), rating_list)
@@ -58,6 +70,7 @@ def _rate_reached(
     changed: set[int],
     rating_list: str,
     lines: list[LineMove],
+    history: list[tuple[date, frozenset[int]]],
 ) -> tuple[int, set[int]]:
     """Rate one period of a list for the players reached; return rows written and players
     rated, and add to ``lines`` each line whose rating or change moved."""
@@ -72,6 +85,7 @@ def _rate_reached(
             redo.add(black)
         if black in changed:
             redo.add(white)
+    redo |= _reached_earlier(current, rating_list, history)
     rated = _rate_some(current, redo, rating_list)
     new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
     old = _stored_rows(current, redo | players, rating_list)
@@ -92,6 +106,25 @@ def _rate_reached(
     bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
     lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
+
+
+def _reached_earlier(
+    current: RatingPeriod, rating_list: str, history: list[tuple[date, frozenset[int]]]
+) -> set[int]:
+    """Both players of each game of a tournament that started before the period, when either
+    had changed on the list in force at its start (before the first period rated again, only
+    the players given can have: their entry data)."""
+    games = Game.objects.filter(
+        period=current, rating_list=rating_list, tournament__start__lt=current.start
+    )
+    redo: set[int] = set()
+    for white, black, start in games.values_list("white_id", "black_id", "tournament__start"):
+        day = bulk.as_date(start)
+        at = max(0, bisect.bisect_right(history, day, key=lambda entry: entry[0]) - 1)
+        then = history[at][1]
+        if white in then or black in then:
+            redo.update((white, black))
+    return redo
 
 
 def _line_moves(
@@ -120,10 +153,15 @@ def _rate_some(
     )
     rows = list(
         bulk.fetch_rows(
-            games.order_by().values_list("white_id", "black_id", "result", "date", "event")
+            games.order_by().values_list(
+                "white_id", "black_id", "result", "date", "event", "tournament__start"
+            )
         )
     )
-    rows = [(w, b, result, bulk.as_date(day), event) for w, b, result, day, event in rows]
+    rows = [
+        (w, b, result, bulk.as_date(day), event, _earlier(current, start))
+        for w, b, result, day, event, start in rows
+    ]
     everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
     entry, _ = load_players(rating_list, Q(storage.among(everyone, "id")))
     opening = latest_states(
@@ -134,8 +172,17 @@ def _rate_some(
     )
     states = {**entry, **opening}
     span = engine.Period(current.start, current.end, current.label)
-    results = engine.rate_period(span, states, rows, rules())
+    columns = engine.columns_of(rows)
+    results = engine.rate_period(
+        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list)
+    )
     return {pid: result for pid, result in results.items() if pid in redo}
+
+
+def _earlier(current: RatingPeriod, start: date | str | None) -> date | None:
+    """A tournament's start when it lies before the period (an earlier list rates it)."""
+    day = bulk.as_date(start) if start is not None else None
+    return day if day is not None and day < current.start else None
 
 
 def _stored_rows(current: RatingPeriod, players: set[int], rating_list: str) -> dict[int, Row]:

@@ -14,6 +14,7 @@ from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
     chunks,
+    earlier_ratings,
     latest_states,
     load_entry,
     load_players,
@@ -68,7 +69,7 @@ def replay_lists(
         found: dict[str, engine.PeriodColumns] = {}
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
-                results = _rate(current, states[name], games.pop(name, None))
+                results = _rate(current, states[name], games.pop(name, None), name)
                 if results is None:
                     continue
                 found[name] = results
@@ -160,13 +161,17 @@ def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
 
 
 def _rate(
-    period: RatingPeriod, states: dict[int, engine.PlayerState], games: engine.GameColumns | None
+    period: RatingPeriod,
+    states: dict[int, engine.PlayerState],
+    games: engine.GameColumns | None,
+    rating_list: str,
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    return engine.rate_period_columns(span, states, games, rules())
+    earlier = earlier_ratings(games, rating_list)
+    return engine.rate_period_columns(span, states, games, rules(rating_list), earlier)
 
 
 def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:

@@ -25,9 +25,15 @@ from ratings.recompute.rows import Row
 from ratings.rules import engine
 
 
-def rules() -> engine.Rules:
-    """Return the club's rule options from settings."""
-    return engine.Rules(method=settings.LADDER_RATING_METHOD, club_k=settings.LADDER_CLUB_K)
+def rules(rating_list: str = RatingList.STANDARD) -> engine.Rules:
+    """Return the club's rule options for a list from settings (``LADDER_RULES``: FIDE's rule
+    sets by date, or one day's for everything)."""
+    return engine.Rules(
+        method=settings.LADDER_RATING_METHOD,
+        club_k=settings.LADDER_CLUB_K,
+        rating_list=rating_list,
+        fixed=settings.LADDER_RULES_FIXED,
+    )
 
 
 def load_players(
@@ -218,20 +224,56 @@ def latest_changes(
     *,
     before: date | None = None,
     through: date | None = None,
+    ended_before: date | None = None,
     rating_list: str = RatingList.STANDARD,
 ) -> QuerySet[RatingChange]:
     """Each player's latest RatingChange on a list of a period starting before ``before`` (or at
-    or before ``through``): one query whatever the number of players."""
+    or before ``through``, or ending before ``ended_before``): one query whatever the number of
+    players."""
     rows = RatingChange.objects.filter(rating_list=rating_list)
     if before is not None:
         rows = rows.filter(period__start__lt=before)
     if through is not None:
         rows = rows.filter(period__start__lte=through)
+    if ended_before is not None:
+        rows = rows.filter(period__end__lt=ended_before)
     return rows.annotate(
         recency=Window(
             RowNumber(), partition_by=[F("player_id")], order_by=F("period__start").desc()
         )
     ).filter(recency=1)
+
+
+def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict[int, int | None]:
+    """Each player's rating on the list in force on ``on``: the one published at the end of
+    the last period that ended before it (FIDE.md 10.1), else their entry rating. Two queries
+    a chunk of players."""
+    found: dict[int, int | None] = {}
+    entry_rating = LIST_FIELDS[rating_list].entry[0]
+    for chunk in chunks(players):
+        found.update(Player.objects.filter(pk__in=chunk).values_list("pk", entry_rating))
+        found.update(
+            latest_changes(ended_before=on, rating_list=rating_list)
+            .filter(player_id__in=chunk)
+            .values_list("player_id", "rating_after")
+        )
+    return found
+
+
+def earlier_ratings(
+    games: engine.GameColumns, rating_list: str
+) -> dict[int, dict[int, int | None]]:
+    """The ratings ``engine.rate_period`` needs for the games of tournaments that started
+    before their period: the players' ratings on the list in force at each start."""
+    start = games.start
+    if start is None:
+        return {}
+    found: dict[int, dict[int, int | None]] = {}
+    for day in np.unique(start[start >= 0]).tolist():
+        rows = start == day
+        players = set(games.white[rows].tolist()) | set(games.black[rows].tolist())
+        found[day] = ratings_in_force(date.fromordinal(day), players, rating_list)
+    return found
 
 
 def _pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:

@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 
-from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Tournament
 from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk
@@ -125,15 +125,22 @@ def games_by_list(
     meanwhile: Callable[[], object] | None = None,
 ) -> dict[str, engine.GameColumns]:
     """The period's games on the lists, in one query, as integer columns for each list that has
-    any: White's score and the day decoded by the query.
+    any: White's score and the day decoded by the query, and for the games of tournaments that
+    started before the period the day they started (``GameColumns.start``; one more query
+    finds those tournaments, usually none).
 
     On PostgreSQL they come packed into ``bytea`` values straight into numpy (a million Python
     tuples of strings and dates cost more than the rest of the reading), one value for each
-    list and event: the server groups them, so each game's list and event are known without a
-    byte of their own, and the event names come once each. ``narrow``: every player's id fits
-    int4, so White's and Black's ids share one int8. ``meanwhile`` is called while the server
-    reads (on PostgreSQL; elsewhere first).
+    list, event and tournament: the server groups them, so each game's list, event and
+    tournament are known without a byte of their own, and the event names come once each.
+    ``narrow``: every player's id fits int4, so White's and Black's ids share one int8.
+    ``meanwhile`` is called while the server reads (on PostgreSQL; elsewhere first).
     """
+    earlier = dict(
+        Tournament.objects.filter(rated_in=period, start__lt=period.start).values_list(
+            "pk", "start"
+        )
+    )
     table = connection.ops.quote_name(Game._meta.db_table)
     cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
     marks = ", ".join(["%s"] * len(rating_lists))
@@ -143,7 +150,7 @@ def games_by_list(
             meanwhile()
         sql = (
             f"SELECT rating_list, white_id, black_id, CASE result {cases} ELSE -1 END, date, "
-            f"event FROM {table} WHERE {where}"
+            f"event, tournament_id FROM {table} WHERE {where}"
         )
         rows = list(bulk.fetch_rows_sql(sql, [period.pk, *rating_lists]))
         found = {}
@@ -159,8 +166,9 @@ def games_by_list(
             )
             events = np.array([row[4] for row in chosen], dtype=object)
             found[rating_list] = engine.GameColumns(
-                white, black, score, days, functools.partial(_names, events, None)
-            )
+                white, black, score, days, functools.partial(_names, events, None),
+                _starts(earlier, [row[5] for row in chosen]),
+            )  # fmt: skip
         return found
     # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
     # the day in one int4 (score x 2**16 + day; the cast to int2 refuses a day out of range).
@@ -170,21 +178,22 @@ def games_by_list(
         else "int8send(white_id) || int8send(black_id)"
     )
     groups = bulk.fetch_packed(
-        f"""SELECT rating_list, event,
+        f"""SELECT rating_list, event, tournament_id,
                    string_agg({players} || int4send((CASE result {cases} ELSE -1 END) * 65536
                                                     + (date - %s)::int2), ''::bytea)
             FROM {table} WHERE {where}
-            GROUP BY rating_list, event""",
+            GROUP BY rating_list, event, tournament_id""",
         [period.start, period.pk, *rating_lists],
         _NARROW_GAME if narrow else _WIDE_GAME,
         meanwhile=meanwhile,
     )
     found = {}
     for rating_list in rating_lists:
-        mine = [(event, records) for (name, event), records in groups if name == rating_list]
+        mine = [(event, tid, records) for (name, event, tid), records in groups
+                if name == rating_list]  # fmt: skip
         if not mine:
             continue
-        records = np.concatenate([records for _, records in mine])
+        records = np.concatenate([records for *_, records in mine])
         if narrow:
             pair = records["players"].astype(np.int64)
             white, black = pair >> 32, pair & 0xFFFFFFFF
@@ -193,12 +202,28 @@ def games_by_list(
         packed = records["score_day"].astype(np.int64)
         score = (packed + 32768) >> 16
         days = packed - (score << 16) + period.start.toordinal()
-        events = np.array([event for event, _ in mine], dtype=object)
-        codes = np.repeat(np.arange(len(mine)), [len(records) for _, records in mine])
+        events = np.array([event for event, *_ in mine], dtype=object)
+        sizes = [len(records) for *_, records in mine]
+        codes = np.repeat(np.arange(len(mine)), sizes)
+        start = None
+        if earlier:
+            start = np.repeat(_starts(earlier, [tid for _, tid, _ in mine]), sizes)
         found[rating_list] = engine.GameColumns(
-            white, black, score, days, functools.partial(_names, events, codes)
+            white, black, score, days, functools.partial(_names, events, codes), start
         )
     return found
+
+
+def _starts(earlier: dict[int, date], tournaments: Sequence[int | None]) -> np.ndarray | None:
+    """The start of each of ``tournaments`` that started before the period (-1: the others),
+    or None when none did."""
+    if not earlier:
+        return None
+    return np.fromiter(
+        (earlier[t].toordinal() if t in earlier else -1 for t in tournaments),
+        np.int64,
+        len(tournaments),
+    )
 
 
 def _names(events: np.ndarray, codes: np.ndarray | None = None, at: Any = None) -> list[str]:

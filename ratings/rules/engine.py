@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ratings.rules import fide
+from ratings.rules import eras, fide
 from ratings.rules.fide import UNIT
 
 RESULT_WHITE_WIN = "1-0"
@@ -134,10 +134,23 @@ class Period:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The club's options: FIDE's table or classic Elo, and an optional club K (1-100)."""
+    """The club's options: FIDE's table or classic Elo, an optional club K (1-100), the list
+    rated, and the rule set: FIDE's in force on each day (``fixed`` None, ``LADDER_RULES=
+    by-date``) or one day's for everything."""
 
     method: str = fide.METHOD_FIDE
     club_k: int | None = None
+    rating_list: str = fide.LIST_STANDARD
+    fixed: date | None = None
+
+    def era(self, on: date) -> eras.RuleSet:
+        """The rule set for a tournament starting (or a period opening) on ``on``."""
+        return _rule_set(on, self.rating_list, self.fixed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rule_set(on: date, rating_list: str, fixed: date | None) -> eras.RuleSet:
+    return eras.rules_for(on, rating_list, fixed)
 
 
 @dataclass(slots=True)
@@ -181,23 +194,35 @@ class GameColumns(NamedTuple):
     score: np.ndarray
     day: np.ndarray
     events: Callable[[np.ndarray], list[str]]
+    # The ordinal of the day the game's tournament started when that was before the period
+    # (an earlier list rates it, FIDE.md 10.1), else -1; None: every game's started within it.
+    start: np.ndarray | None = None
+
+
+# The ratings on the lists in force on the days tournaments started before the period (FIDE.md
+# 10.1), by the day's ordinal: each player's rating then, None (or absent) when unrated.
+Earlier = Mapping[int, Mapping[int, int | None]]
 
 
 def rate_period(
     period: Period,
     states: Mapping[int, PlayerState],
-    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
+    games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
+    earlier: Earlier | None = None,
 ) -> dict[int, PlayerPeriod]:
     """Rate a period; return a result for every player who has a game in it.
 
-    ``games`` are (white id, black id, result, date, event name), or the same as
-    ``GameColumns``; ``states`` must hold every player of those games as on the list that opens
-    the period. Ratings used are the opening ones (8.3.2); a game between a rated and an unrated
-    player counts only toward the unrated player's first rating; games between unrated players
-    and unplayed games count for nobody.
+    ``games`` are (white id, black id, result, date, event name[, the tournament's start when
+    before the period]), or the same as ``GameColumns``; ``states`` must hold every player of
+    those games as on the list that opens the period, and ``earlier`` their ratings on the
+    list in force when each earlier tournament started. Ratings used are those of the list in
+    force at the tournament's start (8.3.2, FIDE.md 10.1: for a tournament inside the period,
+    the opening list); a game between a rated and an unrated player counts only toward the
+    unrated player's first rating; games between unrated players and unplayed games count for
+    nobody.
     """
-    found = rate_period_columns(period, states, games, rules)
+    found = rate_period_columns(period, states, games, rules, earlier)
     if found is None:
         return {}
     results: list[PlayerPeriod | None] = [None] * len(found.ids)
@@ -229,10 +254,11 @@ class RatedColumns(NamedTuple):
     peak: np.ndarray  # max(opening peak, after), -1 for none
     last: np.ndarray  # ordinal of the last rated game's date, -1 = none
     performance: list[int | None]
+    floor: int = fide.FLOOR  # the rule set's (7.2.1)
 
     def below_floor(self) -> np.ndarray:
         """7.2.1: the players shown unrated on the next list."""
-        return self.after < fide.FLOOR
+        return self.after < self.floor
 
 
 class PeriodColumns(NamedTuple):
@@ -247,21 +273,23 @@ class PeriodColumns(NamedTuple):
 def rate_period_columns(
     period: Period,
     states: Mapping[int, PlayerState],
-    games: Iterable[tuple[int, int, str, date, str]] | GameColumns,
+    games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
+    earlier: Earlier | None = None,
 ) -> PeriodColumns | None:
     """``rate_period`` with the rated players' results left as columns; None without games."""
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
-    ids, opening, totals, pools_of = _tally(period, states, columns, rules)
+    ids, opening, totals, pools_of = _tally(period, states, columns, rules, earlier or {})
     rated = np.flatnonzero(totals.rating >= 0)
     rated_columns = _rate_rated(period, opening.take(rated), ids, rated, totals, rules)
 
     def rate_unrated() -> dict[int, PlayerPeriod]:
         pools = pools_of()
+        era = rules.era(period.start)
         return {
-            k: _rate_unrated(period, states[ids[k]], pools.get(k, []))
+            k: _rate_unrated(period, states[ids[k]], pools.get(k, []), era)
             for k in np.flatnonzero(totals.rating < 0).tolist()
         }
 
@@ -293,21 +321,26 @@ class _Later(Mapping[int, "PlayerPeriod"]):
         return len(self._results())
 
 
-def columns_of(games: Iterable[tuple[int, int, str, date, str]]) -> GameColumns:
-    """Turn (white, black, result, date, event) tuples into ``GameColumns``."""
-    rows = list(games)
+def columns_of(games: Iterable[tuple[Any, ...]]) -> GameColumns:
+    """Turn (white, black, result, date, event[, earlier start]) tuples into ``GameColumns``."""
+    rows = [row if len(row) == 6 else (*row, None) for row in games]
     n = len(rows)
-    table = np.array(rows, dtype=object).reshape(n, 5)  # one C pass over the tuples
+    table = np.array(rows, dtype=object).reshape(n, 6)  # one C pass over the tuples
     score = np.full(n, -1, np.int64)
     for code, value in WHITE_SCORE.items():
         score[table[:, 2] == code] = value
     events = table[:, 4]
+    starts = table[:, 5]
+    start = None
+    if any(day is not None for day in starts):
+        start = np.fromiter((-1 if d is None else d.toordinal() for d in starts), np.int64, n)
     return GameColumns(
         table[:, 0].astype(np.int64),
         table[:, 1].astype(np.int64),
         score,
         np.fromiter((day.toordinal() for day in table[:, 3]), np.int64, n),
         lambda rows: events[rows].tolist(),
+        start,
     )
 
 
@@ -323,7 +356,11 @@ class Totals(NamedTuple):
 
 
 def _tally(
-    period: Period, states: Mapping[int, PlayerState], games: GameColumns, rules: Rules
+    period: Period,
+    states: Mapping[int, PlayerState],
+    games: GameColumns,
+    rules: Rules,
+    earlier: Earlier,
 ) -> tuple[list[int], StateColumns, Totals, Callable[[], dict[int, list[PoolGame]]]]:
     """Sum every player's rated games of the period; say how to collect the unrated players'
     pool games.
@@ -339,64 +376,115 @@ def _tally(
     id_list = ids.tolist()
     opening = state_columns(states, ids)
     rating = opening.rating
-    rw, rb = rating[wi], rating[bi]
+    sides = _Sides.of(rating[wi], rating[bi], games, earlier)
     played = score >= 0
-    both = played & (rw >= 0) & (rb >= 0)
-    # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025).
-    capped, real = _expectation_tables(rules.method)
-    exempt_from = fide.CAP_EXEMPT_RATING if fide.cap_exemption_in_force(period.start) else 10**9
-    rwb, rbb, swb = rw[both], rb[both], score[both]
-    d = rwb - rbb + _OFFSET
-    expected_w = np.where(rwb >= exempt_from, real[d], capped[d])
-    expected_b = np.where(rbb >= exempt_from, real[2 * _OFFSET - d], capped[2 * _OFFSET - d])
-    side = np.concatenate([wi[both], bi[both]])
+    game_rules = _GameRules.of(period, games, rules)
+    rated_w = played & (sides.own_w >= 0) & (sides.seen_b >= 0)
+    rated_b = played & (sides.own_b >= 0) & (sides.seen_w >= 0)
+    if game_rules.six_hundred is not None:  # R&B 7.3.1: such games are rated for nobody
+        apart = game_rules.too_far_apart(sides.own_w, sides.seen_b) | (
+            game_rules.too_far_apart(sides.own_b, sides.seen_w)
+        )
+        rated_w, rated_b = rated_w & ~apart, rated_b & ~apart
+    # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025; once per
+    # tournament from 2022 to February 2024).
+    real = _expectation_table(rules.method)
+    d_w = game_rules.difference_used(sides.own_w - sides.seen_b, sides.own_w, wi, games)
+    d_b = game_rules.difference_used(sides.own_b - sides.seen_w, sides.own_b, bi, games)
+    seen_b, seen_w = sides.seen_b[rated_w], sides.seen_w[rated_b]
+    side = np.concatenate([wi[rated_w], bi[rated_b]])
     size = len(id_list)
 
     def total(values: np.ndarray) -> np.ndarray:
         return np.bincount(side, weights=values, minlength=size).astype(np.int64)
 
     last = np.full(size, -1, np.int64)
-    days_both = games.day[both]
-    np.maximum.at(last, side, np.concatenate([days_both, days_both]))
+    np.maximum.at(last, side, np.concatenate([games.day[rated_w], games.day[rated_b]]))
     totals = Totals(
         rating,
         np.bincount(side, minlength=size).astype(np.int64),
-        total(np.concatenate([swb, UNIT - swb])),
-        total(np.concatenate([expected_w, expected_b])),
-        total(np.concatenate([rbb, rwb])),
+        total(np.concatenate([score[rated_w], UNIT - score[rated_b]])),
+        total(np.concatenate([real[d_w[rated_w] + _OFFSET], real[d_b[rated_b] + _OFFSET]])),
+        total(np.concatenate([seen_b, seen_w])),
         last,
     )
-    # The pools are collected only when the unrated players are rated (see ``_Later``).
-    pools = functools.partial(
-        _pool_games, period, played & ((rw < 0) != (rb < 0)), wi, bi, rw, rb, games
-    )
+    # The pools are collected only when the unrated players are rated (see ``_Later``): an
+    # unrated player's game counts toward a first rating when the opponent counts as rated.
+    pool_w = played & (rating[wi] < 0) & (sides.seen_b >= 0)
+    pool_b = played & (rating[bi] < 0) & (sides.seen_w >= 0)
+    pools = functools.partial(_pool_games, period, pool_w, pool_b, wi, bi, sides, games)
     return id_list, opening, totals, pools
+
+
+class _Sides(NamedTuple):
+    """Per game, the rating each player is rated with (``own``, -1: rated as unrated) and the
+    rating the opponent sees (``seen``, -1: counted as unrated), FIDE.md 10.1.
+
+    A tournament inside the period: both are the opening list's. One that started earlier: the
+    list in force at its start; a player unrated then but rated on the opening list is rated
+    with their current rating and counted as unrated by their opponents (8.2.4); a player
+    unrated on the opening list is rated as unrated (their game goes to their pool).
+    """
+
+    own_w: np.ndarray
+    seen_w: np.ndarray
+    own_b: np.ndarray
+    seen_b: np.ndarray
+
+    @classmethod
+    def of(
+        cls, open_w: np.ndarray, open_b: np.ndarray, games: GameColumns, earlier: Earlier
+    ) -> _Sides:
+        start = games.start
+        if start is None or not (start >= 0).any():
+            return cls(open_w, open_w, open_b, open_b)
+        seen_w, seen_b = open_w.copy(), open_b.copy()
+        for day in np.unique(start[start >= 0]).tolist():
+            rows = np.flatnonzero(start == day)
+            then = earlier.get(day, {})
+            seen_w[rows] = _ratings(then, games.white[rows])
+            seen_b[rows] = _ratings(then, games.black[rows])
+        return cls(_own(open_w, seen_w), seen_w, _own(open_b, seen_b), seen_b)
+
+
+def _ratings(then: Mapping[int, int | None], players: np.ndarray) -> np.ndarray:
+    """The players' ratings in ``then``, -1 for none."""
+    found = [then.get(pid) for pid in players.tolist()]
+    return np.fromiter((-1 if r is None else r for r in found), np.int64, len(found))
+
+
+def _own(opening: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """The rating a player is rated with: the one in force at the start, or their current one
+    when unrated then (8.2.4); -1 when unrated on the opening list."""
+    return np.where(opening < 0, -1, np.where(then >= 0, then, opening))
 
 
 def _pool_games(
     period: Period,
-    mask: np.ndarray,
+    pool_w: np.ndarray,
+    pool_b: np.ndarray,
     wi: np.ndarray,
     bi: np.ndarray,
-    rw: np.ndarray,
-    rb: np.ndarray,
+    sides: _Sides,
     games: GameColumns,
 ) -> dict[int, list[PoolGame]]:
-    """Collect the games of unrated players against rated ones (``mask``), by player position.
+    """Collect the games of unrated players that count toward a first rating (``pool_w``:
+    White's, ``pool_b``: Black's), by player position.
 
     Whole columns are selected first: indexing numpy arrays element by element in a Python loop
     costs about as much as the rest of the tally for a federation's period.
     """
-    rows = np.flatnonzero(mask)
-    if not len(rows):
+    rows_w, rows_b = np.flatnonzero(pool_w), np.flatnonzero(pool_b)
+    if not len(rows_w) and not len(rows_b):
         return {}
-    white_unrated = rw[rows] < 0
-    player = np.where(white_unrated, wi[rows], bi[rows])
+    rows = np.concatenate([rows_w, rows_b])
+    player = np.concatenate([wi[rows_w], bi[rows_b]])
+    opponent_all = np.concatenate([sides.seen_b[rows_w], sides.seen_w[rows_b]])
+    own_all = np.concatenate([games.score[rows_w], UNIT - games.score[rows_b]])
     order = np.argsort(player, kind="stable")  # each player's games together
-    rows, white_unrated, player = rows[order], white_unrated[order], player[order]
-    score = games.score[rows]
-    opponent = np.where(white_unrated, rb[rows], rw[rows]).tolist()
-    own = np.where(white_unrated, score, UNIT - score).tolist()
+    rows, player = rows[order], player[order]
+    opponent = opponent_all[order].tolist()
+    own = own_all[order].tolist()
     ordinals = games.day[rows].tolist()
     on = {day: date.fromordinal(day) for day in set(ordinals)}
     names = games.events(rows)
@@ -430,20 +518,91 @@ def _dense_index(white: np.ndarray, black: np.ndarray) -> tuple[np.ndarray, ...]
 
 
 @functools.cache
-def _expectation_tables(method: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return PD in UNIT by D + _OFFSET, with the 400-point cap and without (8.1.2, 8.3.1)."""
+def _expectation_table(method: str) -> np.ndarray:
+    """Return PD in UNIT by D + _OFFSET (8.1.2, or the logistic formula)."""
 
     def pd(used: int) -> int:
         if method == fide.METHOD_ELO:
             return fide.elo_expected_units(used, 0)
         return fide.expected_units(used)
 
-    cap = fide.DIFFERENCE_CAP
-    diffs = range(-_OFFSET, _OFFSET + 1)
-    return (
-        np.array([pd(max(-cap, min(cap, d))) for d in diffs], np.int64),
-        np.array([pd(d) for d in diffs], np.int64),
-    )
+    return np.array([pd(d) for d in range(-_OFFSET, _OFFSET + 1)], np.int64)
+
+
+class _GameRules(NamedTuple):
+    """The rules of each game's tournament (FIDE.md 10.1: chosen by its start; a tournament
+    inside the period: the period's), as scalars when every game has the same, else columns."""
+
+    cap: int | np.ndarray  # 8.3.1: the points beyond which D is capped
+    exempt_from: int | np.ndarray  # a player rated this much uses the real D
+    once: bool | np.ndarray  # the cap upgrades one game per tournament (2022-24)
+    six_hundred: eras.SixHundredRule | None  # R&B 7.3.1 (the newest of the games' sets)
+    six_hundred_games: bool | np.ndarray  # whether it applies to each game
+
+    @classmethod
+    def of(cls, period: Period, games: GameColumns, rules: Rules) -> _GameRules:
+        sets = {-1: rules.era(period.start)}
+        start = games.start
+        if start is not None:
+            for day in np.unique(start[start >= 0]).tolist():
+                sets[day] = rules.era(date.fromordinal(day))
+
+        def column(value: Callable[[eras.RuleSet], Any]) -> Any:
+            values = {day: value(rule_set) for day, rule_set in sets.items()}
+            if len(set(values.values())) == 1:
+                return values[-1]
+            assert start is not None
+            found = np.full(len(start), values[-1])
+            for day, chosen in values.items():
+                found[start == day] = chosen
+            return found
+
+        no_exemption = 10**9
+        six = next((r.six_hundred.value for r in sets.values() if r.six_hundred.value), None)
+        return cls(
+            column(lambda r: r.cap.value.points),
+            column(lambda r: r.cap.value.exempt_from or no_exemption),
+            column(lambda r: r.cap.value.once_per_tournament),
+            six,
+            column(lambda r: r.six_hundred.value is not None),
+        )
+
+    def too_far_apart(self, own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        """R&B 7.3.1: the games 600+ apart with a player above 2600 (from December 2024)."""
+        rule = self.six_hundred
+        assert rule is not None
+        both = (own >= 0) & (opponent >= 0)
+        far = (np.abs(own - opponent) >= rule.gap) & (np.maximum(own, opponent) > rule.above)
+        return both & far & self.six_hundred_games
+
+    def difference_used(
+        self, d: np.ndarray, own: np.ndarray, players: np.ndarray, games: GameColumns
+    ) -> np.ndarray:
+        """The D each game's player uses (8.3.1); games not rated get any value."""
+        capped = np.clip(d, -self.cap, self.cap)
+        over = np.abs(d) > self.cap
+        if np.any(self.once & over):
+            # 2022-24: only the game with the largest gap of each player's tournament is
+            # upgraded; their other games beyond the cap use the real D.
+            chosen = _largest_gap(d, players, games, self.once & over)
+            capped = np.where(self.once & over & ~chosen, d, capped)
+        used = np.where(own >= self.exempt_from, d, capped)
+        return np.clip(used, -_OFFSET, _OFFSET)
+
+
+def _largest_gap(
+    d: np.ndarray, players: np.ndarray, games: GameColumns, candidates: np.ndarray
+) -> np.ndarray:
+    """Mark, among ``candidates``, each player's game of largest |D| in each event."""
+    rows = np.flatnonzero(candidates)
+    names = games.events(rows)
+    _, codes = np.unique(np.array(names, dtype=object), return_inverse=True)
+    keys = players[rows] * (int(codes.max()) + 1) + codes
+    order = np.lexsort((-np.abs(d[rows]), keys))
+    first = np.r_[True, keys[order][1:] != keys[order][:-1]]
+    chosen = np.zeros(len(d), bool)
+    chosen[rows[order[first]]] = True
+    return chosen
 
 
 def _rate_rated(
@@ -460,13 +619,11 @@ def _rate_rated(
     The arithmetic runs on whole columns (integers in UNIT, exact), K's eligibility too
     (``fide.k_factors``). A federation's period rates 100,000 players here.
     """
-    k, reasons = fide.k_factors(
-        peak_rating=opening.peak, rated_games=opening.rated_games,
-        birth_year=opening.birth_year, year=period.start.year, club_k=rules.club_k,
-    )  # fmt: skip
+    era = rules.era(period.start)
+    k, reasons = _k_factors(era, opening, period.start.year, rules.club_k)
     games, score, expected = totals.games[at], totals.score[at], totals.expected[at]
     # 8.3.3, the 700 rule: K x n above 700 gives K = floor(700 / n) for every game.
-    over = k * games > fide.K_CAP_PRODUCT
+    over = (k * games > fide.K_CAP_PRODUCT) & era.seven_hundred.value
     applied = np.where(over, fide.K_CAP_PRODUCT // np.maximum(games, 1), k)
     exact = applied * (score - expected)
     # 8.3.4: one rounding per period, half away from zero.
@@ -477,8 +634,27 @@ def _rate_rated(
     performances = _performances(totals.opponents[at], games, score)
     return RatedColumns(
         [ids[k] for k in at.tolist()], opening, k, reasons, games, score, expected, applied,
-        exact, change, after, peak, last, performances,
+        exact, change, after, peak, last, performances, era.floor.value,
     )  # fmt: skip
+
+
+def _k_factors(
+    era: eras.RuleSet, opening: StateColumns, year: int, club_k: int | None
+) -> tuple[np.ndarray, list[str]]:
+    """K for each player from the opening list (8.3.3) by the rule set's scheme: today's over
+    whole columns, an older one player by player (only a replay of old periods meets it)."""
+    if isinstance(era.k.value, eras.TodaysK):
+        return fide.k_factors(
+            peak_rating=opening.peak, rated_games=opening.rated_games,
+            birth_year=opening.birth_year, year=year, club_k=club_k,
+        )  # fmt: skip
+    found = [
+        era.k_factor(peak_rating=None if peak < 0 else peak, rated_games=games,
+                     birth_year=None if born < 0 else born, year=year, club_k=club_k)
+        for peak, games, born in zip(opening.peak.tolist(), opening.rated_games.tolist(),
+                                     opening.birth_year.tolist(), strict=True)
+    ]  # fmt: skip
+    return np.array([k.value for k in found], np.int64), [k.reason for k in found]
 
 
 def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
@@ -487,7 +663,7 @@ def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
     opening = rated.opening
     return [
         _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
-                      days.get(day), rp)
+                      days.get(day), rp, rated.floor)
         for i, (k, reason, sums, changed, peak, day, rp) in enumerate(zip(
             rated.k.tolist(), rated.k_reason,
             zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(),
@@ -530,10 +706,11 @@ def _rated_result(
     peak: int | None,
     last: date | None,
     performance: int | None,
+    floor: int,
 ) -> PlayerPeriod:
     """One rated player's result from the column arithmetic of ``_rate_rated``."""
     (games, score, expected), (applied, exact, change, after) = sums, changed
-    if after < fide.FLOOR:
+    if after < floor:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
         status, rating_after, peak = STATUS_BELOW_FLOOR, None, state.peak_rating
     else:
@@ -564,15 +741,20 @@ def _performances(opponents: np.ndarray, games: np.ndarray, score: np.ndarray) -
     ]
 
 
-def _rate_unrated(period: Period, state: PlayerState, pool_games: list[PoolGame]) -> PlayerPeriod:
-    """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow."""
+def _rate_unrated(
+    period: Period, state: PlayerState, pool_games: list[PoolGame], era: eras.RuleSet
+) -> PlayerPeriod:
+    """Pool an unrated player's games and publish a first rating when 7.1.4 and 8.2 allow (by
+    the rule set's method and floor)."""
     horizon = fide.add_months(period.end, -fide.FIRST_RATING_POOL_MONTHS)
     new_games = sorted(pool_games)  # by date, event, opponent, score: the order of the fields
     pool = tuple(g for g in state.pool if g.on > horizon) + tuple(new_games)
     first_event = state.first_event or (new_games[0].event if new_games else None)
     counted = _drop_zero_first_event(pool, first_event)
     points = Fraction(sum(g.score for g in counted), UNIT)
-    result = fide.first_rating([g.opponent_rating for g in counted], points)
+    result = eras.first_rating(
+        era.first_rating.value, [g.opponent_rating for g in counted], points, era.floor.value
+    )
     last = max(filter(None, (state.last_rated_on, *(g.on for g in new_games))), default=None)
     period_score = sum(g.score for g in new_games)
     performance = _performance(

@@ -38,6 +38,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -569,3 +570,82 @@ def adjustments_between(start: date, end: date, rating_list: str) -> tuple[Ratin
             f"'{rating_list}' is not a rating list; choose one of {', '.join(fide.LISTS)}."
         )
     return tuple(a for a in ADJUSTMENTS if start <= a.on <= end and rating_list in a.lists)
+
+
+# --- the rule set a club rates with (LADDER_RULES) -----------------------------------------
+
+RULES_BY_DATE = "by-date"  # each tournament by its start, each period by its start (default)
+RULES_CURRENT = "current"  # today's rules for everything
+
+
+def parse_rules_setting(value: str) -> date | None:
+    """Read ``LADDER_RULES``: None for ``by-date``, else the day whose rule set rates
+    everything (``current``: today's newest set; or a date, YYYY-MM-DD). Raise ``ValueError``
+    with a sentence for anything else."""
+    text = value.strip().lower()
+    if text in ("", RULES_BY_DATE):
+        return None
+    if text == RULES_CURRENT:
+        return date.max
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(
+            f"'{value}' is neither '{RULES_BY_DATE}', '{RULES_CURRENT}' nor a date (YYYY-MM-DD) "
+            "naming the rule set in force that day."
+        ) from None
+
+
+def rules_for(on: date, rating_list: str, fixed: date | None = None) -> RuleSet:
+    """The rule set that rates a tournament starting (or a period opening) on ``on``: the one
+    in force then, or the ``fixed`` day's for a club that rates its whole history alike. A
+    rapid or blitz game from before FIDE's first lists of 2012 gets those lists' first rules
+    (Ladder's choice: FIDE rated none)."""
+    day = fixed if fixed is not None else on
+    try:
+        return rule_set(day, rating_list)
+    except NoRuleSet:
+        if rating_list not in RAPID_BLITZ_LISTS:
+            raise
+        return rule_set(RAPID_BLITZ_FROM, rating_list)
+
+
+def first_rating(
+    method: str, opponent_ratings: list[int], points: Fraction, floor: int
+) -> fide.FirstRating | None:
+    """A first rating by the method of the rule set (FIDE.md 6 and 10.2), published when it
+    reaches ``floor``; None below five games against rated opponents.
+
+    - ``hypothetical_1800`` (1 March 2024): ``fide.first_rating``;
+    - ``average_plus_20`` (1 January 2022): the rated opponents' average Ra, plus 20 a half
+      point above 50 %, or plus dp(p) below it;
+    - ``performance`` (before 2022, Ladder's choice where FIDE.md establishes no formula):
+      Ra + dp(p).
+    """
+    if method == FIRST_RATING_HYPOTHETICAL_1800:
+        found = fide.first_rating(opponent_ratings, points)
+        if found is None:
+            return None
+        return dataclasses.replace(found, published=found.rating >= floor)
+    n = len(opponent_ratings)
+    if n < fide.FIRST_RATING_MIN_GAMES:
+        return None
+    average = Fraction(sum(opponent_ratings), n)
+    p = fide.percentage_hundredths(points / n)
+    half = Fraction(n, 2)
+    if method == FIRST_RATING_AVERAGE_PLUS_20 and points >= half:
+        gain = int(40 * (points - half))  # 20 a half point above 50 %
+    else:
+        gain = fide.dp(p)
+    rating = fide.round_half_away(average + gain)
+    return fide.FirstRating(
+        games=n,
+        points=fide.units_to_decimal(int(points * fide.UNIT)),
+        average=(Decimal(average.numerator) / Decimal(average.denominator)).quantize(
+            Decimal("0.01")
+        ),
+        p=p,
+        dp=gain,
+        rating=rating,
+        published=rating >= floor,
+    )

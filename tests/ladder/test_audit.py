@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from ladder.files import backup as club_io
 from ladder.files import csv_import
-from ladder.records import Game, Player, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod, Tournament
 from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
@@ -136,7 +136,7 @@ def club_restore(boss, tmp_path):
         player["id"] += 1000
     for game in document["games"]:
         game.update(id=game["id"] + 1000, white=game["white"] + 1000, black=game["black"] + 1000)
-    for model in (Game, RatingChange, RatingPeriod, Player):
+    for model in (Game, Tournament, RatingChange, RatingPeriod, Player):
         model.objects.all().delete()
     actions.restore_club(plan=club_io.read_club(document), user=boss)
     return boss

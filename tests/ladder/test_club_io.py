@@ -13,7 +13,15 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from ladder.files import backup
-from ladder.records import ApiToken, Game, PeriodLog, Player, RatingList, RatingPeriod
+from ladder.records import (
+    ApiToken,
+    Game,
+    PeriodLog,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Tournament,
+)
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import runs, selectors
@@ -139,6 +147,7 @@ def empty_the_club():
         PublishedRating,
         Publication,
         Game,
+        Tournament,
         PeriodLog,
         RatingRun,
         RatingPeriod,
@@ -166,7 +175,7 @@ def test_a_club_round_trips_with_every_list_published_and_live_identical(tmp_pat
     for secret in ("secret-pw", "pbkdf2", "digest"):  # no password, hash or token
         assert secret not in text
     document = json.loads(text)
-    assert (document["format"], document["version"]) == ("ladder-club", 2)
+    assert (document["format"], document["version"]) == ("ladder-club", 3)
     empty_the_club()
 
     output = restore(path)
@@ -213,7 +222,19 @@ def tamper(tmp_path, change):
 
 def december_game_in_july(document):
     july = next(p["id"] for p in document["periods"] if p["label"] == "2026-07")
-    document["games"][3].update(date="2026-12-05", period=july)
+    document["games"][3].update(date="2026-12-05", period=july, tournament=None)
+
+
+def december_game_in_a_july_tournament(document):
+    document["games"][3].update(date="2026-12-05")
+
+
+def tournament_rated_too_late(document):
+    document["periods"].append(
+        {"id": 999, "label": "2026-11", "start": "2026-11-01", "end": "2026-11-30",
+         "status": "open", "closed_at": None, "log": []}
+    )  # fmt: skip
+    document["tournaments"][0]["rated_in"] = 999
 
 
 def overlapping_periods(document):
@@ -245,6 +266,16 @@ TAMPERED = {
         december_game_in_july,
         "games[3].date: The game is dated 2026-12-05, outside its period "
         "2026-07 (2026-07-01 to 2026-07-31).",
+    ),
+    "a December game in a July tournament": (
+        december_game_in_a_july_tournament,
+        "games[3].date: 2026-12-05 lies outside the tournament Games of 2026-07 "
+        "(2026-07-01 to 2026-07-31).",
+    ),
+    "a tournament rated past the third list after it": (
+        tournament_rated_too_late,
+        "tournaments[0].rated_in: The period 2026-11 is past the third list after the "
+        "tournament's end (2026-07-31): FIDE does not rate a report that late (9.1).",
     ),
     "overlapping periods": (
         overlapping_periods,
@@ -421,7 +452,7 @@ def test_a_file_that_is_no_export_is_refused(tmp_path, text, message):
 
 def test_an_export_takes_a_fixed_number_of_queries(django_assert_max_num_queries):
     club()
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):  # a query a kind of record
         document = backup.export_club()
     assert len(document["publications"]) == Publication.objects.count()
 

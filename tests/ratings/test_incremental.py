@@ -11,7 +11,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ladder.records import Game, Player, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod, Tournament
 from ratings.models import RatingChange
 from ratings.recompute.services import recompute_from
 from tests.factories import PlayerFactory, UnratedPlayerFactory
@@ -238,3 +238,123 @@ def test_an_incremental_recompute_issues_the_same_queries_at_any_size(
     with django_assert_max_num_queries(3 * 35):  # three periods, whatever the players
         summary = recompute_from(None, players={p.pk for p in players})
     assert summary.rows == 3 * size
+
+
+# --- tournaments that span periods (FIDE.md 10.1) ------------------------------------------
+
+# How a game's tournament lies: inside its month (no tournament named, as every game above),
+# started on the last day of the month before ("span"), or the whole month before, reported
+# late and rated in the game's month + 1 ("late").
+placement = st.sampled_from([None, None, "span", "late"])
+
+
+def tournament_game(players, month, white, black, result, day, event, where):
+    """A game of month ``month`` (0 = January 2026) placed as ``where`` says."""
+    if where is None:
+        return game(players, month, white, black, result, day, event)
+    played = day_in(month, day)
+    if where == "span":
+        first = RatingPeriod.objects.for_date(played.replace(day=1))
+        start, end, rated_in = date.fromordinal(first.start.toordinal() - 1), first.end, first
+        if played == start:  # pragma: no cover - days are from the month itself
+            played = first.start
+    else:
+        here = RatingPeriod.objects.for_date(played)
+        rated_in = RatingPeriod.objects.for_date(day_in(month + 1, 0))
+        start, end = here.start, here.end
+    tournament, _ = Tournament.objects.get_or_create(
+        name=f"{where} {start}", start=start, rating_list="standard",
+        defaults={"end": end, "rated_in": rated_in},
+    )  # fmt: skip
+    return Game(
+        date=played, white=players[white], black=players[black], result=result,
+        period=tournament.rated_in, event=tournament.name, tournament=tournament,
+    )  # fmt: skip
+
+
+spanning_game = st.tuples(
+    st.integers(0, 3), pair, st.sampled_from(RESULTS), st.integers(0, 27), placement
+)
+
+
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    specs=st.lists(player_spec, min_size=7, max_size=7),
+    games=st.lists(spanning_game, min_size=8, max_size=40),
+    edits=st.lists(
+        st.one_of(
+            st.tuples(st.just("correct"), st.integers(0, 99), st.sampled_from(RESULTS)),
+            st.tuples(st.just("delete"), st.integers(0, 99)),
+            st.tuples(st.just("swap"), st.integers(0, 99), st.integers(0, 6)),
+            st.tuples(st.just("entry"), st.integers(0, 6), player_spec),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_an_incremental_recompute_equals_a_full_replay_across_tournaments(specs, games, edits):
+    with transaction.atomic():
+        players = [
+            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
+                          entry_peak_rating=rating, birth_year=born)
+            for rating, rated, born in specs
+        ]  # fmt: skip
+        Game.objects.bulk_create(
+            tournament_game(players, month, white, black, result, day, "", where)
+            for month, (white, black), result, day, where in games
+        )
+        recompute_from(None)
+        affected, since = set(), date.max
+        for step in edits:
+            players_hit, day = apply(step, players)
+            if players_hit:
+                affected |= players_hit
+                since = min(since, day or date.min)
+        # A game's period is its tournament's (a late one's lies after its date).
+        first = None
+        if since != date.min:
+            first = min(
+                RatingPeriod.objects.for_date(since),
+                *(g.period for g in Game.objects.filter(date__gte=since).select_related("period")),
+                key=lambda p: p.start,
+            )
+        recompute_from(first, players=affected)
+        incremental = snapshot()
+        replay_from_scratch()
+        assert incremental == snapshot()
+        transaction.set_rollback(True)
+
+
+def test_a_tournament_from_the_month_before_is_rated_with_the_list_then():
+    """FIDE.md 10.1: an event from 31 October to 2 November, rated on the December list (Ladder's
+    period 2025-11), uses the October list (the one opening 2025-10) for every game."""
+    a, b, c = (PlayerFactory(entry_rating=r) for r in (1800, 1800, 2200))
+    october = RatingPeriod.objects.for_date(date(2025, 10, 5))
+    november = RatingPeriod.objects.for_date(date(2025, 11, 5))
+    # October: a beats c, so a opens November at 1800 + 18 (K 20, D -400: PD .08, 20 x .92).
+    Game.objects.bulk_create([Game(date=date(2025, 10, 5), white=a, black=c, result="1-0",
+                                   period=october)])  # fmt: skip
+    event = Tournament.objects.create(
+        name="Halloween Open", start=date(2025, 10, 31), end=date(2025, 11, 2),
+        rating_list="standard", rated_in=november,
+    )  # fmt: skip
+    Game.objects.bulk_create([
+        Game(date=date(2025, 10, 31), white=a, black=b, result="1/2-1/2", period=november,
+             tournament=event, event=event.name),
+    ])  # fmt: skip
+    recompute_from(None)
+    a_nov = RatingChange.objects.get(player=a, period=november)
+    b_nov = RatingChange.objects.get(player=b, period=november)
+    a_oct = RatingChange.objects.get(player=a, period=october)
+    assert a_oct.rating_after == 1818
+    # The October list: a 1800 v b 1800, a draw, PD .50 and dR 0 for both (with November's,
+    # 1818 v 1800: PD .53, and a would lose 0.6 -> 1); a's new rating is 1818 + 0.
+    assert (a_nov.rating_before, a_nov.expected_units, a_nov.change) == (1818, 5000, 0)
+    assert (b_nov.rating_before, b_nov.expected_units, b_nov.change) == (1800, 5000, 0)
+    assert a_nov.rating_after == 1818
+    state = snapshot()
+    replay_from_scratch()
+    assert snapshot() == state

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ladder.files import exports
-from ladder.records import Game, Player, RatingPeriod
+from ladder.records import Game, Player, RatingPeriod, Tournament
 from ratings.models import RatingChange, RatingRun
 from tests.tournaments.files import ROUND_ROBIN, SWISS
 
@@ -41,6 +41,7 @@ def snapshot():
 
 def empty_the_ladder():
     Game.objects.all().delete()
+    Tournament.objects.all().delete()
     RatingChange.objects.all().delete()
     RatingRun.objects.all().delete()
     Player.objects.all().delete()
@@ -110,6 +111,7 @@ def test_period_games_csv_round_trips_through_import_games(tmp_path):
     text = exports.period_games_csv(RatingPeriod.objects.get(label="2026-03"))
     assert text.splitlines()[0] == "date,white,black,result,event,round,list,time_control"
     Game.objects.all().delete()
+    Tournament.objects.all().delete()
     path = tmp_path / "games.csv"
     path.write_text(text, encoding="utf-8")
     assert "Imported 7 games." in run("import_games", str(path))

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ladder.files import tournaments, trf
 from ladder.files.tournaments import prepare
-from ladder.records import ENTRY_RATING_MESSAGE, Game, Player, RatingList, RatingPeriod
+from ladder.records import ENTRY_RATING_MESSAGE, Game, Player, RatingList, RatingPeriod, Tournament
 from ladder.writes import actions
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
@@ -205,6 +205,7 @@ def _queries(text):
 def test_a_constant_number_of_queries_whatever_the_size():
     small = _queries(ROUND_ROBIN)
     Game.objects.all().delete()
+    Tournament.objects.all().delete()
     Player.objects.all().delete()
     RatingPeriod.objects.all().delete()
     large = _queries(SWISS)  # more players, more games, more rounds

@@ -1,5 +1,6 @@
 """What import_trf and import_pgn share: read the file, preview, import or refuse."""
 
+import os
 from collections.abc import Callable
 from datetime import date
 
@@ -52,6 +53,12 @@ class ImportCommand(BaseCommand):
         parser.add_argument("--list", default="", help="standard, rapid or blitz.")
         parser.add_argument("--time-control", default="", help="e.g. 90+30 (default: the file's).")
         parser.add_argument(
+            "--rated-in",
+            default="",
+            help="A late report: the label of the period that rates it (default: the period "
+            "holding the tournament's last day; at most the third list after it, FIDE 9.1).",
+        )
+        parser.add_argument(
             "--dry-run", action="store_true", help="Check and preview; write nothing."
         )
 
@@ -65,6 +72,8 @@ class ImportCommand(BaseCommand):
                 day=day,
                 rating_list=options["list"],
                 time_control=options["time_control"],
+                rated_in=options["rated_in"].strip(),
+                file_name=os.path.basename(options["file"]),
             )
             for line in plan.describe():
                 self.stdout.write(line)

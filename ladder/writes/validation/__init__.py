@@ -44,8 +44,10 @@ from ladder.writes.validation.players import (
     check_players,
     raise_for_players,
 )
+from ladder.writes.validation.tournaments import TournamentSpec
 
 __all__ = [
+    "TournamentSpec",
     "Checked",
     "ClubPlan",
     "GAME_FIELDS_CHECKED",

@@ -18,7 +18,9 @@ from ladder.records import (
     PeriodStatus,
     Player,
     RatingPeriod,
+    Tournament,
 )
+from ladder.records.tournaments import check_rated_in
 from ladder.writes.validation.games import (
     future_message,
     latest_game_date,
@@ -53,6 +55,7 @@ class ClubPlan:
     players: list[Located] = field(default_factory=list)
     periods: list[Located] = field(default_factory=list)
     logs: list[Located] = field(default_factory=list)
+    tournaments: list[Located] = field(default_factory=list)
     games: list[Located] = field(default_factory=list)
     publications: list[Located] = field(default_factory=list)
     lines: list[Located] = field(default_factory=list)
@@ -73,7 +76,10 @@ def check_club(plan: ClubPlan) -> list[str]:
     periods = {row.record.pk: row.record for row in plan.periods}
     players = {row.record.pk for row in plan.players}
     problems += _check_records(plan.logs, exclude=["period", "user"])
-    problems += _check_games(plan.games, players, periods)
+    # (tournaments and games below)
+    tournaments = {row.record.pk: row.record for row in plan.tournaments}
+    problems += _check_tournaments(plan.tournaments, periods)
+    problems += _check_games(plan.games, players, periods, tournaments)
     problems += _check_published(plan)
     problems += _check_records(plan.runs, exclude=["from_period", "requested_by", "folded_into"])
     problems += _unique(plan.runs, "pk", "Another rating run of the file has this id.")
@@ -164,7 +170,9 @@ def _check_records(rows: Sequence[Located], *, exclude: list[str]) -> list[str]:
     for row in rows:
         try:
             row.record.clean_fields(exclude=exclude)
-            if isinstance(row.record, Player | Game):  # their clean() reads no database
+            # Their clean() reads no database (a tournament's period and a game's tournament
+            # are the file's, or missing: the references are checked apart).
+            if isinstance(row.record, Player | Game | Tournament):
                 row.record.clean()
         except ValidationError as error:
             problems += _located(row.where, error)
@@ -234,13 +242,44 @@ def _check_periods(rows: Sequence[Located]) -> list[str]:
     return problems
 
 
+def _check_tournaments(rows: Sequence[Located], periods: dict[int, RatingPeriod]) -> list[str]:
+    """Each tournament: the model's validators, a period of the file that may rate it."""
+    for row in rows:  # the period that rates it, as the file holds it
+        if row.record.rated_in_id in periods:
+            row.record.rated_in = periods[row.record.rated_in_id]
+    problems = _check_records(rows, exclude=["rated_in"])
+    problems += _unique(rows, "pk", "Another tournament of the file has this id.")
+    problems += _unique(
+        rows, ("name", "start", "rating_list"), "Another tournament of the file has this name, "
+        "start and list."
+    )  # fmt: skip
+    problems += _references(rows, "rated_in_id", set(periods), "period")
+    for row in rows:
+        tournament, period = row.record, periods.get(row.record.rated_in_id)
+        if period is None or not isinstance(tournament.end, date):
+            continue
+        try:
+            check_rated_in(tournament.end, period)
+        except ValidationError as error:
+            problems += _located(row.where, error)
+    return problems
+
+
 def _check_games(
-    rows: Sequence[Located], players: set[int], periods: dict[int, RatingPeriod]
+    rows: Sequence[Located],
+    players: set[int],
+    periods: dict[int, RatingPeriod],
+    tournaments: dict[int, Tournament],
 ) -> list[str]:
-    """Each game: the model's validators (two different players), players that exist, a date
-    no later than every door allows, inside the period it is attached to; none twice."""
-    problems = _check_records(rows, exclude=["period", "white", "black"])
+    """Each game: the model's validators (two different players, inside its tournament),
+    players and a tournament that exist, a date no later than every door allows, inside the
+    period it is attached to (a tournament's game: its tournament's period); none twice."""
+    for row in rows:  # the tournament the game names, as the file holds it
+        if row.record.tournament_id in tournaments:
+            row.record.tournament = tournaments[row.record.tournament_id]
+    problems = _check_records(rows, exclude=["period", "white", "black", "tournament"])
     problems += _unique(rows, "pk", "Another game of the file has this id.")
+    problems += _references(rows, "tournament_id", set(tournaments), "tournament")
     bound = latest_game_date()
     seen: dict[tuple[Any, ...], str] = {}
     for row in rows:
@@ -253,6 +292,12 @@ def _check_games(
         if not isinstance(game.date, date):
             continue
         period = periods.get(game.period_id)
+        tournament = tournaments.get(game.tournament_id)
+        if tournament is not None and game.period_id != tournament.rated_in_id:
+            problems.append(
+                f"{row.where}.period: The game's tournament is rated in the period with "
+                f"the id {tournament.rated_in_id}, not {game.period_id}."
+            )
         if game.date > bound:
             problems.append(f"{row.where}.date: {future_message(game.date, bound)}")
         elif game.period_id is None:
@@ -262,7 +307,8 @@ def _check_games(
                 f"{row.where}.period: No period of the file has the id {game.period_id}."
             )
         elif (
-            isinstance(period.start, date)
+            tournament is None
+            and isinstance(period.start, date)
             and isinstance(period.end, date)
             and not period.contains(game.date)
         ):

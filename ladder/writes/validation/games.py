@@ -34,12 +34,19 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
     Result,
+    Tournament,
     closed_message,
     fide_id_message,
     parse_fide_id,
     parse_list,
 )
 from ladder.records.names import NameIndex, name_key
+from ladder.writes.validation.tournaments import (
+    TournamentSpec,
+    check_in_tournament,
+    closed_problem,
+    rated_period,
+)
 from ratings.rules import fide
 
 # Beyond this many games the duplicate check reads the games of the date range instead of
@@ -62,6 +69,8 @@ class GameEntry:
     rating_list: str = ""  # standard, rapid or blitz; blank: from the time control, or default
     time_control: str = ""  # "90+30": base minutes + increment seconds
     source: str = ""  # how the door names this game in messages ("Row 2", "line 5")
+    # The tournament it was played in (blank: its event inside its month, see tournaments.py).
+    tournament: Tournament | TournamentSpec | None = None
 
 
 @dataclass
@@ -251,14 +260,46 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
         result = entry.result
     game = Game(result=result, event=entry.event, round=entry.round,
                 white=players.get("white"), black=players.get("black"))  # fmt: skip
+    if isinstance(entry.tournament, Tournament):
+        game.tournament = entry.tournament
     game.date = entry.date  # type: ignore[assignment]  # None is refused by full_clean
     check_list(entry, game, checked)
     _model_checks(game, checked)
-    if entry.date is not None and "date" not in checked.problems:
+    if isinstance(entry.tournament, Tournament | TournamentSpec):
+        _check_tournament(entry, entry.tournament, game, periods, checked)
+    elif entry.date is not None and "date" not in checked.problems:
         check_date(entry.date, periods, checked)
     if checked.ok:
         checked.game = game
     return checked
+
+
+def _check_tournament(
+    entry: GameEntry,
+    tournament: Tournament | TournamentSpec,
+    game: Game,
+    periods: Periods,
+    checked: Checked,
+) -> None:
+    """Check a game against the tournament it names: inside its dates, on its list, and the
+    period that rates it open (which may be later than the game's own month, FIDE.md 10.1)."""
+    if tournament.start <= tournament.end:  # else its dates are the problem (below)
+        for name, message in check_in_tournament(entry.date, game.rating_list, tournament).items():
+            checked.add(name, message)
+    if entry.date is not None and entry.date > (bound := latest_game_date()):
+        checked.add("date", future_message(entry.date, bound))
+    if isinstance(tournament, Tournament):
+        period: RatingPeriod | None = periods.by_pk.get(tournament.rated_in_id)
+    else:
+        period, problems = rated_period(tournament, periods.all)
+        for name, message in problems.items():
+            checked.add(name, message)
+        if period is None and not problems:  # its end's month: as a game dated then
+            periods.check(tournament.end, checked)
+    closed = closed_problem(period)
+    if closed is not None:
+        checked.closed = True
+        checked.add("date", closed)
 
 
 def check_date(day: date, periods: Periods, checked: Checked) -> None:
@@ -333,11 +374,12 @@ def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> 
 
 
 # The fields ``full_clean`` checks on a game the validator built: the players are resolved
-# objects already (their foreign-key check would read each again) and the period follows the date.
+# objects already (their foreign-key check would read each again), and so is the tournament;
+# the period follows the date.
 GAME_FIELDS_CHECKED: list[Field] = [
     f
     for f in Game._meta.fields
-    if f.editable and not f.primary_key and f.name not in ("white", "black")
+    if f.editable and not f.primary_key and f.name not in ("white", "black", "tournament")
 ]
 
 

@@ -1,0 +1,79 @@
+"""Tournaments in the admin: their dates, list and the period that rates them (FIDE.md 10.1).
+
+Saves and deletes go through the actions (``save_tournament``, ``delete_tournaments``), so a
+tournament's games follow it and a closed period's stay frozen.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+
+from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
+from ladder.admin.runs import report_run
+from ladder.records import Tournament, closed_message
+from ladder.writes import actions
+from ladder.writes.validation.tournaments import (
+    check_tournament_change,
+    check_tournament_deletion,
+)
+
+
+class TournamentForm(forms.ModelForm):
+    """The tournament form: the write path's checks, as form errors."""
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            try:
+                check_tournament_change(self.instance)
+            except ValidationError as error:
+                self.add_error(None, error)
+            stored = Tournament.objects.filter(pk=self.instance.pk).first()
+            for period in {self.instance.rated_in, *([stored.rated_in] if stored else [])}:
+                if period.is_closed:  # a closed period's tournament is read-only: say why
+                    field = "rated_in" if "rated_in" in self.fields else None
+                    self.add_error(field, closed_message(period))
+        return data
+
+
+@admin.register(Tournament)
+class TournamentAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
+    list_display = ("name", "start", "end", "rating_list", "rated_in", "origin", "game_count")
+    list_filter = ("rating_list", "rated_in", "origin")
+    list_select_related = ("rated_in",)
+    search_fields = ("name",)
+    search_help_text = "Search by part of the name."
+    ordering = ("-start", "-pk")
+    date_hierarchy = "start"
+    fields = ("name", "start", "end", "rating_list", "time_control", "rated_in", "origin",
+              "origin_file")  # fmt: skip
+    readonly_fields = ("origin", "origin_file")
+    form = TournamentForm
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(game_count=Count("games"))
+
+    @admin.display(description="Games", ordering="game_count")
+    def game_count(self, obj: Tournament) -> int:
+        return obj.game_count  # type: ignore[attr-defined]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.rated_in.is_closed:
+            return self.fields
+        return self.readonly_fields
+
+    def revert_refusal(self, obj):
+        return closed_message(obj.rated_in) if obj.rated_in.is_closed else None
+
+    def save_model(self, request, obj, form, change):
+        actions.save_tournament(tournament=obj, user=request.user)
+        report_run(self, request)
+
+    def delete_refusal(self, objects):
+        return refusal_of(check_tournament_deletion, objects)
+
+    def delete_objects(self, request, objects):
+        actions.delete_tournaments(tournaments=objects, user=request.user)

@@ -1,0 +1,129 @@
+"""Tournaments at the API: list, read, add and change them (FIDE.md 10.1).
+
+A tournament's games use the list in force on its first day, in the period that rates it. Writes
+go through ``actions.save_tournament`` / ``delete_tournaments``; a game names its tournament by
+id (``tournament`` on ``/api/v1/games/``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Count
+from django_filters import rest_framework as django_filters
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import ValidationError
+
+from ladder.api.schema import errors
+from ladder.api.views import ApiMixin
+from ladder.records import RatingList, RatingPeriod, Tournament
+from ladder.writes import actions
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament: its dates, list, the period that rates it (by label) and its games."""
+
+    rated_in = serializers.SlugRelatedField(
+        slug_field="label",
+        queryset=RatingPeriod.objects.all(),
+        required=False,
+        help_text="The label of the period that rates it. Absent: the period holding its last "
+        "day (created when new); a later one for a late report, at most the third list after "
+        "its end (FIDE 9.1).",
+    )
+    games = serializers.IntegerField(source="game_count", read_only=True, help_text="Games.")
+    spans_periods = serializers.BooleanField(
+        read_only=True,
+        help_text="It started before the period that rates it: an earlier list rates its games.",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "start", "end", "rating_list", "time_control", "rated_in",
+            "origin", "origin_file", "games", "spans_periods", "created",
+        ]  # fmt: skip
+        read_only_fields = ["id", "origin", "origin_file", "games", "spans_periods", "created"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        end = attrs.get("end", getattr(self.instance, "end", None))
+        if "rated_in" not in attrs and self.instance is None and end is not None:
+            try:
+                attrs["rated_in"] = RatingPeriod.objects.for_date(end)
+            except DjangoValidationError as error:
+                raise ValidationError({"end": error.messages}) from error
+        return attrs
+
+
+class TournamentFilter(django_filters.FilterSet):
+    rated_in = django_filters.CharFilter(field_name="rated_in__label", help_text="A period label.")
+    rating_list = django_filters.ChoiceFilter(choices=RatingList.choices, help_text="The list.")
+    name = django_filters.CharFilter(lookup_expr="icontains", help_text="Part of the name.")
+
+    class Meta:
+        model = Tournament
+        fields = ["rated_in", "rating_list", "name"]
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List tournaments",
+        description="Newest first. Filter by `rated_in` (a period label), `rating_list`, `name`.",
+        responses={200: TournamentSerializer(many=True), **errors(400)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a tournament", responses={200: TournamentSerializer, **errors(404)}
+    ),
+    create=extend_schema(
+        summary="Add a tournament",
+        description="Needs `ladder.add_tournament`. Games then name it by id.",
+        responses={201: TournamentSerializer, **errors(400, 401, 403, 409)},
+    ),
+    update=extend_schema(
+        summary="Replace a tournament",
+        description="Needs `ladder.change_tournament`. Its games follow it: a new period moves "
+        "them, a new start (another list in force) rates them again; both periods must be "
+        "open (409). A tournament with games keeps its list and every game's date.",
+        responses={200: TournamentSerializer, **errors(400, 401, 403, 404, 409)},
+    ),
+    partial_update=extend_schema(
+        summary="Change some of a tournament",
+        description="Needs `ladder.change_tournament`; see PUT.",
+        responses={200: TournamentSerializer, **errors(400, 401, 403, 404, 409)},
+    ),
+    destroy=extend_schema(
+        summary="Delete a tournament without games",
+        description="Needs `ladder.delete_tournament`.",
+        responses={204: None, **errors(400, 401, 403, 404)},
+    ),
+)
+class TournamentViewSet(
+    ApiMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    queryset = Tournament.objects.select_related("rated_in").annotate(game_count=Count("games"))
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    ordering = ["-start", "-id"]
+
+    def perform_create(self, serializer: TournamentSerializer) -> None:
+        tournament = Tournament(**serializer.validated_data)
+        actions.save_tournament(tournament=tournament, user=self.request.user)
+        serializer.instance = self.get_queryset().get(pk=tournament.pk)
+
+    def perform_update(self, serializer: TournamentSerializer) -> None:
+        tournament = serializer.instance
+        for name, value in serializer.validated_data.items():
+            setattr(tournament, name, value)
+        actions.save_tournament(tournament=tournament, user=self.request.user)
+        serializer.instance = self.get_queryset().get(pk=tournament.pk)
+
+    def perform_destroy(self, instance: Tournament) -> None:
+        actions.delete_tournaments(tournaments=[instance], user=self.request.user)
