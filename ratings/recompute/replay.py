@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from django.db import transaction
@@ -26,9 +26,14 @@ from ratings.rules import engine
 
 
 def replay_lists(
-    period: RatingPeriod | None, rating_lists: Sequence[str], *, dry_run: bool
+    period: RatingPeriod | None,
+    rating_lists: Sequence[str],
+    *,
+    dry_run: bool,
+    rules_of: Callable[[str], engine.Rules] = rules,
 ) -> dict[str, Recompute]:
-    """A full replay of ``rating_lists`` from ``period``, the lists side by side in one pass.
+    """A full replay of ``rating_lists`` from ``period``, the lists side by side in one pass
+    (``rules_of``: each list's rule options, the club's by default; a simulation gives others).
 
     Each list is rated alone (FIDE.md 9), but the lists share the reading: the players' entry
     data come in one query, each period's games in one query split by list in numpy, and the
@@ -69,7 +74,7 @@ def replay_lists(
         found: dict[str, engine.PeriodColumns] = {}
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
-                results = _rate(current, states[name], games.pop(name, None), name)
+                results = _rate(current, states[name], games.pop(name, None), rules_of(name))
                 if results is None:
                     continue
                 found[name] = results
@@ -164,14 +169,14 @@ def _rate(
     period: RatingPeriod,
     states: dict[int, engine.PlayerState],
     games: engine.GameColumns | None,
-    rating_list: str,
+    options: engine.Rules,
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    earlier = earlier_ratings(games, rating_list)
-    return engine.rate_period_columns(span, states, games, rules(rating_list), earlier)
+    earlier = earlier_ratings(games, options.rating_list)
+    return engine.rate_period_columns(span, states, games, options, earlier)
 
 
 def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:

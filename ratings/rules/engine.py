@@ -142,15 +142,19 @@ class Rules:
     club_k: int | None = None
     rating_list: str = fide.LIST_STANDARD
     fixed: date | None = None
+    cap: int | None = None  # a changed parameter, for a simulation (``simulate_rules``)
+    floor: int | None = None
 
     def era(self, on: date) -> eras.RuleSet:
         """The rule set for a tournament starting (or a period opening) on ``on``."""
-        return _rule_set(on, self.rating_list, self.fixed)
+        return _rule_set(on, self.rating_list, self.fixed, self.cap, self.floor)
 
 
 @functools.lru_cache(maxsize=1024)
-def _rule_set(on: date, rating_list: str, fixed: date | None) -> eras.RuleSet:
-    return eras.rules_for(on, rating_list, fixed)
+def _rule_set(
+    on: date, rating_list: str, fixed: date | None, cap: int | None, floor: int | None
+) -> eras.RuleSet:
+    return eras.with_parameters(eras.rules_for(on, rating_list, fixed), cap=cap, floor=floor)
 
 
 @dataclass(slots=True)

@@ -610,6 +610,20 @@ def rules_for(on: date, rating_list: str, fixed: date | None = None) -> RuleSet:
         return rule_set(RAPID_BLITZ_FROM, rating_list)
 
 
+def with_parameters(rules: RuleSet, *, cap: int | None = None, floor: int | None = None) -> RuleSet:
+    """The rule set with a changed difference cap or floor (a simulation's "what if"): the
+    changed rule names no article, since no regulation holds it."""
+    changed: dict[str, Rule[Any]] = {}
+    if cap is not None:
+        value = dataclasses.replace(rules.cap.value, points=cap)
+        changed["cap"] = Rule(value, rules.cap.since, "simulated", _CAP_TEXT.format(cap), False)
+    if floor is not None:
+        changed["floor"] = dataclasses.replace(
+            _floor(floor, rules.floor.since, "simulated", established=False)
+        )
+    return dataclasses.replace(rules, **changed) if changed else rules
+
+
 def first_rating(
     method: str, opponent_ratings: list[int], points: Fraction, floor: int
 ) -> fide.FirstRating | None:
