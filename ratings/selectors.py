@@ -27,7 +27,7 @@ from ladder.records import (
 )
 from ratings.models import RatingChange, Status
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
-from ratings.rules import engine, fide
+from ratings.rules import engine, eras, fide
 
 # --- the rating list -----------------------------------------------------------------------
 
@@ -617,3 +617,64 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
         by_list[game.rating_list].append(Meeting(game, side(first, game), side(second, game)))
     records = [Record(name, by_list[name]) for name in RatingList.values if name in by_list]
     return HeadToHead(first, second, records)
+
+
+# --- the rules that rated a period, and its tournaments' sums ------------------------------
+
+
+@dataclass(frozen=True)
+class RulesUsed:
+    """The rule set that rated a period on a list (FIDE.md 10.2), for a card to name."""
+
+    on: date  # the day it is chosen for (the period's start)
+    since: str  # the day its newest rule took effect ("1 Oct 2025")
+    articles: tuple[str, ...]
+    lines: tuple[eras.RuleLine, ...]
+
+
+def rules_used(period: RatingPeriod, rating_list: str = RatingList.STANDARD) -> RulesUsed:
+    """Name the rule set that rated ``period`` on a list (the club's ``LADDER_RULES``): its
+    date, articles and rules. No query."""
+    options = rules(rating_list)
+    rule_set = options.era(period.start)
+    newest = max(rule_set.rules(), key=lambda rule: rule.since)
+    articles = tuple(dict.fromkeys(rule.article for rule in rule_set.rules()))
+    # A club that rates its history by one day's rules (LADDER_RULES) names that day.
+    on = period.start if options.fixed is None else min(options.fixed, timezone.localdate())
+    return RulesUsed(on, newest.since_text, articles, rule_set.describe())
+
+
+@dataclass(frozen=True)
+class TournamentSum:
+    """One tournament's part of a player's period: its rated games and K x its sum of dR."""
+
+    name: str
+    start: date | None
+    games: int
+    delta: Decimal  # sum of dR
+    change: Decimal  # K applied x sum of dR, unrounded (8.3.4 rounds the period's total once)
+
+
+def tournament_sums(lines: list[Line], k_applied: int | None) -> list[TournamentSum]:
+    """Split a player's rated games of a period by tournament (FIDE.md 10.1): the period's
+    change is their total, rounded once. Empty when there is only one tournament."""
+    found: dict[Any, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line.calculation is not None:
+            found[line.game.tournament_id or line.game.event].append(line)
+    if len(found) < 2 or k_applied is None:
+        return []
+    sums = []
+    for part in found.values():
+        tournament = part[0].game.tournament
+        delta = sum((line.calculation.delta for line in part if line.calculation), Decimal(0))
+        sums.append(
+            TournamentSum(
+                tournament.name if tournament else part[0].game.event,
+                tournament.start if tournament else None,
+                len(part),
+                delta,
+                k_applied * delta,
+            )
+        )
+    return sorted(sums, key=lambda s: (s.start or date.min, s.name))

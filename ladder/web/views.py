@@ -175,6 +175,10 @@ def player(request, pk: int):
                         "lines": lines.get(rc.period_id, []),
                         "delta": rc.delta,
                         "revisions": revised.get((rating_list, rc.period_id), []),
+                        "rules": selectors.rules_used(rc.period, rating_list),
+                        "tournaments": selectors.tournament_sums(
+                            lines.get(rc.period_id, []), rc.k_applied
+                        ),
                     }
                     for rc in history
                 ],

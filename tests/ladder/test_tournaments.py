@@ -210,3 +210,21 @@ def test_moving_a_tournament_to_a_later_period_moves_and_rates_its_games_there(
         content_type="application/json",
     )  # fmt: skip
     assert narrow.status_code == HTTPStatus.BAD_REQUEST
+
+
+def test_the_players_card_shows_each_tournaments_sum_and_the_rules_that_rated_it(
+    client, club, committed
+):
+    a, b, c = club
+    with committed():
+        imported(
+            HEADER
+            + "2025-10-31,Ann Able,Bea Best,1-0,Halloween Open,2025-10-31,2025-11-02,\n"
+            + "2025-11-20,Ann Able,Cy Cole,0-1,November Rapidplay,2025-11-20,2025-11-20,\n"
+        )
+    page = client.get(f"/players/{a.pk}/").content.decode()
+    # Halloween: 1800 v 1800, a win, dR +0.50; November: 1800 v 2200, a loss, dR -0.08.
+    assert "Halloween Open (from 31 Oct 2025): 1 game, K × ΣdR = 20 × +0.50 = +10.00" in page
+    assert "November Rapidplay (from 20 Nov 2025): 1 game, K × ΣdR = 20 × -0.08 = -1.60" in page
+    assert "Rated by FIDE's standard rules in force on 1 Nov 2025" in page
+    assert 'href="/rules/?date=2025-11-01&amp;list=standard"' in page
