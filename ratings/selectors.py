@@ -589,9 +589,14 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
     games = list(
         Game.objects.filter(Q(white=first, black=second) | Q(white=second, black=first))
         .with_players()
+        .select_related("tournament")
         .order_by("date", "pk")
     )
     opening: dict[str, _Opening] = defaultdict(dict)
+    earlier = {
+        name: _earlier_ratings([g for g in games if g.rating_list == name], name)
+        for name in {g.rating_list for g in games}
+    }
     k_applied: dict[tuple[int, int, str], int | None] = {}
     if games:
         rows = RatingChange.objects.filter(
@@ -605,7 +610,8 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
     method = rules().method
 
     def side(player: Player, game: Game) -> Side:
-        line = _line(player, game, opening[game.rating_list], method)
+        used = _ratings_used(player, game, opening[game.rating_list], earlier[game.rating_list])
+        line = _line(player, game, used, method)
         k = k_applied.get((player.pk, game.period_id, game.rating_list))
         effect = None
         if line.calculation is not None and k is not None:
