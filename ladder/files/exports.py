@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -189,13 +190,42 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+_FORMULA_FIRST = frozenset(FORMULA_PREFIXES)  # each prefix is one character
+
+
+def _cell(value: object) -> object:
+    """A CSV cell: None empty, a text ``neutralise`` would change neutralised (only a text
+    starting with a formula prefix is asked: a cell of 100,000 rows' files costs little)."""
+    if value is None:
+        return ""
+    if type(value) is str and value[:1] in _FORMULA_FIRST:
+        return neutralise(value)
+    return value
+
+
 def csv_text(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
     """CSV with formula cells neutralised (``neutralise``) and None as an empty cell."""
+    return "".join(csv_chunks(header, rows))
+
+
+def csv_chunks(
+    header: Iterable[str], rows: Iterable[Iterable[object]], *, size: int = 1000
+) -> Iterator[str]:
+    """``csv_text`` in pieces of ``size`` rows (the header first), for a file streamed as it
+    is read: only one piece is held at a time."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(["" if v is None else neutralise(v) for v in row] for row in rows)
-    return out.getvalue()
+    rows = iter(rows)
+    while True:
+        piece = itertools.islice(rows, size)
+        writer.writerows([_cell(v) for v in row] for row in piece)
+        text = out.getvalue()
+        if not text:
+            return
+        yield text
+        out.seek(0)
+        out.truncate()
 
 
 def period_games_csv(period: RatingPeriod, rating_list: str | None = None) -> str:
