@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import tournaments, views
+from ladder.api import bulk, tournaments, views
 
 app_name = "api"
 
@@ -57,3 +57,13 @@ def _kept(patterns: list) -> None:
 
 
 _kept(urlpatterns)
+
+# Bulk data is streamed, never kept whole: it answers its own conditional requests.
+urlpatterns += [
+    path("bulk/rating-list/", bulk.RatingListStreamView.as_view(), name="bulk-rating-list"),
+    path(
+        "bulk/players/<int:pk>/history/",
+        bulk.HistoryStreamView.as_view(),
+        name="bulk-player-history",
+    ),
+]
