@@ -11,6 +11,8 @@ from http import HTTPStatus
 import pytest
 from django.http import StreamingHttpResponse
 
+from ladder.api import bulk
+from ladder.files.exports import csv_chunks, csv_text
 from ladder.records import Player
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
@@ -132,6 +134,23 @@ def test_a_players_whole_history_in_both_formats(anon, club):
     assert json_lines(anon.get(history_url(club.anna), {"format": "jsonl"})) == expected
     rows = csv_rows(anon.get(history_url(club.anna), HTTP_ACCEPT="text/csv"))
     assert rows == [as_csv(row) for row in expected]
+
+
+def test_rows_are_written_in_pieces_that_make_the_same_file(anon, mixed, monkeypatch):
+    whole = {name: body(anon.get(BULK, {"format": name})) for name in ("csv", "jsonl")}
+    monkeypatch.setattr(bulk, "ROWS_PER_CHUNK", 2)
+
+    for name, text in whole.items():
+        pieces = list(anon.get(BULK, {"format": name}).streaming_content)
+        assert len(pieces) == 3, name  # 5 rows (and the CSV's header with the first piece)
+        assert b"".join(pieces).decode() == text
+    rows = [("=1+1", None, True, -8), ("@SUM", "x", False, 0), ("+/-", "-8.40", None, 1)]
+    header = ("a", "b", "c", "d")
+    assert (
+        "".join(csv_chunks(header, rows, size=2))
+        == csv_text(header, rows)
+        == ("a,b,c,d\n'=1+1,,True,-8\n'@SUM,x,False,0\n+/-,-8.40,,1\n")
+    )
 
 
 # --- formats ---------------------------------------------------------------------------------
