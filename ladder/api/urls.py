@@ -5,7 +5,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import head_to_head, ratings_on_date, rules, tournament_records, tournaments, views
+from ladder.api import (
+    bulk,
+    head_to_head,
+    ratings_on_date,
+    rules,
+    tournament_records,
+    tournaments,
+    views,
+)
 
 app_name = "api"
 
@@ -65,3 +73,13 @@ def _kept(patterns: list) -> None:
 
 
 _kept(urlpatterns)
+
+# Bulk data is streamed, never kept whole: it answers its own conditional requests.
+urlpatterns += [
+    path("bulk/rating-list/", bulk.RatingListStreamView.as_view(), name="bulk-rating-list"),
+    path(
+        "bulk/players/<int:pk>/history/",
+        bulk.HistoryStreamView.as_view(),
+        name="bulk-player-history",
+    ),
+]
