@@ -17,6 +17,8 @@ PAGES = [
     "/admin/ladder/game/",
     "/admin/ladder/game/add/",
     "/admin/ladder/game/enter-round/",
+    "/admin/ladder/tournament/",
+    "/admin/ladder/tournament/add/",
     "/admin/ladder/ratingperiod/",
     "/admin/ladder/ratingperiod/add/",
     "/admin/ladder/periodlog/",
@@ -32,7 +34,7 @@ def test_group_has_exactly_the_permissions_to_run_the_ladder():
     }
     expected = {
         f"ladder.{action}_{model}"
-        for model in ("player", "game", "ratingperiod")
+        for model in ("player", "game", "ratingperiod", "tournament")
         for action in ("add", "change", "delete", "view")
     } | {"ladder.view_periodlog", "ratings.view_ratingchange"}
     assert granted == expected

@@ -80,3 +80,40 @@ def test_plain_text_tokens_become_hashed_ones_and_the_plain_text_is_gone():
     token = ApiToken.objects.get(user=user)
     assert token.digest == ApiToken.hash(key)
     assert not Token.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_before_tournaments_become_each_events_tournament_inside_its_month():
+    """Migration ladder 0017: each event's games of a month on a list become a tournament
+    starting and ending with the month, rated in it; the ratings are those of before."""
+    from ladder.records import Game, Tournament
+
+    players = [PlayerFactory(entry_rating=1500 + 60 * i) for i in range(4)]
+    games = [
+        GameEntry(date=date(2026, month, 2 + i), white=players[i], black=players[(i + 1) % 4],
+                  result="1-0", event="Open" if i % 2 else "")
+        for month in (1, 2) for i in range(4)
+    ]  # fmt: skip
+    actions.enter_games(games=games)
+    rated = standard_state()
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        migrate([("ladder", "0016_cache_table_always")])
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM ladder_game")
+            assert cursor.fetchone()[0] == 8
+    finally:
+        migrate(latest)
+    found = sorted(
+        Tournament.objects.values_list("name", "start", "end", "rated_in__label", "rating_list")
+    )
+    assert found == [
+        ("Games of 2026-01", date(2026, 1, 1), date(2026, 1, 31), "2026-01", "standard"),
+        ("Games of 2026-02", date(2026, 2, 1), date(2026, 2, 28), "2026-02", "standard"),
+        ("Open", date(2026, 1, 1), date(2026, 1, 31), "2026-01", "standard"),
+        ("Open", date(2026, 2, 1), date(2026, 2, 28), "2026-02", "standard"),
+    ]
+    assert not Game.objects.filter(tournament__isnull=True).exists()
+    assert all(g.period_id == g.tournament.rated_in_id for g in Game.objects.all())
+    services.recompute_from(None)
+    assert standard_state() == rated
