@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from ladder.records import (
     LIST_FIELDS,
+    BaseCorrection,
     Game,
     PeriodStatus,
     Player,
@@ -684,3 +685,29 @@ def tournament_sums(lines: list[Line], k_applied: int | None) -> list[Tournament
             )
         )
     return sorted(sums, key=lambda s: (s.start or date.min, s.name))
+
+
+@dataclass(frozen=True)
+class CorrectedBase:
+    """A base correction with the rating the list gave (FIDE.md 10.1)."""
+
+    correction: BaseCorrection
+    listed: int | None  # the rating on the list in force before the correction
+
+
+def base_corrections(player: Player, rating_list: str = RatingList.STANDARD) -> dict[int, Any]:
+    """A player's base corrections on a list by period id, each with the list's own rating:
+    one query, and one more per correction (they are rare)."""
+    found = {}
+    corrections = BaseCorrection.objects.filter(player=player, rating_list=rating_list)
+    for correction in corrections.select_related("period"):
+        before = (
+            latest_changes(ended_before=correction.period.start, rating_list=rating_list)
+            .filter(player=player)
+            .values_list("rating_after", flat=True)
+            .first()
+        )
+        entry = getattr(player, LIST_FIELDS[rating_list].entry[0])
+        listed = before if before is not None else entry
+        found[correction.period_id] = CorrectedBase(correction, listed)
+    return found

@@ -1,4 +1,5 @@
-"""Tournaments in the admin: their dates, list and the period that rates them (FIDE.md 10.1).
+"""Tournaments in the admin: their dates, list and the period that rates them, and base
+corrections (FIDE.md 10.1).
 
 Saves and deletes go through the actions (``save_tournament``, ``delete_tournaments``), so a
 tournament's games follow it and a closed period's stay frozen.
@@ -13,7 +14,7 @@ from django.db.models import Count
 
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.runs import report_run
-from ladder.records import Tournament, closed_message
+from ladder.records import BaseCorrection, Tournament, closed_message
 from ladder.writes import actions
 from ladder.writes.validation.tournaments import (
     check_tournament_change,
@@ -77,3 +78,51 @@ class TournamentAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
 
     def delete_objects(self, request, objects):
         actions.delete_tournaments(tournaments=objects, user=request.user)
+
+
+class BaseCorrectionForm(forms.ModelForm):
+    """A base correction's form: a closed period's list is published, so it is refused here
+    with the sentence every door gives."""
+
+    def clean(self):
+        data = super().clean()
+        period = data.get("period") or getattr(self.instance, "period", None)
+        stored = BaseCorrection.objects.filter(pk=self.instance.pk).select_related("period")
+        for found in {period, *(c.period for c in stored)} - {None}:
+            if found.is_closed:
+                self.add_error("period" if "period" in self.fields else None,
+                               closed_message(found))  # fmt: skip
+        return data
+
+
+@admin.register(BaseCorrection)
+class BaseCorrectionAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
+    """Base corrections (FIDE.md 10.1): saved and deleted through the actions, which rate the
+    period again; a closed period's are read-only."""
+
+    list_display = ("player", "rating_list", "period", "rating", "reason", "user", "at")
+    list_filter = ("rating_list", "period")
+    list_select_related = ("player", "period", "user")
+    search_fields = ("player__name", "reason")
+    autocomplete_fields = ("player",)
+    fields = ("player", "rating_list", "period", "rating", "reason")
+    form = BaseCorrectionForm
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.period.is_closed:
+            return self.fields
+        return ()
+
+    def revert_refusal(self, obj):
+        return closed_message(obj.period) if obj.period.is_closed else None
+
+    def save_model(self, request, obj, form, change):
+        actions.save_base_correction(correction=obj, user=request.user)
+        report_run(self, request)
+
+    def delete_refusal(self, objects):
+        closed = [c.period for c in objects if c.period.is_closed]
+        return " ".join(closed_message(p) for p in dict.fromkeys(closed)) or None
+
+    def delete_objects(self, request, objects):
+        actions.delete_base_corrections(corrections=objects, user=request.user)

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import DefaultRouter
 
 from ladder.api import (
+    base_corrections,
     bulk,
     head_to_head,
     ratings_on_date,
@@ -24,6 +25,9 @@ router.register("games", views.GameViewSet, basename="game")
 router.register("periods", views.PeriodViewSet, basename="period")
 router.register("rating-runs", views.RatingRunViewSet, basename="rating-run")
 router.register("tournaments", tournament_records.TournamentViewSet, basename="tournament")
+router.register(
+    "base-corrections", base_corrections.BaseCorrectionViewSet, basename="base-correction"
+)
 
 # Swagger UI and Redoc start from an inline script and inject their styles (Redoc also runs a
 # worker from a blob): the Content Security Policy allows that on these two pages only.

@@ -24,6 +24,7 @@ from ladder.records.bounds import (
     RATING_BELOW_MESSAGE,
 )
 from ladder.records.choices import Result, Sex, Title
+from ladder.records.corrections import BaseCorrection
 from ladder.records.games import Game, GameQuerySet
 from ladder.records.imports import ImportedFile
 from ladder.records.lists import (
@@ -59,6 +60,7 @@ from ladder.records.versions import DataVersion
 
 __all__ = [
     "ApiToken",
+    "BaseCorrection",
     "DataVersion",
     "ENTRY_RATING_FLOOR",
     "ENTRY_RATING_MESSAGE",

@@ -164,6 +164,7 @@ def player(request, pk: int):
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
         lines = selectors.game_lines(player, rating_list=rating_list)
+        bases = selectors.base_corrections(player, rating_list)
         sections.append(
             {
                 "list": rating_list,
@@ -176,6 +177,7 @@ def player(request, pk: int):
                         "delta": rc.delta,
                         "revisions": revised.get((rating_list, rc.period_id), []),
                         "rules": selectors.rules_used(rc.period, rating_list),
+                        "base": bases.get(rc.period_id),
                         "tournaments": selectors.tournament_sums(
                             lines.get(rc.period_id, []), rc.k_applied
                         ),

@@ -21,6 +21,7 @@ from simple_history.utils import bulk_create_with_history
 
 from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
+    BaseCorrection,
     Game,
     ImportedFile,
     PeriodLog,
@@ -88,6 +89,8 @@ __all__ = [
     "save_period",
     "save_player",
     "save_tournament",
+    "save_base_correction",
+    "delete_base_corrections",
     "delete_tournaments",
 ]
 
@@ -630,6 +633,54 @@ def delete_tournaments(*, tournaments: Iterable[Tournament], user: Any = None) -
     for tournament in stored:
         tournament.delete()
     return len(stored)
+
+
+# --- base corrections ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_base_correction(*, correction: BaseCorrection, user: Any = None) -> BaseCorrection:
+    """Record (or change) a corrected starting rating for a player on a list in a period, with
+    its reason (FIDE.md 10.1), and rate the period again from it; the period must be open (and
+    so must the one it moves from)."""
+    correction.full_clean()
+    periods = {correction.period_id}
+    if correction.pk is not None:
+        stored = BaseCorrection.objects.select_for_update().filter(pk=correction.pk).first()
+        if stored is None:
+            raise BaseCorrection.DoesNotExist(f"Base correction #{correction.pk} is gone.")
+        periods.add(stored.period_id)
+    _lock_open(periods)
+    correction.user = _user(user)
+    correction.save()
+    _rate_corrected(correction, reason=f"Base correction of {correction.player}", user=user)
+    return correction
+
+
+@transaction.atomic
+def delete_base_corrections(*, corrections: Iterable[BaseCorrection], user: Any = None) -> int:
+    """Delete base corrections of open periods, all or none; rate those periods again."""
+    stored = list(
+        BaseCorrection.objects.select_for_update()
+        .filter(pk__in=[c.pk for c in corrections])
+        .select_related("player", "period")
+    )
+    _lock_open({c.period_id for c in stored})
+    for correction in stored:
+        correction.delete()
+        _rate_corrected(correction, reason=f"Base correction of {correction.player} deleted",
+                        user=user)  # fmt: skip
+    return len(stored)
+
+
+def _rate_corrected(correction: BaseCorrection, *, reason: str, user: Any) -> None:
+    runs.request_recompute(
+        rating_list=correction.rating_list,
+        period=correction.period,
+        players={correction.player_id},
+        reason=reason,
+        user=user,
+    )
 
 
 # --- the records the admin adds, changes and deletes: periods, players --------------------------

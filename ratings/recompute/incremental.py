@@ -27,6 +27,8 @@ from ratings.recompute.rows import (
     write_players,
 )
 from ratings.recompute.states import (
+    base_corrections,
+    corrected,
     earlier_ratings,
     final_states,
     latest_states,
@@ -170,7 +172,9 @@ def _rate_some(
         entry=entry,
         rating_list=rating_list,
     )
-    states = {**entry, **opening}
+    states = corrected(
+        {**entry, **opening}, base_corrections(current.pk, [rating_list])[rating_list]
+    )
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
     results = engine.rate_period(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 from django.db import transaction
@@ -13,7 +13,9 @@ from ratings.models import RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
+    base_corrections,
     chunks,
+    corrected,
     earlier_ratings,
     latest_states,
     load_entry,
@@ -72,9 +74,11 @@ def replay_lists(
         # rated only then (``unrated`` is computed when first read), while the server stores
         # the rows before theirs (``bulk.RowWriter``).
         found: dict[str, engine.PeriodColumns] = {}
+        fixes = base_corrections(current.pk, rating_lists)
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
-                results = _rate(current, states[name], games.pop(name, None), rules_of(name))
+                opening = corrected(states[name], fixes[name])
+                results = _rate(current, opening, games.pop(name, None), rules_of(name))
                 if results is None:
                     continue
                 found[name] = results
@@ -167,7 +171,7 @@ def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:
 
 def _rate(
     period: RatingPeriod,
-    states: dict[int, engine.PlayerState],
+    states: Mapping[int, engine.PlayerState],
     games: engine.GameColumns | None,
     options: engine.Rules,
 ) -> engine.PeriodColumns | None:

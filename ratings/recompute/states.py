@@ -7,8 +7,9 @@ entry data once as columns (``EntryTable``) and builds a state only when a list 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.db.models import F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
-from ladder.records import LIST_FIELDS, Player, RatingList
+from ladder.records import LIST_FIELDS, BaseCorrection, Player, RatingList
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import Row
@@ -246,8 +247,8 @@ def latest_changes(
 
 def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict[int, int | None]:
     """Each player's rating on the list in force on ``on``: the one published at the end of
-    the last period that ended before it (FIDE.md 10.1), else their entry rating. Two queries
-    a chunk of players."""
+    the last period that ended before it (FIDE.md 10.1), else their entry rating, unless a base
+    correction of the period holding ``on`` says otherwise. Three queries a chunk of players."""
     found: dict[int, int | None] = {}
     entry_rating = LIST_FIELDS[rating_list].entry[0]
     for chunk in chunks(players):
@@ -257,7 +258,50 @@ def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict
             .filter(player_id__in=chunk)
             .values_list("player_id", "rating_after")
         )
+        found.update(
+            BaseCorrection.objects.filter(
+                rating_list=rating_list, player_id__in=chunk, period__start__lte=on,
+                period__end__gte=on,
+            ).values_list("player_id", "rating")
+        )  # fmt: skip
     return found
+
+
+def base_corrections(period_id: int, rating_lists: Iterable[str]) -> dict[str, dict[int, int]]:
+    """The corrected starting ratings of a period, by list and player (FIDE.md 10.1): one
+    query."""
+    found: dict[str, dict[int, int]] = {name: {} for name in rating_lists}
+    rows = BaseCorrection.objects.filter(period_id=period_id, rating_list__in=list(found))
+    for name, pid, rating in rows.values_list("rating_list", "player_id", "rating"):
+        found[name][pid] = rating
+    return found
+
+
+class Corrected(Mapping[int, engine.PlayerState]):
+    """Players' states on an opening list with base corrections laid over them: a corrected
+    player opens the period with the corrected rating (rated with it, seen with it)."""
+
+    def __init__(self, states: Mapping[int, engine.PlayerState], ratings: dict[int, int]) -> None:
+        self._states, self._ratings = states, ratings
+
+    def __getitem__(self, pid: int) -> engine.PlayerState:
+        state = self._states[pid]
+        if pid not in self._ratings:
+            return state
+        return dataclasses.replace(state, rating=self._ratings[pid], pool=())
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._states)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
+def corrected(
+    states: Mapping[int, engine.PlayerState], ratings: dict[int, int]
+) -> Mapping[int, engine.PlayerState]:
+    """``states`` with the period's base corrections, or as they are without any."""
+    return Corrected(states, ratings) if ratings else states
 
 
 def earlier_ratings(

@@ -34,7 +34,7 @@ def test_group_has_exactly_the_permissions_to_run_the_ladder():
     }
     expected = {
         f"ladder.{action}_{model}"
-        for model in ("player", "game", "ratingperiod", "tournament")
+        for model in ("player", "game", "ratingperiod", "tournament", "basecorrection")
         for action in ("add", "change", "delete", "view")
     } | {"ladder.view_periodlog", "ratings.view_ratingchange"}
     assert granted == expected

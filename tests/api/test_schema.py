@@ -40,6 +40,8 @@ def test_schema_is_openapi_3_and_lists_every_endpoint(anon):
         "/api/v1/tournaments/export/",
         "/api/v1/tournaments/",
         "/api/v1/tournaments/{id}/",
+        "/api/v1/base-corrections/",
+        "/api/v1/base-corrections/{id}/",
         "/api/v1/bulk/rating-list/",
         "/api/v1/bulk/players/{id}/history/",
     }

@@ -13,6 +13,7 @@ from ladder.exceptions import (
     PeriodClosedError,
 )
 from ladder.records import (
+    BaseCorrection,
     Game,
     PeriodStatus,
     RatingPeriod,
@@ -109,6 +110,7 @@ def check_period_deletion(periods: Iterable[RatingPeriod]) -> None:
         .values_list("period", "n")
     )
     published = set(Publication.objects.filter(period__in=pks).values_list("period", flat=True))
+    corrected = set(BaseCorrection.objects.filter(period__in=pks).values_list("period", flat=True))
     problems = []
     for period in periods:
         if period.is_closed:
@@ -122,6 +124,8 @@ def check_period_deletion(periods: Iterable[RatingPeriod]) -> None:
                 f"The period {period.label} holds {count} game{'s' if count != 1 else ''}; "
                 "delete or move them first."
             )
+        elif period.pk in corrected:
+            problems.append(f"The period {period.label} holds base corrections; delete them first.")
         elif period.pk in published:
             problems.append(
                 f"The list of {period.label} was published before the period was reopened; "

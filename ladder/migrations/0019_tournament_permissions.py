@@ -1,11 +1,12 @@
-"""Give the "Club administrators" group the tournaments' permissions (add, change, delete,
-view), as it has the games'."""
+"""Give the "Club administrators" group the permissions of tournaments and base corrections
+(add, change, delete, view), as it has the games'."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
 GROUP = "Club administrators"
 ACTIONS = ("add", "change", "delete", "view")
+MODELS = ("tournament", "basecorrection")
 
 
 def grant(apps, schema_editor):
@@ -22,8 +23,8 @@ def grant(apps, schema_editor):
     group.permissions.add(
         *Permission.objects.filter(
             content_type__app_label="ladder",
-            content_type__model="tournament",
-            codename__in=[f"{action}_tournament" for action in ACTIONS],
+            content_type__model__in=MODELS,
+            codename__in=[f"{action}_{model}" for action in ACTIONS for model in MODELS],
         )
     )
 
@@ -35,12 +36,12 @@ def revoke(apps, schema_editor):
     if group is not None:
         group.permissions.remove(
             *Permission.objects.filter(
-                content_type__model="tournament", content_type__app_label="ladder"
+                content_type__model__in=MODELS, content_type__app_label="ladder"
             )
         )
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ladder", "0017_tournaments")]
+    dependencies = [("ladder", "0018_base_corrections")]
 
     operations = [migrations.RunPython(grant, revoke)]

@@ -1,0 +1,97 @@
+"""manage.py base_correction PLAYER --month 2025-04 --rating 1622 [--list standard] --reason TEXT:
+a corrected starting rating, as FIDE's staff entered it (FIDE.md 10.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ladder.management.commands._csv import report_run
+from ladder.records import BaseCorrection, RatingList, RatingPeriod, kept_lists
+from ladder.writes import actions
+from ladder.writes.validation import PlayerLookup
+
+
+class Command(BaseCommand):
+    help = (
+        "Record a base correction: the rating PLAYER (a FIDE id or a name) was rated from on "
+        "the list in force during MONTH (--month 2025-04: FIDE's April 2025 list, the one that "
+        "opens Ladder's period 2025-04 and closes 2025-03), with a reason; the period is rated "
+        "again. A second correction of the same player, list and month replaces the first."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("player", help="A FIDE id or the player's name.")
+        parser.add_argument("--month", required=True, help="The period's label, e.g. 2025-04.")
+        parser.add_argument("--rating", required=True, help="The corrected rating.")
+        parser.add_argument("--list", dest="rating_list", choices=RatingList.values)
+        parser.add_argument("--reason", required=True, help="Why (shown with the correction).")
+        parser.add_argument("--user", help="The administrator making it (a user name).")
+        parser.add_argument("--delete", action="store_true", help="Delete the correction.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        rating_list = options["rating_list"] or kept_lists()[0]
+        try:
+            player = PlayerLookup.load().find(options["player"])
+        except LookupError as error:
+            raise CommandError(f"PLAYER: {error}") from None
+        period = RatingPeriod.objects.filter(label=options["month"]).first()
+        if period is None:
+            raise CommandError(f"--month: No rating period is labelled '{options['month']}'.")
+        user = self._user(options["user"])
+        found = BaseCorrection.objects.filter(
+            player=player, rating_list=rating_list, period=period
+        ).first()
+        try:
+            if options["delete"]:
+                if found is None:
+                    raise CommandError(f"{player} has no base correction in {period.label}.")
+                actions.delete_base_corrections(corrections=[found], user=user)
+                self.stdout.write(self.style.SUCCESS(f"Deleted the base correction of {player}."))
+                report_run(self.stdout)
+                return
+            correction = found or BaseCorrection(
+                player=player, rating_list=rating_list, period=period
+            )
+            correction.rating = _number(options["rating"])
+            correction.reason = options["reason"].strip()
+            actions.save_base_correction(correction=correction, user=user)
+        except ValidationError as error:
+            raise CommandError(_sentences(error)) from None
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{player} is rated from {correction.rating} on the {rating_list} list in "
+                f"{period.label}: {correction.reason}"
+            )
+        )
+        report_run(self.stdout)
+
+    @staticmethod
+    def _user(name: str | None) -> Any:
+        if not name:
+            return None
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise CommandError(f"--user: No user is named '{name}'.")
+        return user
+
+
+def _number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(f"--rating: '{text}' is not a whole number.") from None
+
+
+def _sentences(error: ValidationError) -> str:
+    names = {"rating": "--rating", "reason": "--reason", "date": "--month", "__all__": ""}
+    if not hasattr(error, "error_dict"):
+        return " ".join(error.messages)
+    return " ".join(
+        f"{names.get(field, field)}: {message}" if names.get(field, field) else message
+        for field, messages in error.message_dict.items()
+        for message in messages
+    )
