@@ -1,3 +1,3 @@
 """The administrators' door: Django's admin, its round entry, previews and file imports."""
 
-from ladder.admin import ratings, registry  # noqa: F401  (each registers its ModelAdmins)
+from ladder.admin import ratings, registry, webhooks  # noqa: F401  (each registers its ModelAdmins)

@@ -55,12 +55,22 @@ from ladder.records.text import (
     refuse_control_characters_but_lines,
 )
 from ladder.records.versions import DataVersion
+from ladder.records.webhooks import (
+    DeliveryStatus,
+    EventType,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 
 __all__ = [
     "ApiToken",
     "DataVersion",
+    "DeliveryStatus",
     "ENTRY_RATING_FLOOR",
     "ENTRY_RATING_MESSAGE",
+    "EventType",
     "FIRST_GAME_DATE",
     "GAME_DATE_MESSAGE",
     "Game",
@@ -95,6 +105,10 @@ __all__ = [
     "Sex",
     "ThrottleCount",
     "Title",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
     "closed_message",
     "default_list",
     "entry_fields",

@@ -21,6 +21,7 @@ from simple_history.utils import bulk_create_with_history
 
 from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
+    EventType,
     Game,
     ImportedFile,
     PeriodLog,
@@ -30,6 +31,7 @@ from ladder.records import (
     RatingPeriod,
     kept_lists,
     refuse_control_characters_but_lines,
+    webhooks,
 )
 from ladder.records import versions as data_version
 from ladder.writes import audit, correction_window, restore, storage
@@ -430,6 +432,7 @@ def reopen_period(
     PeriodLog.objects.create(
         period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
     )
+    webhooks.emit(EventType.PERIOD_REOPENED, {"period": period.label, "reason": reason})
     return period
 
 
