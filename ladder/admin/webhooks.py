@@ -82,16 +82,18 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view(require_POST(self.send_test_view))
         return [
-            path("<int:pk>/send-test/", view, name="ladder_webhookendpoint_send_test"),
+            path("<int:object_id>/send-test/", view, name="ladder_webhookendpoint_send_test"),
             *super().get_urls(),
         ]
 
-    def send_test_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        endpoint = get_object_or_404(WebhookEndpoint, pk=pk)
+    def send_test_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        endpoint = get_object_or_404(WebhookEndpoint, pk=object_id)
         if not self.has_change_permission(request, endpoint):
             return HttpResponseRedirect(reverse("admin:index"))
         self._send_test(request, endpoint)
-        return HttpResponseRedirect(reverse("admin:ladder_webhookendpoint_change", args=[pk]))
+        return HttpResponseRedirect(
+            reverse("admin:ladder_webhookendpoint_change", args=[object_id])
+        )
 
     @admin.action(description="Send a test event to the selected endpoints", permissions=["change"])
     def send_test_events(self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]) -> None:

@@ -168,7 +168,7 @@ class WebhookAttempt(models.Model):
         ordering = ["delivery", "number"]
 
     def __str__(self) -> str:
-        return f"attempt {self.number} of {self.delivery}"
+        return f"attempt {self.number} of delivery #{self.delivery_id}"
 
 
 # Sent by ``emit`` (and for a test event) with ``event`` and ``deliveries`` (ids), inside the

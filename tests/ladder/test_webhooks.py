@@ -35,6 +35,8 @@ from ladder.records import (
 from ladder.records import webhooks as records
 from ladder.records.webhooks import URL_CREDENTIALS_MESSAGE, URL_SCHEME_MESSAGE
 from ladder.writes import actions, webhooks
+from ratings.models import RatingRun
+from ratings.recompute import services
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -207,6 +209,32 @@ def test_a_published_list_and_its_revision_are_sent_with_their_ids(receiver):
         "period": "2026-03", "list": "standard", "revision": 2, "players_changed": 2
     }  # fmt: skip
     assert revised["data"]["reason"] == "The result was the other way round."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_that_finishes_and_one_that_gives_up_are_sent(receiver, monkeypatch):
+    endpoint_for(receiver, EventType.RUN_FINISHED, EventType.RUN_FAILED)
+
+    GameFactory(date=date(2026, 3, 5), result="1-0")  # its run executes after the commit
+    delivered()
+    (finished,) = drain(receiver)
+    run = RatingRun.objects.get()
+    assert finished["type"] == "run.finished"
+    assert finished["data"] == {
+        "run": run.pk, "list": "standard", "from_period": "2026-03", "status": "done",
+        "periods": "2026-03", "players_changed": 2, "error": "",
+    }  # fmt: skip
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(services, "recompute_from", fail)
+    GameFactory(date=date(2026, 3, 6), result="0-1")
+    delivered()
+    (failed,) = drain(receiver)  # once, when it gives up: not for each attempt
+    assert failed["type"] == "run.failed"
+    assert failed["data"]["status"] == "failed"
+    assert "RuntimeError: the disk is full" in failed["data"]["error"]
 
 
 def drain(receiver: Receiver) -> list[dict[str, Any]]:
