@@ -211,5 +211,5 @@ def _post(delivery: WebhookDelivery) -> tuple[int | None, str]:
         reason = f"The receiver answered {answer.code} {answer.reason}"
         return answer.code, (f"{reason}: {text}" if text else f"{reason}.")[:_ERROR_LENGTH]
     except (OSError, ValueError) as failure:  # refused, unreachable, timed out, bad address
-        reason = getattr(failure, "reason", None) or failure
-        return None, f"No answer: {type(failure).__name__}: {reason}"[:_ERROR_LENGTH]
+        why = getattr(failure, "reason", None) or failure
+        return None, f"No answer: {type(failure).__name__}: {why}"[:_ERROR_LENGTH]
