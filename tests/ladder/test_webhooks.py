@@ -123,14 +123,13 @@ def closed_march() -> RatingPeriod:
 
 
 def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
-    """What a receiver does, as docs/webhooks.md shows it."""
+    """What a receiver does: the function docs/webhooks.md shows, as it shows it."""
     parts = dict(item.split("=", 1) for item in header.split(","))
     timestamp = int(parts["t"])
     if abs(time.time() - timestamp) > tolerance:
         return False
-    signed = f"{timestamp}.".encode() + body
-    expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, parts["v1"])
+    expected = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return hmac.compare_digest(expected.hexdigest(), parts["v1"])
 
 
 def delivered() -> None:
