@@ -8,7 +8,9 @@ Where it runs follows ``LADDER_RECOMPUTE``, as the rating runs do:
   same task enqueued to run after its backoff.
 - ``immediate``: after the commit, a daemon thread per delivery POSTs and sleeps through the
   backoffs, so the request that made the change never waits for a receiver (the immediate
-  task backend would run the task, and its timeouts, on the request's own thread).
+  task backend would run the task, and its timeouts, on the request's own thread). A delivery
+  left pending by a process that stopped is taken up by the next sweep of any serving process
+  (``sweep``, on the rating runs' sweeper).
 
 A receiver that is slow, down or answering 500 therefore never slows or fails the change: it
 has committed before the first POST, and each POST gives up after ``TIMEOUT_SECONDS``.
@@ -31,7 +33,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import OperationalError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django_tasks import task
 
@@ -45,6 +47,7 @@ from ladder.records.webhooks import (
     record,
     recorded,
 )
+from ratings.runs import sweeper
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -55,6 +58,8 @@ MAX_ATTEMPTS = 6  # the first POST and five retries
 BACKOFF_SECONDS = 30.0  # before retry n: 30 s * 4^(n-1): 30 s, 2 min, 8 min, 32 min, 2 h 8 min
 BACKOFF_FACTOR = 4
 USER_AGENT = "Ladder-Webhooks/1"
+LATE = timedelta(minutes=1)  # a delivery this far past due has no live thread on it
+SWEEP_BATCH = 100  # deliveries taken up by one sweep (the next sweep takes more)
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -90,6 +95,29 @@ def schedule(sender: Any, *, event: WebhookEvent, deliveries: list[int], **kwarg
 
 def connect() -> None:
     recorded.connect(schedule, sender=WebhookEvent, dispatch_uid="ladder.writes.webhooks")
+    sweeper.swept.connect(sweep, dispatch_uid="ladder.writes.webhooks.sweep")
+
+
+def sweep(sender: Any = None, *, now: datetime | None = None, **kwargs: Any) -> list[int]:
+    """Immediate mode: take up the pending deliveries nobody is on (their process stopped
+    before an attempt: more than ``LATE`` past due); return their ids. A ``swept`` receiver:
+    each serving process's sweeper calls it (``ratings.runs.sweeper``).
+
+    Each is claimed by moving its next attempt to now (one UPDATE), so that two processes
+    sweeping at once do not both take it.
+    """
+    if settings.LADDER_RECOMPUTE == "background":
+        return []  # the database queue keeps every delivery's task
+    now = now or timezone.now()
+    late = now - LATE
+    abandoned = Q(next_attempt_at__lt=late) | Q(next_attempt_at__isnull=True, created_at__lt=late)
+    pending = WebhookDelivery.objects.filter(abandoned, status=DeliveryStatus.PENDING)
+    claimed = [
+        pk for pk in pending.order_by("pk").values_list("pk", flat=True)[:SWEEP_BATCH]
+        if pending.filter(pk=pk).update(next_attempt_at=now)
+    ]  # fmt: skip
+    _start_threads(claimed)
+    return claimed
 
 
 @task()

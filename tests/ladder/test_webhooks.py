@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -20,6 +20,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import transaction
+from django.utils import timezone
 
 from ladder.records import (
     DeliveryStatus,
@@ -37,6 +38,7 @@ from ladder.records.webhooks import URL_CREDENTIALS_MESSAGE, URL_SCHEME_MESSAGE
 from ladder.writes import actions, webhooks
 from ratings.models import RatingRun
 from ratings.recompute import services
+from ratings.runs import sweeper
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +98,7 @@ def receiver() -> Iterator[Receiver]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     state["receiver"] = Receiver(url=f"http://127.0.0.1:{server.server_port}/hooks/ladder")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield state["receiver"]
     state["receiver"].release.set()
@@ -358,6 +360,56 @@ def test_an_address_nobody_listens_on_is_logged_as_no_answer(receiver):
     event = records.record(EventType.TEST, {}, [endpoint])
     assert webhooks.attempt(event.deliveries.get().pk) is not None
     assert WebhookAttempt.objects.get().error.startswith("No answer:")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_takes_up_what_a_stopped_process_left_pending(receiver):
+    endpoint = endpoint_for(receiver, EventType.PERIOD_REOPENED)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    # As a process leaves them when it stops: one never attempted, one whose retry was due
+    # (its thread slept through the backoff and died), one failed a moment ago (its thread
+    # sleeps: not taken), one delivered.
+    event = WebhookEvent.objects.create(type=EventType.PERIOD_REOPENED, data={"period": "x"})
+    left = [
+        WebhookDelivery.objects.create(event=event, endpoint=endpoint, created_at=long_ago),
+        WebhookDelivery.objects.create(
+            event=WebhookEvent.objects.create(type=EventType.TEST), endpoint=endpoint,
+            created_at=long_ago, attempts=1, next_attempt_at=long_ago + timedelta(minutes=1),
+        ),
+    ]  # fmt: skip
+    WebhookDelivery.objects.create(
+        event=WebhookEvent.objects.create(type=EventType.TEST), endpoint=endpoint,
+        created_at=long_ago, attempts=1, next_attempt_at=timezone.now() + timedelta(seconds=30),
+    )  # fmt: skip
+    WebhookDelivery.objects.create(
+        event=WebhookEvent.objects.create(type=EventType.TEST), endpoint=endpoint,
+        created_at=long_ago, status=DeliveryStatus.DELIVERED,
+    )  # fmt: skip
+
+    sweeper.tick()  # each serving process's sweep, every LADDER_RUN_SWEEP_SECONDS
+
+    delivered()
+    assert sorted(e["id"] for e in drain(receiver)) == sorted(d.event.event_id for d in left)
+    assert set(WebhookDelivery.objects.filter(pk__in=[d.pk for d in left]).values_list(
+        "status", flat=True)) == {DeliveryStatus.DELIVERED}  # fmt: skip
+    assert webhooks.sweep() == []  # nothing is left to take up
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delivery_claimed_by_one_sweep_is_not_taken_by_another(receiver, settings):
+    endpoint = endpoint_for(receiver, EventType.PERIOD_REOPENED)
+    event = WebhookEvent.objects.create(type=EventType.TEST)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    delivery = WebhookDelivery.objects.create(event=event, endpoint=endpoint, created_at=long_ago)
+    settings.LADDER_RECOMPUTE = "background"
+    assert webhooks.sweep() == []  # the queue keeps every delivery's task there
+    settings.LADDER_RECOMPUTE = "immediate"
+    now = timezone.now()
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now)  # claimed
+    assert webhooks.sweep(now=now) == []
+    assert webhooks.sweep(now=now + webhooks.LATE * 2) == [delivery.pk]  # that one stopped too
+    assert receiver.next().event["id"] == event.event_id
+    delivered()
 
 
 # --- the background queue ------------------------------------------------------------------------
