@@ -101,7 +101,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
             self._send_test(request, endpoint)
 
     def _send_test(self, request: HttpRequest, endpoint: WebhookEndpoint) -> None:
-        event = webhooks.send_test_event(endpoint=endpoint, user=request.user)
+        event = webhooks.send_test_event(endpoint=endpoint)
         log = reverse("admin:ladder_webhookdelivery_changelist") + f"?event__id__exact={event.pk}"
         self.message_user(
             request,

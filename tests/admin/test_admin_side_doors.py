@@ -90,7 +90,7 @@ def lists(club, committed, boss, monkeypatch):
     # A webhook endpoint and a delivery: the walk reaches their pages and the send-test button
     # (events recorded, never sent: the test's transaction never commits).
     endpoint = WebhookEndpoint.objects.create(url="https://example.org/h", events=["run.failed"])
-    webhooks.send_test_event(endpoint=endpoint, user=boss)
+    webhooks.send_test_event(endpoint=endpoint)
     return {**club, "june": june, "newcomer": newcomer, "listed": listed}
 
 

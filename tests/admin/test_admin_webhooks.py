@@ -114,7 +114,7 @@ def test_the_send_test_event_button_records_a_test_event_for_the_endpoint(boss_c
     response = boss_client.post(send, follow=True)
 
     event = WebhookEvent.objects.get()
-    assert (event.type, event.data) == ("test", {"endpoint": endpoint.pk, "sent_by": "boss"})
+    assert (event.type, event.data) == ("test", {"endpoint": endpoint.pk})
     assert event.deliveries.get().endpoint == endpoint
     assert any(f"A test event ({event.event_id}) is on its way" in m for m in messages_of(response))
 
