@@ -432,7 +432,10 @@ def reopen_period(
     PeriodLog.objects.create(
         period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
     )
-    webhooks.emit(EventType.PERIOD_REOPENED, {"period": period.label, "reason": reason})
+    webhooks.emit(
+        EventType.PERIOD_REOPENED,
+        {"period": period.label, "period_id": period.pk, "reason": reason},
+    )
     return period
 
 

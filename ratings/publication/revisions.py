@@ -97,6 +97,7 @@ def _event(publication: Publication) -> dict[str, Any]:
     corrected_in = publication.corrected_in.label if publication.corrected_in else None
     return {
         "period": publication.period.label,
+        "period_id": publication.period_id,
         "list": publication.rating_list,
         "revision": publication.revision,
         "published_at": publication.published_at,

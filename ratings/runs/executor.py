@@ -218,6 +218,7 @@ def _event(run: RatingRun) -> dict[str, object]:
         "run": run.pk,
         "list": run.rating_list,
         "from_period": first,
+        "from_period_id": run.from_period_id,
         "status": run.status,
         "periods": run.periods,
         "players_changed": run.players_changed,

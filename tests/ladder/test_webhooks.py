@@ -171,7 +171,11 @@ def test_a_reopened_period_is_posted_signed_after_the_commit(receiver):
         "id": event.event_id,
         "type": "period.reopened",
         "created": got.event["created"],
-        "data": {"period": "2026-03", "reason": "A result was entered the wrong way round."},
+        "data": {
+            "period": "2026-03",
+            "period_id": march.pk,
+            "reason": "A result was entered the wrong way round.",
+        },
     }
     assert got.event["created"].endswith("Z")
     assert got.event["id"].startswith("evt_")
@@ -222,7 +226,8 @@ def test_a_run_that_finishes_and_one_that_gives_up_are_sent(receiver, monkeypatc
     run = RatingRun.objects.get()
     assert finished["type"] == "run.finished"
     assert finished["data"] == {
-        "run": run.pk, "list": "standard", "from_period": "2026-03", "status": "done",
+        "run": run.pk, "list": "standard", "from_period": "2026-03",
+        "from_period_id": run.from_period_id, "status": "done",
         "periods": "2026-03", "players_changed": 2, "error": "",
     }  # fmt: skip
 
