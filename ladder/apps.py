@@ -9,6 +9,8 @@ class LadderConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from ladder.records import versions as data_version
+        from ladder.writes import webhooks
 
         post_save.connect(data_version.record_changed, dispatch_uid="ladder.records.versions.save")
         post_delete.connect(data_version.record_changed, dispatch_uid="ladder.records.versions.del")
+        webhooks.connect()  # recorded webhook events are sent after their commit

@@ -1,3 +1,8 @@
 """The administrators' door: Django's admin, its round entry, previews and file imports."""
 
-from ladder.admin import ratings, registry, tournament_records  # noqa: F401  (each registers its ModelAdmins)
+from ladder.admin import (  # noqa: F401  (each registers its ModelAdmins)
+    ratings,
+    registry,
+    tournament_records,
+    webhooks,
+)

@@ -57,13 +57,23 @@ from ladder.records.text import (
 )
 from ladder.records.tournaments import Tournament, TournamentQuerySet
 from ladder.records.versions import DataVersion
+from ladder.records.webhooks import (
+    DeliveryStatus,
+    EventType,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 
 __all__ = [
     "ApiToken",
     "BaseCorrection",
     "DataVersion",
+    "DeliveryStatus",
     "ENTRY_RATING_FLOOR",
     "ENTRY_RATING_MESSAGE",
+    "EventType",
     "FIRST_GAME_DATE",
     "GAME_DATE_MESSAGE",
     "Game",
@@ -100,6 +110,10 @@ __all__ = [
     "Title",
     "Tournament",
     "TournamentQuerySet",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
     "closed_message",
     "default_list",
     "entry_fields",

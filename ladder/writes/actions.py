@@ -22,6 +22,7 @@ from simple_history.utils import bulk_create_with_history
 from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
     BaseCorrection,
+    EventType,
     Game,
     ImportedFile,
     PeriodLog,
@@ -32,6 +33,7 @@ from ladder.records import (
     Tournament,
     kept_lists,
     refuse_control_characters_but_lines,
+    webhooks,
 )
 from ladder.records import versions as data_version
 from ladder.writes import audit, correction_window, privacy, restore, storage
@@ -500,6 +502,10 @@ def reopen_period(
     _explain_version(period, f"Reopened: {reason}", user=user)
     PeriodLog.objects.create(
         period=period, action=PeriodLog.Action.REOPENED, reason=reason, user=_user(user)
+    )
+    webhooks.emit(
+        EventType.PERIOD_REOPENED,
+        {"period": period.label, "period_id": period.pk, "reason": reason},
     )
     return period
 

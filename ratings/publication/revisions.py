@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
-from ladder.records import Game, PeriodLog, Player, RatingPeriod, kept_lists
+from ladder.records import EventType, Game, PeriodLog, Player, RatingPeriod, kept_lists, webhooks
 from ratings import selectors
 from ratings.models import Publication, PublishedRating, RatingChange
 from ratings.recompute import bulk
@@ -85,8 +85,26 @@ def _publish(period: RatingPeriod, *, user: Any, reason: str) -> list[Publicatio
             ("publication", "player", "status", "rating", "change", "k", "games", "total_games"),
             ((publication.pk, pid, *line) for pid, line in lines.items()),
         )
+        webhooks.emit(
+            EventType.LIST_REVISED if previous else EventType.LIST_PUBLISHED, _event(publication)
+        )
         made.append(publication)
     return made
+
+
+def _event(publication: Publication) -> dict[str, Any]:
+    """What a webhook event says of a publication: stable ids (period label, list, revision)."""
+    corrected_in = publication.corrected_in.label if publication.corrected_in else None
+    return {
+        "period": publication.period.label,
+        "period_id": publication.period_id,
+        "list": publication.rating_list,
+        "revision": publication.revision,
+        "published_at": publication.published_at,
+        "players_changed": publication.players_changed,
+        "reason": publication.reason,
+        "corrected_in": corrected_in,
+    }
 
 
 def _lines_now(

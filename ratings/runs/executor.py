@@ -13,6 +13,7 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ladder.records import EventType, webhooks
 from ratings.models import RatingRun, RunStatus
 from ratings.recompute import services
 from ratings.runs.queue import REASON_LENGTH, locked_queued_run, merge_into_waiting, widen
@@ -172,6 +173,7 @@ def _execute(batch: list[RatingRun]) -> list[RatingRun]:
                 run.players_changed, run.rows_written = summary.players_changed, summary.rows
                 run.summary = str(summary)[:REASON_LENGTH]
                 run.save()
+                webhooks.emit(EventType.RUN_FINISHED, _event(run))
     except Exception as error:  # recorded, retried, and visible when it keeps failing
         logger.exception("Rating run%s %s failed.", "s" if len(batch) > 1 else "",
                          ", ".join(f"#{run.pk}" for run in batch))  # fmt: skip
@@ -188,6 +190,7 @@ def _retry(run: RatingRun, error: str) -> None:
             run.status = RunStatus.FAILED
             run.error = f"Gave up after {run.attempts} attempts. {error}"
             run.save()
+            webhooks.emit(EventType.RUN_FAILED, _event(run))
             return
         queued = RatingRun.objects.filter(status=RunStatus.QUEUED, rating_list=run.rating_list)
         if not queued.exists():
@@ -206,3 +209,18 @@ def _span(labels: list[str]) -> str:
     if not labels:
         return ""
     return labels[0] if len(labels) == 1 else f"{labels[0]} to {labels[-1]}"
+
+
+def _event(run: RatingRun) -> dict[str, object]:
+    """What a webhook event says of a run: its id, list, first period and outcome."""
+    first = run.from_period.label if run.from_period else None
+    return {
+        "run": run.pk,
+        "list": run.rating_list,
+        "from_period": first,
+        "from_period_id": run.from_period_id,
+        "status": run.status,
+        "periods": run.periods,
+        "players_changed": run.players_changed,
+        "error": run.error,
+    }

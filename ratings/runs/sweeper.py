@@ -6,7 +6,8 @@ queued or "running" with nobody at work, and before this sweeper it was picked u
 some later, unrelated write. So every serving process starts one daemon thread (on its first
 request, again after a fork) that sweeps soon after it starts and then every
 ``LADDER_RUN_SWEEP_SECONDS``: when runs wait and no process holds the executor's lock, it
-executes them (``requests.sweep``; a run left running by a dead process is retried). Background
+executes them (``requests.sweep``; a run left running by a dead process is retried). Each sweep
+also sends ``swept``, on which webhook deliveries a stopped process left are taken up. Background
 workers sweep by themselves (``manage.py rating_worker``).
 """
 
@@ -18,6 +19,7 @@ import threading
 import time
 
 from django.db import close_old_connections, connection
+from django.dispatch import Signal
 
 from ratings.runs import requests
 
@@ -54,9 +56,18 @@ def _loop(seconds: float) -> None:
         time.sleep(seconds)
 
 
+# Sent on each sweep, for what else a stopped process may have left (webhook deliveries:
+# ``ladder.writes.webhooks.sweep``, a layer above this one).
+swept = Signal()
+
+
 def tick() -> bool:
     """Sweep once; return whether runs were set going. Never raises: a sweep that fails (the
     database away for a moment) is logged, and the next one tries again."""
+    for receiver, outcome in swept.send_robust(sender=tick):
+        if isinstance(outcome, Exception):
+            logger.error("The sweep of %s failed; it is tried again later.", receiver,
+                         exc_info=outcome)  # fmt: skip
     try:
         return requests.sweep()
     except Exception:  # a daemon thread has nobody to raise to

@@ -19,8 +19,15 @@ from django.core.exceptions import ValidationError
 from django.forms import MultiWidget
 from django.urls import URLPattern, URLResolver, reverse
 
-from ladder.records import Game, PeriodStatus, Player, RatingPeriod, closed_message
-from ladder.writes import actions
+from ladder.records import (
+    Game,
+    PeriodStatus,
+    Player,
+    RatingPeriod,
+    WebhookEndpoint,
+    closed_message,
+)
+from ladder.writes import actions, webhooks
 from ladder.writes.validation import GameEntry
 from ratings.models import Publication, PublishedRating, RatingRun
 from tests.factories import PlayerFactory
@@ -80,6 +87,10 @@ def lists(club, committed, boss, monkeypatch):
     )
     newcomer = PlayerFactory(name="Nina New")
     assert Publication.objects.count() == 6  # two periods, three lists
+    # A webhook endpoint and a delivery: the walk reaches their pages and the send-test button
+    # (events recorded, never sent: the test's transaction never commits).
+    endpoint = WebhookEndpoint.objects.create(url="https://example.org/h", events=["run.failed"])
+    webhooks.send_test_event(endpoint=endpoint)
     return {**club, "june": june, "newcomer": newcomer, "listed": listed}
 
 
