@@ -12,10 +12,12 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.response import TemplateResponse
+from django.urls import path
 
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.ratings import ReadOnlyMixin
 from ladder.admin.runs import report_run
+from ladder.admin.simulations import simulate_view
 from ladder.records import PeriodLog, RatingList, RatingPeriod, kept_lists
 from ladder.writes import actions, correction_window
 from ladder.writes.actions import close_period, recompute, reopen_period
@@ -83,6 +85,14 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     actions = ("close_periods", "reopen_periods", "recompute_periods")
     ordering = ("-start",)
     object_history_template = "admin/ladder/ratingperiod/object_history.html"
+    change_list_template = "admin/ladder/ratingperiod/change_list.html"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(lambda request: simulate_view(request, self))
+        return [
+            path("simulate/", view, name="ladder_ratingperiod_simulate"),
+            *super().get_urls(),
+        ]
 
     def get_queryset(self, request):
         return periods_with_counts(super().get_queryset(request))

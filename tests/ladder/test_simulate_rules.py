@@ -86,3 +86,23 @@ def test_bad_input_is_refused_with_a_sentence(club, args, message):
     with pytest.raises(CommandError) as error:
         simulate(*args)
     assert message in str(error.value)
+
+
+def test_the_admin_page_shows_the_same_and_refuses_a_bad_day(admin_client, club):
+    before = stored()
+    page = admin_client.get(
+        "/admin/ladder/ratingperiod/simulate/",
+        {"rules": "current", "k": "10", "rating_list": "standard"},
+    )
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Players changed: 2." in text
+    assert "Crossing 2000: 0 up, 1 down." in text
+    assert '<th scope="row">Ann Able</th><td>2000</td><td>1995</td><td>-5</td>' in text
+    assert stored() == before
+    bad = admin_client.get(
+        "/admin/ladder/ratingperiod/simulate/", {"rules": "soon", "rating_list": "standard"}
+    ).content.decode()
+    assert "&#x27;soon&#x27; is neither" in bad
+    listing = admin_client.get("/admin/ladder/ratingperiod/").content.decode()
+    assert 'href="/admin/ladder/ratingperiod/simulate/"' in listing
