@@ -410,6 +410,24 @@ def parse_time_control(text: str) -> TimeControl:
     return TimeControl(int(match.group(1)), int(match.group(2) or 0))
 
 
+def parse_time_controls(text: str) -> tuple[TimeControl, TimeControl]:
+    """Read the time control of both players (``15+10``), or White's and Black's apart
+    (``5+3/3+3``, an odds game); raise ``ValueError``."""
+    parts = text.split("/")
+    if len(parts) == 2:
+        return parse_time_control(parts[0]), parse_time_control(parts[1])
+    one = parse_time_control(text)
+    return one, one
+
+
+def unequal_times_message(white: TimeControl, black: TimeControl) -> str:
+    """Say that a rapid or blitz game with different times for the players is not rated."""
+    return (
+        f"White had {white} and Black {black}: FIDE does not rate a rapid or blitz game whose "
+        "players have different times (Rapid and Blitz regulations 1.2)."
+    )
+
+
 def list_of(time_control: TimeControl) -> str:
     """Return the list a game at this time control is rated on (FIDE.md 9)."""
     minutes = time_control.minutes_for_60_moves

@@ -333,12 +333,15 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
     """Put the game on its list (FIDE.md 9): the one given, else its time control's, else the
     club's default; refuse a list the time control contradicts, one the club does not keep, and
     a standard game too fast for its players' ratings."""
-    control = None
+    control = other = None
     if entry.time_control.strip():
         try:
-            control = fide.parse_time_control(entry.time_control)
+            control, other = fide.parse_time_controls(entry.time_control)
         except ValueError as error:
             checked.add("time_control", str(error))
+    if control is not None and other is not None and other != control:
+        # Odds: the list follows the slower side, the standard minimum the faster (1.1).
+        control, other = sorted((control, other), key=lambda c: -c.minutes_for_60_moves)
     timed = fide.list_of(control) if control is not None else None
     named = entry.rating_list if entry.rating_list.strip() else timed
     unkept = None  # a list the club does not keep: said after a contradicting time control
@@ -356,12 +359,21 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
                     f"{timed} list, not the {chosen} list.")  # fmt: skip
     elif unkept is not None:
         checked.add("rating_list", unkept)
-    elif chosen == RatingList.STANDARD and control is not None and game.white and game.black:
+    elif other is not None and other != control and chosen in (RatingList.RAPID, RatingList.BLITZ):
+        white, black = fide.parse_time_controls(entry.time_control)
+        checked.add("time_control", fide.unequal_times_message(white, black))
+    elif chosen == RatingList.STANDARD and other is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
-        if control.minutes_for_60_moves < needed:
-            checked.add("time_control", too_fast_message(control, needed, threshold))
+        if other.minutes_for_60_moves < needed:
+            checked.add("time_control", too_fast_message(other, needed, threshold))
     game.rating_list = chosen
-    game.time_control = str(control) if control is not None else ""
+    game.time_control = _written(entry.time_control) if control is not None else ""
+
+
+def _written(text: str) -> str:
+    """A time control as stored: ``90+30``, or White's and Black's apart (``90+30/60+30``)."""
+    white, black = fide.parse_time_controls(text)
+    return str(white) if white == black else f"{white}/{black}"
 
 
 def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
