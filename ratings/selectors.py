@@ -695,19 +695,20 @@ class CorrectedBase:
     listed: int | None  # the rating on the list in force before the correction
 
 
-def base_corrections(player: Player, rating_list: str = RatingList.STANDARD) -> dict[int, Any]:
-    """A player's base corrections on a list by period id, each with the list's own rating:
-    one query, and one more per correction (they are rare)."""
+def base_corrections(player: Player) -> dict[tuple[str, int], CorrectedBase]:
+    """A player's base corrections by (list, period id), each with the list's own rating: one
+    query, and one more per correction (they are rare)."""
     found = {}
-    corrections = BaseCorrection.objects.filter(player=player, rating_list=rating_list)
-    for correction in corrections.select_related("period"):
+    for correction in BaseCorrection.objects.filter(player=player).select_related("period"):
+        name = correction.rating_list
         before = (
-            latest_changes(ended_before=correction.period.start, rating_list=rating_list)
+            latest_changes(ended_before=correction.period.start, rating_list=name)
             .filter(player=player)
             .values_list("rating_after", flat=True)
             .first()
         )
-        entry = getattr(player, LIST_FIELDS[rating_list].entry[0])
-        listed = before if before is not None else entry
-        found[correction.period_id] = CorrectedBase(correction, listed)
+        entry = getattr(player, LIST_FIELDS[name].entry[0])
+        found[name, correction.period_id] = CorrectedBase(
+            correction, before if before is not None else entry
+        )
     return found

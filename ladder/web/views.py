@@ -160,11 +160,11 @@ def player(request, pk: int):
         histories[rating_list] = list(selectors.player_history(player, rating_list))
     period_ids = {rc.period_id for history in histories.values() for rc in history}
     revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
+    bases = selectors.base_corrections(player) if period_ids else {}
     for rating_list, history in histories.items():
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
         lines = selectors.game_lines(player, rating_list=rating_list)
-        bases = selectors.base_corrections(player, rating_list)
         sections.append(
             {
                 "list": rating_list,
@@ -177,7 +177,7 @@ def player(request, pk: int):
                         "delta": rc.delta,
                         "revisions": revised.get((rating_list, rc.period_id), []),
                         "rules": selectors.rules_used(rc.period, rating_list),
-                        "base": bases.get(rc.period_id),
+                        "base": bases.get((rating_list, rc.period_id)),
                         "tournaments": selectors.tournament_sums(
                             lines.get(rc.period_id, []), rc.k_applied
                         ),
