@@ -85,11 +85,11 @@ class BaseCorrectionForm(forms.ModelForm):
     with the sentence every door gives."""
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         period = data.get("period") or getattr(self.instance, "period", None)
         stored = BaseCorrection.objects.filter(pk=self.instance.pk).select_related("period")
-        for found in {period, *(c.period for c in stored)} - {None}:
-            if found.is_closed:
+        for found in {period, *(c.period for c in stored)}:
+            if found is not None and found.is_closed:
                 self.add_error("period" if "period" in self.fields else None,
                                closed_message(found))  # fmt: skip
         return data

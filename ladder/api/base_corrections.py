@@ -3,6 +3,8 @@ list in a period, with a reason; written through ``actions.save_base_correction`
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
@@ -23,7 +25,9 @@ class BaseCorrectionSerializer(serializers.ModelSerializer):
         help_text="The period whose opening list is corrected (e.g. 2025-04: the list in force "
         "during April 2025).",
     )
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    user: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
 
     class Meta:
         model = BaseCorrection
@@ -76,13 +80,13 @@ class BaseCorrectionViewSet(
     filter_backends: list = []
     ordering = ["period__start", "player_id"]
 
-    def perform_create(self, serializer: BaseCorrectionSerializer) -> None:
+    def perform_create(self, serializer) -> None:
         correction = BaseCorrection(**serializer.validated_data)
         serializer.instance = actions.save_base_correction(
             correction=correction, user=self.request.user
         )
 
-    def perform_update(self, serializer: BaseCorrectionSerializer) -> None:
+    def perform_update(self, serializer) -> None:
         correction = serializer.instance
         for name, value in serializer.validated_data.items():
             setattr(correction, name, value)

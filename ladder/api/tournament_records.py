@@ -113,12 +113,12 @@ class TournamentViewSet(
     filterset_class = TournamentFilter
     ordering = ["-start", "-id"]
 
-    def perform_create(self, serializer: TournamentSerializer) -> None:
+    def perform_create(self, serializer) -> None:
         tournament = Tournament(**serializer.validated_data)
         actions.save_tournament(tournament=tournament, user=self.request.user)
         serializer.instance = self.get_queryset().get(pk=tournament.pk)
 
-    def perform_update(self, serializer: TournamentSerializer) -> None:
+    def perform_update(self, serializer) -> None:
         tournament = serializer.instance
         for name, value in serializer.validated_data.items():
             setattr(tournament, name, value)

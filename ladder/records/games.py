@@ -121,7 +121,7 @@ class Game(models.Model):
     def save(self, *args, **kwargs) -> None:
         # The period always follows the tournament (the one it is rated in), or without one the
         # date, whichever door the game came through.
-        if self.tournament_id is not None:
+        if self.tournament is not None:
             self.period_id = self.tournament.rated_in_id
         elif self.date and (self.period_id is None or not self.period.contains(self.date)):
             self.period = RatingPeriod.objects.for_date(self.date)
@@ -135,6 +135,8 @@ class Game(models.Model):
             try:
                 tournament = self.tournament
             except Tournament.DoesNotExist:  # the foreign key's own check names it
+                return
+            if tournament is None:
                 return
             problems = game_problems(tournament, self.date, self.rating_list)
             if problems:

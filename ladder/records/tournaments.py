@@ -117,9 +117,16 @@ class Tournament(models.Model):
 
 
 class Dated(Protocol):
-    name: str
-    start: date
-    end: date
+    """A tournament, recorded or as a file names it: its name and days."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def start(self) -> date: ...
+
+    @property
+    def end(self) -> date: ...
 
 
 def game_problems(tournament: Dated, day: date | None, rating_list: str) -> dict[str, str]:

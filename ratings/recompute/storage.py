@@ -206,8 +206,9 @@ def games_by_list(
         sizes = [len(records) for *_, records in mine]
         codes = np.repeat(np.arange(len(mine)), sizes)
         start = None
-        if earlier:
-            start = np.repeat(_starts(earlier, [tid for _, tid, _ in mine]), sizes)
+        starts = _starts(earlier, [tid for _, tid, _ in mine])
+        if starts is not None:
+            start = np.repeat(starts, sizes)
         found[rating_list] = engine.GameColumns(
             white, black, score, days, functools.partial(_names, events, codes), start
         )

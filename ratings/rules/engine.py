@@ -577,7 +577,8 @@ class _GameRules(NamedTuple):
         assert rule is not None
         both = (own >= 0) & (opponent >= 0)
         far = (np.abs(own - opponent) >= rule.gap) & (np.maximum(own, opponent) > rule.above)
-        return both & far & self.six_hundred_games
+        found: np.ndarray = both & far & self.six_hundred_games
+        return found
 
     def difference_used(
         self, d: np.ndarray, own: np.ndarray, players: np.ndarray, games: GameColumns

@@ -621,7 +621,11 @@ def with_parameters(rules: RuleSet, *, cap: int | None = None, floor: int | None
         changed["floor"] = dataclasses.replace(
             _floor(floor, rules.floor.since, "simulated", established=False)
         )
-    return dataclasses.replace(rules, **changed) if changed else rules
+    if not changed:
+        return rules
+    return dataclasses.replace(
+        rules, cap=changed.get("cap", rules.cap), floor=changed.get("floor", rules.floor)
+    )
 
 
 def first_rating(
