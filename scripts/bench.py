@@ -56,6 +56,9 @@ def main() -> None:
     parser.add_argument("--floor", type=Path, default=FLOOR, help="path of floor.py")
     parser.add_argument("--no-federation", action="store_true", help="skip the 3-period case")
     parser.add_argument("--no-lists", action="store_true", help="skip the three-lists case")
+    parser.add_argument(
+        "--no-spanning", action="store_true", help="skip the tournaments that span two periods"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
@@ -75,6 +78,7 @@ def main() -> None:
     print("\n== the same full recompute again (rewrites every row; no player's fields change)")
     run_measure("first")
     floor = run_floor(args, server_url)
+    spanning = None if args.no_spanning else spanning_tournaments(args.seed)
     if not args.no_lists:
         lists(first, args.games, args.seed)
     if not args.no_federation:
@@ -84,6 +88,10 @@ def main() -> None:
         f"full recompute (first): {first:.2f} s; I/O floor: "
         + (f"{floor:.2f} s" if floor else "not measured (needs PostgreSQL)")
     )
+    if spanning is not None:
+        print(f"full recompute with 10% of the games in tournaments that started the month "
+              f"before: {spanning:.2f} s ({spanning / first:.2f}x)"
+              + (f"; spanning_ratio_to_floor={spanning / floor:.2f}" if floor else ""))  # fmt: skip
     print(f"ratio_to_floor={first / floor:.2f}" if floor else "ratio_to_floor=n/a")
 
 
@@ -114,6 +122,43 @@ def run_floor(args, server_url: str) -> float | None:
     ).stdout  # fmt: skip
     print(out, end="")
     return float(out.strip().splitlines()[-1].removeprefix("floor_seconds="))
+
+
+def spanning_tournaments(seed: int) -> float:
+    """Put a tenth of the first period's games in 200 tournaments that started on the last day
+    of the month before (FIDE.md 10.1: rated with the list in force then), rate the period
+    again, and put them back; return the recompute's wall time."""
+    import django
+
+    django.setup()
+    from django.db import connection, transaction
+
+    from ladder.records import RatingPeriod, Tournament
+
+    period = RatingPeriod.objects.get(label=PERIOD[0])
+    start = date.fromordinal(period.start.toordinal() - 1)
+    with transaction.atomic():
+        made = Tournament.objects.bulk_create(
+            Tournament(name=f"Bench Open {n}", start=start, end=period.end, rated_in=period)
+            for n in range(200)
+        )
+        with connection.cursor() as cursor:
+            # Every tenth game, spread over the tournaments by its id.
+            for n, tournament in enumerate(made):
+                cursor.execute(
+                    "UPDATE ladder_game SET tournament_id = %s WHERE period_id = %s "
+                    "AND id %% 10 = 0 AND id %% 2000 = %s",
+                    [tournament.pk, period.pk, 10 * n],
+                )
+    _analyze()
+    print("\n== the same period with 10% of its games in tournaments started the month before")
+    spanning = run_measure("first")
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE ladder_game SET tournament_id = NULL WHERE period_id = %s",
+                       [period.pk])  # fmt: skip
+        Tournament.objects.filter(pk__in=[t.pk for t in made]).delete()
+    run_measure("first")  # rated as before again, for the steps after this one
+    return spanning
 
 
 def federation(args) -> None:

@@ -74,11 +74,17 @@ def replay_lists(
         # rated only then (``unrated`` is computed when first read), while the server stores
         # the rows before theirs (``bulk.RowWriter``).
         found: dict[str, engine.PeriodColumns] = {}
+        # What the rating reads of the database is read before the rows are streamed in
+        # (the connection then carries the COPY): base corrections, and the ratings on the
+        # lists in force when tournaments started in an earlier period.
         fixes = base_corrections(current.pk, rating_lists)
+        earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
                 opening = corrected(states[name], fixes[name])
-                results = _rate(current, opening, games.pop(name, None), rules_of(name))
+                results = _rate(
+                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name)
+                )
                 if results is None:
                     continue
                 found[name] = results
@@ -174,12 +180,12 @@ def _rate(
     states: Mapping[int, engine.PlayerState],
     games: engine.GameColumns | None,
     options: engine.Rules,
+    earlier: engine.Earlier | None,
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    earlier = earlier_ratings(games, options.rating_list)
     return engine.rate_period_columns(span, states, games, options, earlier)
 
 

@@ -248,22 +248,26 @@ def latest_changes(
 def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict[int, int | None]:
     """Each player's rating on the list in force on ``on``: the one published at the end of
     the last period that ended before it (FIDE.md 10.1), else their entry rating, unless a base
-    correction of the period holding ``on`` says otherwise. Three queries a chunk of players."""
-    found: dict[int, int | None] = {}
+    correction of the period holding ``on`` says otherwise. Three queries, each naming the
+    players in SQL of constant size (``storage.among``)."""
+    wanted = set(players)
+    if not wanted:
+        return {}
     entry_rating = LIST_FIELDS[rating_list].entry[0]
-    for chunk in chunks(players):
-        found.update(Player.objects.filter(pk__in=chunk).values_list("pk", entry_rating))
-        found.update(
-            latest_changes(ended_before=on, rating_list=rating_list)
-            .filter(player_id__in=chunk)
-            .values_list("player_id", "rating_after")
-        )
-        found.update(
-            BaseCorrection.objects.filter(
-                rating_list=rating_list, player_id__in=chunk, period__start__lte=on,
-                period__end__gte=on,
-            ).values_list("player_id", "rating")
-        )  # fmt: skip
+    found: dict[int, int | None] = dict(
+        Player.objects.filter(storage.among(wanted, "id")).values_list("pk", entry_rating)
+    )
+    found.update(
+        latest_changes(ended_before=on, rating_list=rating_list)
+        .filter(storage.among(wanted, "player_id"))
+        .values_list("player_id", "rating_after")
+    )
+    found.update(
+        BaseCorrection.objects.filter(
+            storage.among(wanted, "player_id"), rating_list=rating_list,
+            period__start__lte=on, period__end__gte=on,
+        ).values_list("player_id", "rating")
+    )  # fmt: skip
     return found
 
 

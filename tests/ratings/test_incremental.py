@@ -316,9 +316,9 @@ def test_an_incremental_recompute_equals_a_full_replay_across_tournaments(specs,
         # A game's period is its tournament's (a late one's lies after its date).
         first = None
         if since != date.min:
+            later = Game.objects.filter(date__gte=since).select_related("period")
             first = min(
-                RatingPeriod.objects.for_date(since),
-                *(g.period for g in Game.objects.filter(date__gte=since).select_related("period")),
+                [RatingPeriod.objects.for_date(since), *(g.period for g in later)],
                 key=lambda p: p.start,
             )
         recompute_from(first, players=affected)
