@@ -98,3 +98,31 @@ def test_game_writes_document_their_dry_run(anon):
         assert "200" in operation["responses"], f"{method} {path}"
     preview = paths["/api/v1/games/{id}/"]["delete"]["responses"]["200"]
     assert preview["content"]["application/json"]["schema"]["$ref"].endswith("/Preview")
+
+
+def test_requests_have_their_own_components_without_the_servers_fields(anon):
+    components = schema(anon)["components"]["schemas"]
+    game, player = components["GameRequest"], components["PlayerRequest"]
+
+    # A client builds a new game or player from what it knows; the server adds the rest.
+    assert set(game["required"]) == {"date", "white", "black", "result"}
+    assert set(player["required"]) == {"name"}
+    assert not {"id", "period", "created", "updated"} & set(game["properties"])
+    assert not {"id", "rating", "k", "ratings", "created"} & set(player["properties"])
+    assert "required" not in components["PatchedGameRequest"]
+    for name, component in components.items():
+        if name.endswith("Request"):
+            for field, shape in component.get("properties", {}).items():
+                assert not shape.get("readOnly"), f"{name}.{field} is read-only"
+    assert {"id", "period", "created"} <= set(components["GameRead"]["required"])
+
+
+def test_writes_refer_to_request_components(anon):
+    paths = schema(anon)["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody")
+            if body is None:
+                continue
+            for content in body["content"].values():
+                assert content["schema"]["$ref"].endswith("Request"), f"{method} {path}"
