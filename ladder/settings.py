@@ -291,7 +291,8 @@ LOGIN_URL = "admin:login"
 LOGIN_REDIRECT_URL = "admin:index"
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the validators' constraints and the reads open to everyone.
+    "DEFAULT_SCHEMA_CLASS": "ladder.api.schema.PublicReadsSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so that an anonymous request is answered 401 with WWW-Authenticate.
         "ladder.api.authentication.HashedTokenAuthentication",

@@ -296,14 +296,16 @@ class Checks:
 
     def calculate(self) -> None:
         m = self.models
-        one = self.call("calculator.create", httpx.codes.OK, via=self.anonymous,
-                        body=m.CalculatorRequest(rating=1800, k=20, opponent=2000))  # fmt: skip
+        body = m.OneGameCalculatorRequest(rating=1800, k=20, opponent=2000)
+        one = self.call("calculator.create", httpx.codes.OK, via=self.anonymous, body=body)
         if one.outcomes.win.change != 15:
             raise CheckFailed(f"a win against 2000 at 1800, K 20, is {one.outcomes.win.change}")
-        games = [m.CalculatorGameRequest(opponent=1700, score="1"),
-                 m.CalculatorGameRequest(opponent=1590, score="½")]  # fmt: skip
-        event = self.call("calculator.create", httpx.codes.OK, via=self.anonymous,
-                          body=m.CalculatorRequest(rating=1650, k=40, games=games))  # fmt: skip
+        games = [
+            m.CalculatorGameRequest(opponent=1700, score=m.ScoreEnum("1")),
+            m.CalculatorGameRequest(opponent=1590, score=m.ScoreEnum("½")),
+        ]
+        body = m.EventCalculatorRequest(rating=1650, k=40, games=games)
+        event = self.call("calculator.create", httpx.codes.OK, via=self.anonymous, body=body)
         if len(event.event.lines) != len(games):
             raise CheckFailed(f"an event of 2 games has {len(event.event.lines)} lines")
 

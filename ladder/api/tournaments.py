@@ -20,6 +20,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
 from ladder.api.schema import errors
+from ladder.api.serializers import TimeControlField
 from ladder.api.views import ApiMixin
 from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
@@ -54,7 +55,7 @@ class TournamentFileSerializer(serializers.Serializer):
         required=False,
         help_text="The list (default: from the file's time control, else standard).",
     )
-    time_control = serializers.CharField(
+    time_control = TimeControlField(
         required=False, allow_blank=True, help_text="e.g. 90+30 (default: the file's)."
     )
     preview = serializers.BooleanField(
@@ -150,7 +151,10 @@ class TournamentExportView(ApiMixin, GenericAPIView):
         "the event's period, points and ranks computed, round blocks from the games.",
         parameters=[
             OpenApiParameter(
-                "event", OpenApiTypes.STR, required=True, description="The event's name, exactly."
+                "event",
+                {"type": "string", "minLength": 1},  # a blank one names no event
+                required=True,
+                description="The event's name, exactly.",
             )
         ],
         responses={
