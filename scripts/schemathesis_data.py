@@ -1,0 +1,101 @@
+# ruff: noqa: E501  (TRF lines are fixed-width and longer than our code lines)
+"""Write Schemathesis's test data for the club scripts/schemathesis.sh loaded: what exists in it.
+
+The schema states what a valid value looks like (bounds, lengths, patterns, choices); it cannot
+say which ids exist, which events were played, which dates an open period takes or what a
+tournament file holds. This writes them as Schemathesis dictionaries, used for nine generated
+values in ten, so that generated requests reach real records:
+
+    DATABASE_URL=... .venv/bin/python scripts/schemathesis_data.py OUT.toml
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import django
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
+django.setup()
+
+from ladder.records import Game, Player, RatingPeriod  # noqa: E402  (after django.setup())
+from ladder.writes.validation.games import latest_game_date  # noqa: E402
+from ratings.models import RatingRun  # noqa: E402
+
+PROBABILITY = 0.9
+# A round robin of four players the club does not know yet (created on import). Its rounds
+# are undated: the import dates them with the request's `date` (from "days"), so that each
+# import records games that are not recorded yet.
+TRF = """\
+012 Fuzzing Round Robin
+062 4
+072 3
+001    1 m    Fuzz, Ann                         1900 ENG                         2.0    1     2 w 1     3 b 1     4 w 0
+001    2 m    Fuzz, Ben                         1800 ENG                         1.5    2     1 b 0     4 w =     3 w 1
+001    3 w    Fuzz, Cat                         1700 ENG                         1.0    3     4 b =     1 w 0     2 b 0
+001    4 w    Fuzz, Dan                         1600 ENG                         1.5    4     3 w =     2 b =     1 b 1
+"""
+# Operations on one record, and the dictionary of the ids that exist.
+BY_ID = {"players": "players", "games": "games", "periods": "periods", "rating-runs": "runs"}
+
+
+def dictionaries() -> dict[str, list]:
+    first = RatingPeriod.objects.filter(status="closed").latest("end").end + timedelta(days=1)
+    days = [first + timedelta(days=n) for n in range(0, (latest_game_date() - first).days, 5)]
+    return {
+        "players": _ids(Player.objects.all()),
+        # Games of open periods: a closed period's are frozen (409) until it is reopened.
+        "games": _ids(Game.objects.filter(period__status="open")),
+        "periods": _ids(RatingPeriod.objects.all()),
+        "runs": _ids(RatingRun.objects.all()),
+        "days": [day.isoformat() for day in days],
+        "events": sorted(set(Game.objects.exclude(event="").values_list("event", flat=True))),
+    }
+
+
+def config() -> str:
+    lines = []
+    found = dictionaries()
+    for name, values in found.items():
+        lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
+    lines += [
+        "[parameters]",
+        _bind("body.white", "players"),
+        _bind("body.black", "players"),
+        _bind("body.date", "days"),
+        _bind("query.event", "events"),
+        f'"body.file" = {json.dumps(TRF)}',
+        "",
+    ]
+    # The import dates the file's undated rounds with `date`: always give one.
+    lines += [
+        "[[operations]]",
+        "include-name = 'POST /api/v1/tournaments/import/'",
+        f'parameters = {{ "body.date" = "{found["days"][0]}" }}',
+        "",
+    ]
+    for path, name in BY_ID.items():
+        lines += [
+            "[[operations]]",
+            f"include-path-regex = '^/api/v1/{path}/[{{]id[}}]/'",
+            f"parameters = {{ {_bind('path.id', name)} }}",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _bind(key: str, name: str) -> str:
+    return f'"{key}" = {{ dictionary = "{name}", probability = {PROBABILITY} }}'
+
+
+def _ids(queryset) -> list[int]:
+    return list(queryset.order_by("pk").values_list("pk", flat=True))
+
+
+if __name__ == "__main__":
+    Path(sys.argv[1]).write_text(config())
