@@ -15,6 +15,7 @@ failure, 0 when everything worked.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import pkgutil
 import socket
@@ -174,6 +175,11 @@ def _step(what: str, run: Callable[[], Any]) -> Any:
     return found
 
 
+def _is_read(module: ModuleType) -> bool:
+    """Whether a generated operation module sends a GET."""
+    return '"method": "get"' in inspect.getsource(module._get_kwargs)
+
+
 def expect(response: Any, status: int) -> Any:
     """The parsed answer of a ``sync_detailed`` call that answered ``status``."""
     if response.status_code != status:
@@ -190,10 +196,13 @@ class Checks:
         self.models = importlib.import_module(f"{PACKAGE}.models")
         self.authed = client.AuthenticatedClient(base_url=base, token=token, prefix="Token")
         self.anonymous = client.Client(base_url=base)
+        self.called: set[str] = set()
 
     def _op(self, name: str) -> Any:
         group, _, _ = name.partition(".")
-        return importlib.import_module(f"{PACKAGE}.api.{group}.{name.replace('.', '_')}")
+        module = importlib.import_module(f"{PACKAGE}.api.{group}.{name.replace('.', '_')}")
+        self.called.add(module.__name__)
+        return module
 
     def call(self, name: str, status: int, /, *, via: Any = None, **kwargs: Any) -> Any:
         """Call the operation ``group.operation`` (e.g. ``games.retrieve``) as ``via`` (default:
@@ -211,6 +220,19 @@ class Checks:
         _step("delete the game", lambda: self.delete(game))
         _step("the calculator", self.calculate)
         _step("page through the games", self.page_through_games)
+        _step("no read of the client was left out", self.every_read_made)
+
+    def every_read_made(self) -> None:
+        """Fail when the client has a GET operation this check never called (a resource added
+        to the API since): "read every resource" stays true."""
+        reads = {
+            module.name
+            for module in pkgutil.walk_packages(self.api.__path__, f"{PACKAGE}.api.")
+            if not module.ispkg and _is_read(importlib.import_module(module.name))
+        }
+        left = sorted(name.removeprefix(f"{PACKAGE}.api.") for name in reads - self.called)
+        if left:
+            raise CheckFailed(f"these reads were never made; add them to read_everything: {left}")
 
     def etag_round_trip(self) -> str:
         first = self._op("rating_list.list").sync_detailed(client=self.anonymous)
