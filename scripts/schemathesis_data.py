@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (TRF lines are fixed-width and longer than our code lines)
 """Write Schemathesis's test data for the club scripts/schemathesis.sh loaded: what exists in it.
 
 The schema states what a valid value looks like (bounds, lengths, patterns, choices); it cannot
@@ -23,23 +22,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
 django.setup()
 
-from ladder.records import Game, Player, RatingPeriod  # noqa: E402  (after django.setup())
+from ladder.api.tournaments import EXAMPLE_TRF  # noqa: E402  (after django.setup())
+from ladder.records import Game, Player, RatingPeriod  # noqa: E402
 from ladder.writes.validation.games import latest_game_date  # noqa: E402
 from ratings.models import RatingRun  # noqa: E402
 
 PROBABILITY = 0.9
-# A round robin of four players the club does not know yet (created on import). Its rounds
-# are undated: the import dates them with the request's `date` (from "days"), so that each
-# import records games that are not recorded yet.
-TRF = """\
-012 Fuzzing Round Robin
-062 4
-072 3
-001    1 m    Fuzz, Ann                         1900 ENG                         2.0    1     2 w 1     3 b 1     4 w 0
-001    2 m    Fuzz, Ben                         1800 ENG                         1.5    2     1 b 0     4 w =     3 w 1
-001    3 w    Fuzz, Cat                         1700 ENG                         1.0    3     4 b =     1 w 0     2 b 0
-001    4 w    Fuzz, Dan                         1600 ENG                         1.5    4     3 w =     2 b =     1 b 1
-"""
+# The import's request example (four players the club does not know yet, created on import),
+# under another event and with its rounds undated: the import dates them with the request's
+# `date`, so that each import records games that are not recorded yet.
+TRF = "\n".join(
+    line
+    for line in EXAMPLE_TRF.replace("012 Spring Round Robin", "012 Fuzzing Round Robin").split("\n")
+    if not line.startswith(("042 ", "052 ", "132 "))
+)
 # Operations on one record, and the dictionary of the ids that exist.
 BY_ID = {"players": "players", "games": "games", "periods": "periods", "rating-runs": "runs"}
 

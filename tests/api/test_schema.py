@@ -5,6 +5,7 @@ from http import HTTPStatus
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from ladder.records import Result, bounds, kept_lists
@@ -221,3 +222,27 @@ def test_choices_and_query_numbers(anon):
     assert periods["year"] == {"type": "integer", "minimum": 1, "maximum": 9999}
     for name in ("period", "player", "white", "black"):
         assert games[name]["type"] == "integer", name
+
+
+def test_the_import_example_is_a_file_the_api_takes(superuser):
+    operation = schema(superuser)["paths"]["/api/v1/tournaments/import/"]["post"]
+    (example,) = operation["requestBody"]["content"]["multipart/form-data"]["examples"].values()
+    upload = SimpleUploadedFile("example.trf", example["value"]["file"].encode())
+
+    response = superuser.post(
+        "/api/v1/tournaments/import/",
+        {"file": upload, "preview": example["value"]["preview"]},
+        format="multipart",
+    )
+
+    assert response.status_code == HTTPStatus.OK, response.json()
+    assert response.json()["counts"]["players"] == 4
+
+
+def test_the_export_example_names_the_event_of_the_game_example(anon):
+    paths = schema(anon)["paths"]
+    export = paths["/api/v1/tournaments/export/"]["get"]["parameters"]
+    (event,) = [p for p in export if p["name"] == "event"]
+    games = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]
+
+    assert event["examples"]["AnEvent"]["value"] == games["examples"]["ADraw"]["value"]["event"]
