@@ -43,8 +43,13 @@ BY_ID = {"players": "players", "games": "games", "periods": "periods", "rating-r
 def dictionaries() -> dict[str, list]:
     first = RatingPeriod.objects.filter(status="closed").latest("end").end + timedelta(days=1)
     days = [first + timedelta(days=n) for n in range(0, (latest_game_date() - first).days, 5)]
+    players = _ids(Player.objects.all())
     return {
-        "players": _ids(Player.objects.all()),
+        "players": players,
+        # White and Black from apart halves: a player never plays themselves (a rule between
+        # two fields, which a schema cannot state).
+        "whites": players[::2],
+        "blacks": players[1::2],
         # Games of open periods: a closed period's are frozen (409) until it is reopened.
         "games": _ids(Game.objects.filter(period__status="open")),
         "periods": _ids(RatingPeriod.objects.all()),
@@ -61,8 +66,8 @@ def config() -> str:
         lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
     lines += [
         "[parameters]",
-        _bind("body.white", "players"),
-        _bind("body.black", "players"),
+        _bind("body.white", "whites"),
+        _bind("body.black", "blacks"),
         _bind("body.date", "days"),
         _bind("query.event", "events"),
         f'"body.file" = {json.dumps(TRF)}',
