@@ -3,7 +3,9 @@
 #
 # Migrates a throwaway database (DATABASE_URL, default a temporary SQLite file), loads a small
 # club, serves it with runserver (DEBUG off) and runs Schemathesis as an authorized user, so that
-# writes reach the services too. Fails on any server error or response that breaks the schema.
+# writes reach the services too, with what exists in the club (ids, events, open dates, a
+# tournament file) as its test data (scripts/schemathesis_data.py). Fails on any server error or
+# response that breaks the schema.
 #
 #   scripts/schemathesis.sh                 # SQLite in a temporary folder
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ladder_st scripts/schemathesis.sh
@@ -72,6 +74,9 @@ if not Player.objects.exists():
 print(Player.objects.count(), "players,", Game.objects.count(), "games")
 '
 token=$("$PY" manage.py issue_token schemathesis)
+# What exists in the club (ids, events, open dates, a tournament file): Schemathesis test data.
+config="$workdir/schemathesis.toml"
+"$PY" scripts/schemathesis_data.py "$config"
 
 echo "== starting the server on 127.0.0.1:$PORT"
 "$PY" manage.py runserver "127.0.0.1:$PORT" --noreload >"$workdir/server.log" 2>&1 &
@@ -82,7 +87,8 @@ echo "== running Schemathesis"
 # Hypothesis error ("AST constructor recursion depth mismatch"), and SQLite serializes writes.
 status=0
 # Run from the temporary folder: Schemathesis keeps a .schemathesis/ cache in its working directory.
-(cd "$workdir" && "$SCHEMATHESIS" run "http://127.0.0.1:$PORT/api/v1/schema/" \
+(cd "$workdir" && "$SCHEMATHESIS" --config-file "$config" run \
+    "http://127.0.0.1:$PORT/api/v1/schema/" \
     --wait-for-schema 60 \
     --checks not_a_server_error,response_schema_conformance \
     --max-examples "$MAX_EXAMPLES" \

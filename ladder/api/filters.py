@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import MAXYEAR, MINYEAR
 from typing import Any
 
 import django_filters
 from django import forms
 from django.db.models import Q
+from drf_spectacular.utils import extend_schema_field
 from rest_framework.filters import OrderingFilter
 
 from ladder.api.serializers import ListQuery
@@ -62,10 +64,33 @@ def asked_list(query_params: Any) -> str:
     return ListQuery.read(query_params)
 
 
+# The widest whole number the databases compare (a SQL bigint): beyond it SQLite and
+# PostgreSQL fail (a 500) rather than find nothing.
+MIN_QUERY_INTEGER, MAX_QUERY_INTEGER = -(2**63), 2**63 - 1
+
+
+# drf-spectacular would say "number" of a NumberFilter, without the bounds.
+@extend_schema_field(
+    {"type": "integer", "minimum": MIN_QUERY_INTEGER, "maximum": MAX_QUERY_INTEGER}
+)
 class IntegerFilter(django_filters.NumberFilter):
-    """A whole number (django-filter's NumberFilter takes decimals: "1e300", "0.5")."""
+    """A whole number a database column can hold (django-filter's NumberFilter takes decimals:
+    "1e300", "0.5")."""
 
     field_class = forms.IntegerField
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", MIN_QUERY_INTEGER)
+        kwargs.setdefault("max_value", MAX_QUERY_INTEGER)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field({"type": "integer", "minimum": MINYEAR, "maximum": MAXYEAR})
+class YearFilter(IntegerFilter):
+    """A calendar year, as dates hold one."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=MINYEAR, max_value=MAXYEAR, **kwargs)
 
 
 class FideIdFilter(django_filters.NumberFilter):
@@ -143,9 +168,7 @@ GameFilter.base_filters["list"] = list_filter("rating_list", "The list the game 
 
 class PeriodFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=PeriodStatus.choices)
-    year = IntegerFilter(
-        field_name="start__year", min_value=1, max_value=9999, label="Calendar year of start."
-    )
+    year = YearFilter(field_name="start__year", label="Calendar year of start.")
 
     class Meta:
         model = RatingPeriod

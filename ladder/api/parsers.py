@@ -1,7 +1,8 @@
 """The API's JSON parser, with limits: a body too large or nested too deep is a 400 with a
 sentence, never a 500 (Python's decoder recurses, and 100,000 brackets exhaust its stack).
 DRF reads a JSON body through ``request.body``, where Django applies its own size limit; the
-exception handler answers that one the same way."""
+exception handler answers that one the same way. A body of a type the endpoint does not read
+is a 415 that names the types it reads."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import re
 from typing import Any
 
 from django.conf import settings
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 
 # No request of the API nests deeper than a few levels (the calculator: body, games, game).
@@ -39,6 +41,21 @@ class LimitedJSONParser(JSONParser):
             )
         except (ValueError, RecursionError) as error:
             raise ParseError(f"JSON parse error - {error}") from error
+
+
+class NamedMediaTypesNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, with a 415 that says what to send instead (DRF's own names only the
+    type it refused)."""
+
+    def select_parser(self, request: Any, parsers: Any) -> Any:
+        parser = super().select_parser(request, parsers)
+        if parser is None:
+            sent = request.content_type.split(";")[0].strip()
+            read = " or ".join(p.media_type for p in parsers) or "no body"
+            raise UnsupportedMediaType(
+                sent, detail=f"This endpoint reads {read} only, not {sent} (the Content-Type)."
+            )
+        return parser
 
 
 def _text_encoding(name: str) -> str:

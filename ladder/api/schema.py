@@ -1,11 +1,14 @@
-"""OpenAPI helpers: the error responses every endpoint documents, and shared examples."""
+"""OpenAPI helpers: the error responses every endpoint documents, shared examples, and the
+schema class that states the validators' constraints (``schema_constraints``)."""
 
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, DjangoModelPermissionsOrAnonReadOnly
 
+from ladder.api.schema_constraints import text_pattern_of
 from ladder.api.serializers import ErrorSerializer, FieldErrorsSerializer
 
 _ERRORS = {
@@ -56,7 +59,60 @@ WRITE_ERRORS = (400, 401, 403)
 OBJECT_WRITE_ERRORS = (400, 401, 403, 404)
 
 
-class PublicReadsSchema(AutoSchema):
+def query_schema(serializer_class: type[serializers.Serializer], name: str) -> dict:
+    """The schema of a query parameter read by a field of ``serializer_class``: its type and
+    bounds from the field itself (for ``OpenApiParameter``, which takes no field)."""
+    field = serializer_class().fields[name]
+    found: dict = {"type": "integer" if isinstance(field, serializers.IntegerField) else "string"}
+    for bound, key in (("min_value", "minimum"), ("max_value", "maximum")):
+        if getattr(field, bound, None) is not None:
+            found[key] = getattr(field, bound)
+    return found
+
+
+class ValidatorsSchema(AutoSchema):
+    """drf-spectacular's schema, plus in requests what the fields' own validators enforce and
+    drf-spectacular does not read: the characters a text validator refuses (as a pattern),
+    that a record's id is 1 or more, the bounds of a list of objects (``min_length``,
+    ``max_length``, ``allow_empty``, or named in the serializer's ``non_empty``)."""
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction != "request":
+            return schema
+        properties = schema.get("properties", {})
+        for field in serializer.fields.values():
+            found = properties.get(field.field_name)
+            if found is None or field.read_only:
+                continue
+            if found.get("type") == "string" and "pattern" not in found:
+                pattern = text_pattern_of(field.validators)
+                if pattern is not None:
+                    found["pattern"] = pattern
+            if (
+                isinstance(field, serializers.PrimaryKeyRelatedField)
+                and found.get("type") == "integer"
+            ):
+                found.setdefault("minimum", 1)  # ids count from 1: no record has a smaller one
+            if isinstance(field, serializers.ListSerializer) and found.get("type") == "array":
+                _items_bounds(
+                    field, found, field.field_name in getattr(serializer, "non_empty", ())
+                )
+        return schema
+
+
+def _items_bounds(field: serializers.ListSerializer, schema: dict, non_empty: bool) -> None:
+    minimum = getattr(field, "min_length", None)
+    if non_empty or not field.allow_empty:
+        minimum = max(minimum or 0, 1)
+    if minimum:
+        schema["minItems"] = minimum
+    maximum = getattr(field, "max_length", None)
+    if maximum is not None:
+        schema["maxItems"] = maximum
+
+
+class PublicReadsSchema(ValidatorsSchema):
     """Mark reads as open to everyone (an empty security requirement), as the permission class
     answers them; drf-spectacular only knows AllowAny and IsAuthenticatedOrReadOnly."""
 

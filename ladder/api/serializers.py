@@ -13,6 +13,7 @@ from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
 
 from ladder.api.exceptions import field_errors
+from ladder.api.schema_constraints import score_words, time_control_pattern
 from ladder.records import (
     K_ABOVE_MESSAGE,
     K_BELOW_MESSAGE,
@@ -496,10 +497,23 @@ class PeriodDetailSerializer(PeriodSerializer):
         return cast(ReturnList, rows.data)  # many=True builds a ListSerializer; stubs can't tell
 
 
+class ReasonField(serializers.CharField):
+    """Why a period is reopened, checked by the text rules of the record that keeps it
+    (PeriodLog). Not blank (the schema says so); a blank one is let through to the write
+    path, which refuses it with its own sentence."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("validators", PeriodLog._meta.get_field("reason").validators)
+        super().__init__(**kwargs)
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        if isinstance(data, str) and not data.strip():
+            return ""
+        return super().run_validation(data)
+
+
 class ReopenSerializer(serializers.Serializer):
-    reason = serializers.CharField(
-        allow_blank=True, help_text="Why the period is reopened; it is recorded."
-    )
+    reason = ReasonField(help_text="Why the period is reopened; it is recorded.")
 
 
 # --- the rating list ----------------------------------------------------------------------
@@ -651,6 +665,11 @@ class ResultField(serializers.CharField):
         super().__init__(**kwargs)
 
 
+@extend_schema_field({"type": "string", "pattern": time_control_pattern()})
+class TimeControlField(serializers.CharField):
+    """A time control, read by the write path's validator (``fide.parse_time_control``)."""
+
+
 class GameSerializer(serializers.ModelSerializer):
     """A game: write the players as ids, read them back with their names and ratings."""
 
@@ -666,10 +685,10 @@ class GameSerializer(serializers.ModelSerializer):
         help_text="The list the game is rated on. Blank or absent: the time control's list, "
         "else the club's default (standard). A list the time control contradicts is refused.",
     )
-    time_control = serializers.CharField(
+    time_control = TimeControlField(
         required=False,
         allow_blank=True,
-        max_length=20,
+        max_length=Game._meta.get_field("time_control").max_length,
         help_text="Base minutes + increment seconds, e.g. 90+30 (standard), 15+10 (rapid), "
         "3+2 (blitz); it chooses the list (FIDE.md 9).",
     )
@@ -707,7 +726,7 @@ class GameReadSerializer(GameSerializer):
 # --- calculator ----------------------------------------------------------------------------
 
 
-@extend_schema_field({"type": "string", "example": "½"})
+@extend_schema_field({"type": "string", "enum": score_words(), "example": "½"})
 class ScoreField(serializers.CharField):
     """A score as the calculator page takes it: 1, ½ or 0, or a word (win, draw, loss...)."""
 
@@ -738,6 +757,11 @@ class CalculatorGameSerializer(serializers.Serializer):
 
 class CalculatorSerializer(serializers.Serializer):
     """One game (``opponent``) or a whole event (``games``), never both."""
+
+    # Read by validate(), by the two shapes the schema offers (OneGameCalculatorSerializer,
+    # EventCalculatorSerializer) and by the schema's minItems (ValidatorsSchema).
+    exactly_one_of = ("opponent", "games")
+    non_empty = ("games",)
 
     rating = RatingField(help_text="Your rating before the game or event.")
     k = serializers.IntegerField(
@@ -779,13 +803,40 @@ class CalculatorSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict) -> dict:
-        if ("opponent" in attrs) == ("games" in attrs):
+        if sum(name in attrs for name in self.exactly_one_of) != 1:
             raise serializers.ValidationError(
                 "Give either one opponent's rating or a list of games, not both."
             )
-        if "games" in attrs and not attrs["games"]:
-            raise serializers.ValidationError({"games": calculator.EVENT_EMPTY_MESSAGE})
+        for name in self.non_empty:
+            if name in attrs and not attrs[name]:
+                raise serializers.ValidationError({name: calculator.EVENT_EMPTY_MESSAGE})
         return attrs
+
+
+class _OneOfCalculatorSerializer(CalculatorSerializer):
+    """The calculator's body with one of ``exactly_one_of`` (``given``), required (schema)."""
+
+    given = ""
+
+    def get_fields(self) -> dict:
+        fields = super().get_fields()
+        for name in self.exactly_one_of:
+            if name != self.given:
+                del fields[name]
+        fields[self.given].required = True
+        return fields
+
+
+class OneGameCalculatorSerializer(_OneOfCalculatorSerializer):
+    """One game: win, draw and loss against ``opponent``."""
+
+    given = "opponent"
+
+
+class EventCalculatorSerializer(_OneOfCalculatorSerializer):
+    """A whole event: ``games``, each an opponent's rating and a score."""
+
+    given = "games"
 
 
 class CalculatorLineSerializer(serializers.Serializer):

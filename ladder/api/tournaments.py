@@ -11,7 +11,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
@@ -20,10 +20,34 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
 from ladder.api.schema import errors
+from ladder.api.serializers import TimeControlField
 from ladder.api.views import ApiMixin
 from ladder.exceptions import TrfRefused
 from ladder.files import exports, tournaments
 from ladder.records import Game, RatingList, RatingPeriod
+
+# A TRF-16 round robin of four players (fixed-width lines, FIDE's columns): the import's
+# request example.
+EXAMPLE_TRF = (
+    "012 Spring Round Robin\n"
+    "042 2026/03/07\n"
+    "052 2026/03/21\n"
+    "062 4\n"
+    "072 3\n"
+    + "".join(
+        f"001 {rank:>4} {sex}    {name:<33} {rating:>4} ENG {'':>11} {'':<10} {points:>4} "
+        f"{rank:>4}  {rounds}\n"
+        for rank, sex, name, rating, points, rounds in [
+            (1, "m", "Example, Ann", 1900, "2.0", "   2 w 1     3 b 1     4 w 0"),
+            (2, "m", "Example, Ben", 1800, "1.5", "   1 b 0     4 w =     3 w 1"),
+            (3, "w", "Example, Cat", 1700, "1.0", "   4 b =     1 w 0     2 b 0"),
+            (4, "w", "Example, Dan", 1600, "1.5", "   3 w =     2 b =     1 b 1"),
+        ]
+    )
+    + "132"
+    + " " * 88
+    + "26/03/07  26/03/14  26/03/21\n"  # the rounds' dates from column 92
+)
 
 
 class CanImport(BasePermission):
@@ -54,7 +78,7 @@ class TournamentFileSerializer(serializers.Serializer):
         required=False,
         help_text="The list (default: from the file's time control, else standard).",
     )
-    time_control = serializers.CharField(
+    time_control = TimeControlField(
         required=False, allow_blank=True, help_text="e.g. 90+30 (default: the file's)."
     )
     rated_in = serializers.CharField(
@@ -121,6 +145,14 @@ class TournamentImportView(ApiMixin, GenericAPIView):
         "with every problem under `file`, each naming its line and column; an event already "
         "imported is refused.",
         request={"multipart/form-data": TournamentFileSerializer},
+        examples=[
+            OpenApiExample(
+                "Check a round robin first",
+                {"file": EXAMPLE_TRF, "preview": True},
+                request_only=True,
+                media_type="multipart/form-data",
+            )
+        ],
         responses={
             201: TournamentImportSerializer,
             200: TournamentImportSerializer,
@@ -160,7 +192,12 @@ class TournamentExportView(ApiMixin, GenericAPIView):
         "the event's period, points and ranks computed, round blocks from the games.",
         parameters=[
             OpenApiParameter(
-                "event", OpenApiTypes.STR, required=True, description="The event's name, exactly."
+                "event",
+                {"type": "string", "minLength": 1},  # a blank one names no event
+                required=True,
+                description="The event's name, exactly.",
+                # The event of the games' request example: the two examples read together.
+                examples=[OpenApiExample("An event", value="Club Cup")],
             )
         ],
         responses={

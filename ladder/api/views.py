@@ -55,7 +55,13 @@ from ratings.rules import calculator, fide
 if TYPE_CHECKING:
     from rest_framework.permissions import _PermissionClass
 
-from ladder.api.schema import OBJECT_WRITE_ERRORS, WRITE_ERRORS, PublicReadsSchema, errors
+from ladder.api.schema import (
+    OBJECT_WRITE_ERRORS,
+    WRITE_ERRORS,
+    PublicReadsSchema,
+    errors,
+    query_schema,
+)
 
 
 class ApiMixin:
@@ -439,7 +445,9 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     "Ladder writes).",
     parameters=[
         OpenApiParameter(
-            "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
+            "period",
+            query_schema(s.RatingListQuery, "period"),
+            description="Period id (default: the latest period).",
         ),
         list_parameter("The list: " + LIST_DEFAULT),
         OpenApiParameter(
@@ -449,7 +457,7 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         ),
         OpenApiParameter(
             "revision",
-            OpenApiTypes.INT,
+            query_schema(s.RatingListQuery, "revision"),
             description="With `as_published`: this revision (1: as first published).",
         ),
         OpenApiParameter(
@@ -624,7 +632,11 @@ class FreshnessView(ApiMixin, GenericAPIView):
     "(`games`) does to a rating: expected against actual score and the change, with the FIDE "
     "table or classic Elo, and the 400-point and 700 rules applied or not. Writes nothing; "
     "open to everyone.",
-    request=s.CalculatorSerializer,
+    request=PolymorphicProxySerializer(
+        "Calculator",
+        [s.OneGameCalculatorSerializer, s.EventCalculatorSerializer],
+        resource_type_field_name=None,
+    ),
     responses={200: s.CalculatorResultSerializer, **errors(400)},
     examples=[
         OpenApiExample("One game", {"rating": 1800, "k": 20, "opponent": 2000}, request_only=True),

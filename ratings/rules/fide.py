@@ -379,7 +379,10 @@ STANDARD_MIN_MINUTES = 60  # standard: 60 minutes or more; rapid lies between
 # A standard game is rated only if each player has at least this long, by the higher rating.
 STANDARD_MINUTES_BY_RATING = ((2400, 120), (1800, 90), (0, 60))
 
-_TIME_CONTROL = re.compile(r"^\s*(\d{1,3})\s*(?:\+\s*(\d{1,3})\s*)?$", re.ASCII)
+# Base minutes (1 to 999: three digits, not all zeros) + increment seconds, read in ASCII mode
+# (the API's schema states the same pattern).
+TIME_CONTROL_PATTERN = r"^\s*(?!0+\b)(\d{1,3})\s*(?:\+\s*(\d{1,3})\s*)?$"
+_TIME_CONTROL = re.compile(TIME_CONTROL_PATTERN, re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +405,7 @@ class TimeControl:
 def parse_time_control(text: str) -> TimeControl:
     """Read ``90+30`` (base minutes + increment seconds) or ``60``; raise ``ValueError``."""
     match = _TIME_CONTROL.match(text)
-    if match is None or int(match.group(1)) == 0:
+    if match is None:
         raise ValueError(
             f"'{text}' is not a time control; write base minutes + increment seconds, "
             "e.g. 90+30, 15+10 or 3+2."

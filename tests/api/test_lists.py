@@ -343,5 +343,6 @@ def test_schema_documents_the_lists(anon):
     assert {"ratings", "rapid_entry_rating", "blitz_entry_peak_rating"} <= set(
         components["Player"]["properties"]
     )
-    assert {"rating_list", "time_control"} <= set(components["Game"]["properties"])
+    for game in ("GameRequest", "GameRead"):  # what a client writes, what it reads back
+        assert {"rating_list", "time_control"} <= set(components[game]["properties"]), game
     assert "rating_list" in components["RatingRun"]["properties"]

@@ -1,9 +1,16 @@
 """The OpenAPI schema and the interactive docs (which must work offline)."""
 
+import re
 from http import HTTPStatus
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+
+from ladder.records import Result, bounds, kept_lists
+from ladder.records.text import refuse_control_characters
+from ratings.rules import calculator, fide
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +114,144 @@ def test_game_writes_document_their_dry_run(anon):
         assert "200" in operation["responses"], f"{method} {path}"
     preview = paths["/api/v1/games/{id}/"]["delete"]["responses"]["200"]
     assert preview["content"]["application/json"]["schema"]["$ref"].endswith("/Preview")
+
+
+def test_requests_have_their_own_components_without_the_servers_fields(anon):
+    components = schema(anon)["components"]["schemas"]
+    game, player = components["GameRequest"], components["PlayerRequest"]
+
+    # A client builds a new game or player from what it knows; the server adds the rest.
+    assert set(game["required"]) == {"date", "white", "black", "result"}
+    assert set(player["required"]) == {"name"}
+    assert not {"id", "period", "created", "updated"} & set(game["properties"])
+    assert not {"id", "rating", "k", "ratings", "created"} & set(player["properties"])
+    assert "required" not in components["PatchedGameRequest"]
+    for name, component in components.items():
+        if name.endswith("Request"):
+            for field, shape in component.get("properties", {}).items():
+                assert not shape.get("readOnly"), f"{name}.{field} is read-only"
+    assert {"id", "period", "created"} <= set(components["GameRead"]["required"])
+
+
+def test_writes_refer_to_request_components(anon):
+    paths = schema(anon)["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody")
+            if body is None:
+                continue
+            for content in body["content"].values():
+                assert content["schema"]["$ref"].endswith("Request"), f"{method} {path}"
+
+
+def _components(client) -> dict:
+    return schema(client)["components"]["schemas"]
+
+
+def test_the_bounds_in_the_schema_are_the_validators(anon):
+    components = _components(anon)
+    player = components["PlayerRequest"]["properties"]
+    for name in ("entry_rating", "entry_peak_rating", "rapid_entry_rating", "blitz_entry_rating"):
+        assert (player[name]["minimum"], player[name]["maximum"]) == (
+            bounds.ENTRY_RATING_FLOOR,
+            bounds.MAX_RATING,
+        ), name
+    assert player["entry_rated_games"]["maximum"] == bounds.MAX_ENTRY_RATED_GAMES
+    assert player["birth_year"]["minimum"] == bounds.MIN_BIRTH_YEAR
+    assert (player["fide_id"]["minimum"], player["fide_id"]["maximum"]) == (1, bounds.MAX_FIDE_ID)
+    for shape in ("OneGameCalculatorRequest", "EventCalculatorRequest"):
+        body = components[shape]["properties"]
+        assert (body["rating"]["minimum"], body["rating"]["maximum"]) == (
+            bounds.MIN_RATING,
+            bounds.MAX_RATING,
+        )
+        assert (body["k"]["minimum"], body["k"]["maximum"]) == (calculator.MIN_K, calculator.MAX_K)
+    games = components["EventCalculatorRequest"]["properties"]["games"]
+    assert (games["minItems"], games["maxItems"]) == (1, calculator.MAX_EVENT_GAMES)
+    assert components["ScoreEnum"]["enum"] == list(calculator.SCORE_WORDS)
+
+
+def test_the_calculator_takes_one_game_or_an_event_never_both(anon):
+    body = schema(anon)["paths"]["/api/v1/calculator/"]["post"]["requestBody"]
+    components = _components(anon)
+
+    assert body["content"]["application/json"]["schema"]["$ref"].endswith("/CalculatorRequest")
+    shapes = [ref["$ref"].rsplit("/", 1)[1] for ref in components["CalculatorRequest"]["oneOf"]]
+    assert sorted(shapes) == ["EventCalculatorRequest", "OneGameCalculatorRequest"]
+    one, event = components["OneGameCalculatorRequest"], components["EventCalculatorRequest"]
+    assert "opponent" in one["required"]
+    assert "games" not in one["properties"]
+    assert "games" in event["required"]
+    assert "opponent" not in event["properties"]
+
+
+@pytest.mark.parametrize(
+    "text", ["Anna", "Åsa Öberg", "Line\x1bone", "a\u202eb", "nul\x00", "tab\t"]
+)
+def test_a_text_pattern_accepts_what_the_validator_accepts(anon, text):
+    game = _components(anon)["GameRequest"]["properties"]
+    try:
+        refuse_control_characters(text)
+        valid = True
+    except ValidationError:
+        valid = False
+
+    for name in ("event", "round"):
+        assert bool(re.search(game[name]["pattern"], text)) is valid, name
+    assert (
+        bool(re.search(_components(anon)["PlayerRequest"]["properties"]["name"]["pattern"], text))
+        is valid
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["90+30", "15 + 10", "60", "010", "3+2", "x", "1234", "90+", "+30", "0", "00+5"]
+)
+def test_the_time_control_pattern_is_the_rules(anon, text):
+    shape = _components(anon)["GameRequest"]["properties"]["time_control"]["oneOf"][0]
+    try:
+        fide.parse_time_control(text)
+        valid = True
+    except ValueError:
+        valid = False
+
+    assert bool(re.search(shape["pattern"], text)) is valid
+
+
+def test_choices_and_query_numbers(anon):
+    components = _components(anon)
+    assert components["ResultEnum"]["enum"] == Result.values
+    assert components["RatingListEnum"]["enum"] == kept_lists()
+    reason = components["ReopenRequest"]["properties"]["reason"]
+    assert reason["minLength"] == 1
+    assert "\\u0000" in reason["pattern"]
+    paths = schema(anon)["paths"]
+    periods = {p["name"]: p["schema"] for p in paths["/api/v1/periods/"]["get"]["parameters"]}
+    games = {p["name"]: p["schema"] for p in paths["/api/v1/games/"]["get"]["parameters"]}
+    assert periods["year"] == {"type": "integer", "minimum": 1, "maximum": 9999}
+    for name in ("period", "player", "white", "black"):
+        assert games[name]["type"] == "integer", name
+
+
+def test_the_import_example_is_a_file_the_api_takes(superuser):
+    operation = schema(superuser)["paths"]["/api/v1/tournaments/import/"]["post"]
+    (example,) = operation["requestBody"]["content"]["multipart/form-data"]["examples"].values()
+    upload = SimpleUploadedFile("example.trf", example["value"]["file"].encode())
+
+    response = superuser.post(
+        "/api/v1/tournaments/import/",
+        {"file": upload, "preview": example["value"]["preview"]},
+        format="multipart",
+    )
+
+    assert response.status_code == HTTPStatus.OK, response.json()
+    assert response.json()["counts"]["players"] == 4
+
+
+def test_the_export_example_names_the_event_of_the_game_example(anon):
+    paths = schema(anon)["paths"]
+    export = paths["/api/v1/tournaments/export/"]["get"]["parameters"]
+    (event,) = [p for p in export if p["name"] == "event"]
+    games = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]
+
+    assert event["examples"]["AnEvent"]["value"] == games["examples"]["ADraw"]["value"]["event"]

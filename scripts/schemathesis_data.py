@@ -1,0 +1,102 @@
+"""Write Schemathesis's test data for the club scripts/schemathesis.sh loaded: what exists in it.
+
+The schema states what a valid value looks like (bounds, lengths, patterns, choices); it cannot
+say which ids exist, which events were played, which dates an open period takes or what a
+tournament file holds. This writes them as Schemathesis dictionaries, used for nine generated
+values in ten, so that generated requests reach real records:
+
+    DATABASE_URL=... .venv/bin/python scripts/schemathesis_data.py OUT.toml
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import django
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
+django.setup()
+
+from ladder.api.tournaments import EXAMPLE_TRF  # noqa: E402  (after django.setup())
+from ladder.records import Game, Player, RatingPeriod  # noqa: E402
+from ladder.writes.validation.games import latest_game_date  # noqa: E402
+from ratings.models import RatingRun  # noqa: E402
+
+PROBABILITY = 0.9
+# The import's request example (four players the club does not know yet, created on import),
+# under another event and with its rounds undated: the import dates them with the request's
+# `date`, so that each import records games that are not recorded yet.
+TRF = "\n".join(
+    line
+    for line in EXAMPLE_TRF.replace("012 Spring Round Robin", "012 Fuzzing Round Robin").split("\n")
+    if not line.startswith(("042 ", "052 ", "132 "))
+)
+# Operations on one record, and the dictionary of the ids that exist.
+BY_ID = {"players": "players", "games": "games", "periods": "periods", "rating-runs": "runs"}
+
+
+def dictionaries() -> dict[str, list]:
+    first = RatingPeriod.objects.filter(status="closed").latest("end").end + timedelta(days=1)
+    days = [first + timedelta(days=n) for n in range(0, (latest_game_date() - first).days, 5)]
+    players = _ids(Player.objects.all())
+    return {
+        "players": players,
+        # White and Black from apart halves: a player never plays themselves (a rule between
+        # two fields, which a schema cannot state).
+        "whites": players[::2],
+        "blacks": players[1::2],
+        # Games of open periods: a closed period's are frozen (409) until it is reopened.
+        "games": _ids(Game.objects.filter(period__status="open")),
+        "periods": _ids(RatingPeriod.objects.all()),
+        "runs": _ids(RatingRun.objects.all()),
+        "days": [day.isoformat() for day in days],
+        "events": sorted(set(Game.objects.exclude(event="").values_list("event", flat=True))),
+    }
+
+
+def config() -> str:
+    lines = []
+    found = dictionaries()
+    for name, values in found.items():
+        lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
+    lines += [
+        "[parameters]",
+        _bind("body.white", "whites"),
+        _bind("body.black", "blacks"),
+        _bind("body.date", "days"),
+        _bind("query.event", "events"),
+        f'"body.file" = {json.dumps(TRF)}',
+        "",
+    ]
+    # The import dates the file's undated rounds with `date`: always give one.
+    lines += [
+        "[[operations]]",
+        "include-name = 'POST /api/v1/tournaments/import/'",
+        f'parameters = {{ "body.date" = "{found["days"][0]}" }}',
+        "",
+    ]
+    for path, name in BY_ID.items():
+        lines += [
+            "[[operations]]",
+            f"include-path-regex = '^/api/v1/{path}/[{{]id[}}]/'",
+            f"parameters = {{ {_bind('path.id', name)} }}",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _bind(key: str, name: str) -> str:
+    return f'"{key}" = {{ dictionary = "{name}", probability = {PROBABILITY} }}'
+
+
+def _ids(queryset) -> list[int]:
+    return list(queryset.order_by("pk").values_list("pk", flat=True))
+
+
+if __name__ == "__main__":
+    Path(sys.argv[1]).write_text(config())
