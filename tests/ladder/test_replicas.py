@@ -307,16 +307,15 @@ def test_a_lagging_replica_never_has_its_answer_kept(club):
 
 
 @real_replica
-def test_a_replica_that_does_not_answer_is_skipped_and_the_primary_serves(club):
-    env, _ = club
+@pytest.mark.parametrize("pool", ["off", "min=1,max=2"])
+def test_a_replica_that_does_not_answer_is_skipped_and_the_primary_serves(club, pool):
+    env = {**club[0], "DATABASE_POOL": pool, "LADDER_READ_CACHE_SECONDS": "0"}
     closed = f"postgres://postgres@127.0.0.1:{_free_port()}/{DB}"
     real = urlunsplit(urlsplit(REPLICA)._replace(path=f"/{DB}"))
-    with serving(
-        env, DATABASE_REPLICA_URLS=f"{closed},{real}", LADDER_READ_CACHE_SECONDS="0"
-    ) as site:
+    with serving(env, DATABASE_REPLICA_URLS=f"{closed},{real}") as site:
         for path in ["/api/v1/players/", "/", "/api/v1/players/?ordering=-rating"] * 4:
             assert call_page(f"{site}{path}")[0] == HTTPStatus.OK, path
-    with serving(env, DATABASE_REPLICA_URLS=closed, LADDER_READ_CACHE_SECONDS="0") as site:
+    with serving(env, DATABASE_REPLICA_URLS=closed) as site:
         started = time.monotonic()
         for _ in range(5):
             assert call_page(f"{site}/")[0] == HTTPStatus.OK
@@ -330,3 +329,30 @@ def call_page(url: str) -> tuple[int, dict, None]:
             return answer.status, {}, None
     except urllib.error.HTTPError as refused:
         return refused.code, {}, None
+
+
+def _script(command: str) -> subprocess.CompletedProcess:
+    port = str(urlsplit(REPLICA).port or 5432)
+    return subprocess.run(
+        ["bash", str(ROOT / "scripts" / "replica.sh"), command],
+        env={**os.environ, "REPLICA_PORT": port}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+@real_replica
+def test_a_replica_stopped_under_a_kept_connection_is_skipped(club):
+    """Last: it stops the replica (started again afterwards, by scripts/replica.sh)."""
+    if _script("status").returncode != 0:
+        pytest.skip("the replica is not one scripts/replica.sh started: it is not stopped here")
+    env = {**club[0], "DATABASE_CONN_MAX_AGE": "60", "LADDER_READ_CACHE_SECONDS": "0"}
+    real = urlunsplit(urlsplit(REPLICA)._replace(path=f"/{DB}"))
+    with serving(env, DATABASE_REPLICA_URLS=real) as site:
+        assert call(f"{site}/api/v1/players/")[0] == HTTPStatus.OK  # the connection is kept
+        try:
+            assert _script("stop").returncode == 0
+            for _ in range(3):
+                status, _, body = call(f"{site}/api/v1/players/")
+                assert status == HTTPStatus.OK, body
+        finally:
+            started = _script("start")
+    assert started.returncode == 0, started.stderr
