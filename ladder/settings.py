@@ -272,6 +272,7 @@ for _number, _replica in enumerate(
     _options.setdefault("connect_timeout", LADDER_REPLICA_CONNECT_SECONDS)
     if DATABASE_POOL:  # a replica that stops answering costs a request the connect timeout
         _options["pool"] = {**DATABASE_POOL, "timeout": LADDER_REPLICA_CONNECT_SECONDS}
+        _replica["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection before lending it
     _replica["TEST"] = {"MIRROR": "default"}
     DATABASES[f"replica_{_number}"] = _replica
 LADDER_REPLICAS = [alias for alias in DATABASES if alias != "default"]

@@ -79,12 +79,12 @@ start() {
   printf 'local all all trust\nhost all all %s/32 trust\n' "$HOST" \
     | as_postgres tee "$DIR/pg_hba.conf" >/dev/null
   as_postgres touch "$DIR/pg_ident.conf"
-  as_postgres "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w -t 60 start >/dev/null
+  as_postgres "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w -t 120 start >/dev/null
   local tries=0
   until [[ "$(psql -h "$HOST" -p "$PORT" -U postgres -qAtc "SELECT pg_is_in_recovery()" \
       2>/dev/null)" == t ]]; do
     tries=$((tries + 1))
-    if ((tries > 60)); then
+    if ((tries > 240)); then
       echo "FAIL: the replica on $HOST:$PORT does not answer as a standby; see $DIR/server.log" >&2
       exit 1
     fi

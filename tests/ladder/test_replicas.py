@@ -340,11 +340,12 @@ def _script(command: str) -> subprocess.CompletedProcess:
 
 
 @real_replica
-def test_a_replica_stopped_under_a_kept_connection_is_skipped(club):
+@pytest.mark.parametrize("kept", [{"DATABASE_CONN_MAX_AGE": "60"}, {"DATABASE_POOL": "1"}])
+def test_a_replica_stopped_under_a_kept_connection_is_skipped(club, kept):
     """Last: it stops the replica (started again afterwards, by scripts/replica.sh)."""
     if _script("status").returncode != 0:
         pytest.skip("the replica is not one scripts/replica.sh started: it is not stopped here")
-    env = {**club[0], "DATABASE_CONN_MAX_AGE": "60", "LADDER_READ_CACHE_SECONDS": "0"}
+    env = {**club[0], **kept, "LADDER_READ_CACHE_SECONDS": "0"}
     real = urlunsplit(urlsplit(REPLICA)._replace(path=f"/{DB}"))
     with serving(env, DATABASE_REPLICA_URLS=real) as site:
         assert call(f"{site}/api/v1/players/")[0] == HTTPStatus.OK  # the connection is kept
@@ -355,4 +356,4 @@ def test_a_replica_stopped_under_a_kept_connection_is_skipped(club):
                 assert status == HTTPStatus.OK, body
         finally:
             started = _script("start")
-    assert started.returncode == 0, started.stderr
+    assert started.returncode == 0, started.stdout + started.stderr

@@ -179,6 +179,7 @@ def test_replicas_are_mirrors_in_tests_and_routed_behind_the_primary(monkeypatch
     assert databases["replica_2"]["HOST"] == "r2"
     assert databases["replica_1"]["TEST"] == {"MIRROR": "default"}
     assert databases["replica_1"]["OPTIONS"]["connect_timeout"] == 2
+    assert databases["replica_1"]["CONN_HEALTH_CHECKS"]
     assert databases["replica_1"]["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 2}
     assert loaded["DATABASE_ROUTERS"] == ["ladder.caching.replicas.ReplicaRouter"]
 
