@@ -262,8 +262,8 @@ if DATABASE_POOL:
 
 # Read replicas (ladder.caching.replicas): aliases replica_1, replica_2, ... in the order given.
 # A replica is tried with a short connect timeout and skipped for LADDER_REPLICA_RETRY_SECONDS
-# when it does not answer; in tests each is a mirror of default (Django's TEST MIRROR), since a
-# standby cannot hold the test database of its own.
+# when it does not answer; in tests each is a mirror of default (Django's TEST MIRROR): no test
+# database is made on a standby, which streams the primary's.
 LADDER_REPLICA_CONNECT_SECONDS = _whole("LADDER_REPLICA_CONNECT_SECONDS", 2, 1, 60)
 for _number, _replica in enumerate(
     _replicas("DATABASE_REPLICA_URLS", DATABASES["default"]), start=1

@@ -14,7 +14,8 @@ object):
   whatever runs outside a request (commands, workers, the sweeper, immediate runs after a
   write's commit). Every write goes to the primary; migrations run on it only.
 
-A replica is checked before a request reads it: a fresh connection is opened with a short
+The replica is chosen at the request's first read outside a transaction (a request that reads
+nothing connects to nothing) and checked then: a fresh connection is opened with a short
 connect timeout (``LADDER_REPLICA_CONNECT_SECONDS``), a kept one is asked ``SELECT 1``; one that
 does not answer is left out for ``LADDER_REPLICA_RETRY_SECONDS`` and the primary (or another
 replica) serves: a replica that stops answering costs at most one connect timeout per process
@@ -37,6 +38,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -56,8 +58,25 @@ ADMIN_PREFIX = "/admin/"
 # Django's database cache: counted (the throttle) and written on reads, so read where written.
 _ON_THE_PRIMARY = frozenset({"django_cache"})
 
+
 # The replica this request reads (None: the primary), set by the middleware for one request.
-_reading: ContextVar[str | None] = ContextVar("ladder_replica_reading", default=None)
+@dataclass(slots=True)
+class _Reads:
+    """A request's reads: the replica they go to, chosen at the request's first read outside
+    a transaction (a request that reads nothing connects to nothing)."""
+
+    kept: bool  # whether the read cache may keep the answer (then the replica must be caught up)
+    alias: str | None = None
+    chosen: bool = False
+
+    def database(self) -> str:
+        if not self.chosen:
+            self.alias, self.chosen = _choose(kept=self.kept), True
+        return self.alias or DEFAULT_DB_ALIAS
+
+
+# This request's reads (None: the primary), set by the middleware for one request.
+_reading: ContextVar[_Reads | None] = ContextVar("ladder_replica_reading", default=None)
 # Replicas that did not answer, and until when (time.monotonic()) they are left out.
 _down: dict[str, float] = {}
 
@@ -67,12 +86,12 @@ class ReplicaRouter:
     the primary."""
 
     def db_for_read(self, model: type[Any], **hints: Any) -> str:
-        alias = _reading.get()
-        if alias is None or model._meta.app_label in _ON_THE_PRIMARY:
+        reads = _reading.get()
+        if reads is None or model._meta.app_label in _ON_THE_PRIMARY:
             return DEFAULT_DB_ALIAS
         if connections[DEFAULT_DB_ALIAS].in_atomic_block:
             return DEFAULT_DB_ALIAS  # a transaction reads what it may write, and its own writes
-        return alias
+        return reads.database()
 
     def db_for_write(self, model: type[Any], **hints: Any) -> str:
         return DEFAULT_DB_ALIAS
@@ -87,7 +106,13 @@ class ReplicaRouter:
 @contextlib.contextmanager
 def reading(alias: str | None) -> Iterator[None]:
     """Read from replica ``alias`` (None: the primary) until the block ends."""
-    token = _reading.set(alias)
+    with _reads(None if alias is None else _Reads(kept=False, alias=alias, chosen=True)):
+        yield
+
+
+@contextlib.contextmanager
+def _reads(reads: _Reads | None) -> Iterator[None]:
+    token = _reading.set(reads)
     try:
         yield
     finally:
@@ -172,18 +197,15 @@ def caught_up(alias: str) -> bool:
     return primary is not None and replica is not None and replica >= primary
 
 
-def choose(request: HttpRequest) -> str | None:
-    """The replica this request reads, or None for the primary."""
-    if not settings.LADDER_REPLICAS or not may_read_a_replica(request):
-        return None
+def _choose(*, kept: bool) -> str | None:
+    """A replica that answers (and, for an answer the read cache may keep, has caught up with
+    the primary), or None for the primary."""
     candidates = list(settings.LADDER_REPLICAS)
     random.shuffle(candidates)  # spread the readers over the replicas
     for alias in candidates:
-        if _same_database(alias):
-            return None  # a mirror (tests): the primary's connection, and its transaction
         if not answering(alias):
             continue
-        if _may_be_kept(request):
+        if kept:
             try:
                 if not caught_up(alias):
                     return None  # behind: the primary serves, and its answer is kept
@@ -192,13 +214,6 @@ def choose(request: HttpRequest) -> str | None:
                 continue
         return alias
     return None
-
-
-def _same_database(alias: str) -> bool:
-    """Whether ``alias`` names the primary's own database (Django's TEST MIRROR does)."""
-    keys = ("HOST", "PORT", "NAME")
-    replica, primary = connections[alias].settings_dict, connections[DEFAULT_DB_ALIAS].settings_dict
-    return all(str(replica.get(key)) == str(primary.get(key)) for key in keys)
 
 
 def _may_be_kept(request: HttpRequest) -> bool:
@@ -222,5 +237,6 @@ class ReplicaReadsMiddleware:
             if settings.LADDER_REPLICAS:
                 pin(response)
             return response
-        with reading(choose(request)):
+        replica = settings.LADDER_REPLICAS and may_read_a_replica(request)
+        with _reads(_Reads(kept=_may_be_kept(request)) if replica else None):
             return self.get_response(request)
