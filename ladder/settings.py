@@ -2,6 +2,10 @@
 
 - ``DATABASE_URL``: default ``sqlite:///<project>/db.sqlite3``; PostgreSQL as
   ``postgres://user:password@host:5432/name`` (psycopg 3).
+- ``DATABASE_REPLICA_URLS``: read replicas (PostgreSQL standbys of that primary), comma-separated;
+  anonymous reads and API reads go to them (``ladder.caching.replicas``). Default: none.
+- ``DATABASE_POOL``: Django's psycopg connection pool, per process: a number of connections, or
+  ``min=2,max=10`` (default: off; PostgreSQL only).
 - ``DJANGO_SECRET_KEY``: required when ``DJANGO_DEBUG`` is off.
 - ``DJANGO_DEBUG``: off unless set to 1 (``make run`` sets it); without it the secret key is
   required.
@@ -27,7 +31,9 @@
 import hashlib
 import ipaddress
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -97,6 +103,68 @@ def _rate(name: str, default: str) -> str:
     return text
 
 
+_POOL_KEYS = {"min": "min_size", "max": "max_size", "timeout": "timeout"}
+
+
+def _pool(name: str, database: Mapping[str, Any]) -> dict[str, int] | None:
+    """Read a connection pool's sizes from ``name``: blank, ``0`` or ``off`` for none; a whole
+    number N for a pool of N connections per process; or ``min=2,max=10`` (and ``timeout=S``,
+    the seconds a request waits for a free connection, default 30). PostgreSQL only."""
+    text = os.environ.get(name, "").strip().lower()
+    if text in {"", "0", "off"}:
+        return None
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            f"{name} pools PostgreSQL connections: set DATABASE_URL to a PostgreSQL database, "
+            f"or leave {name} unset (it is {text!r})."
+        )
+    if database.get("CONN_MAX_AGE"):
+        raise ImproperlyConfigured(
+            f"{name} and DATABASE_CONN_MAX_AGE are two ways of keeping connections open: "
+            f"with a pool, leave DATABASE_CONN_MAX_AGE unset or 0."
+        )
+    wrong = ImproperlyConfigured(
+        f"{name} must be a whole number of connections from 1 to 1000, or sizes such as "
+        f"min=2,max=10 (and timeout=30), or off (it is {text!r})."
+    )
+    if text.isascii() and text.isdigit():
+        text = f"min={text}"
+    sizes: dict[str, int] = {}
+    for part in text.split(","):
+        key, _, value = part.strip().partition("=")
+        if key not in _POOL_KEYS or not (value.isascii() and value.isdigit()):
+            raise wrong
+        sizes[_POOL_KEYS[key]] = int(value)
+    low, high = sizes.get("min_size", 1), sizes.setdefault("max_size", sizes.get("min_size", 1))
+    if not (0 <= low <= high and 1 <= high <= 1000 and 1 <= sizes.get("timeout", 30) <= 600):
+        raise wrong
+    sizes["min_size"] = low
+    return sizes
+
+
+def _replicas(name: str, database: Mapping[str, Any]) -> list[dj_database_url.DBConfig]:
+    """Read the read replicas' URLs from ``name`` (comma-separated): PostgreSQL standbys of
+    the primary at DATABASE_URL, which must then be PostgreSQL too."""
+    urls = [url.strip() for url in os.environ.get(name, "").split(",") if url.strip()]
+    if urls and database["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            f"{name} names read replicas of a PostgreSQL primary: DATABASE_URL is not PostgreSQL."
+        )
+    replicas = []
+    for url in urls:
+        try:
+            replica = dj_database_url.parse(url, conn_max_age=database.get("CONN_MAX_AGE", 0))
+        except ValueError:
+            replica = dj_database_url.DBConfig()
+        if replica.get("ENGINE") != "django.db.backends.postgresql" or not replica.get("NAME"):
+            raise ImproperlyConfigured(
+                f"{name} must be PostgreSQL URLs separated by commas, such as "
+                f"postgres://user@replica:5432/ladder (one of them is {url!r})."
+            )
+        replicas.append(replica)
+    return replicas
+
+
 # Fail closed: debug only when asked for (DJANGO_DEBUG=1), and without it a secret key is
 # required. `make` targets set what they need (see ladder/settings_local.py).
 DEBUG = _flag("DJANGO_DEBUG", default=False)
@@ -141,6 +209,8 @@ MIDDLEWARE = [
     "ladder.middleware.StripNulMiddleware",
     # Kept reads are answered here, before the rest (ladder/read_cache.py).
     "ladder.caching.read_cache.ReadCacheMiddleware",
+    # Which database a request reads: a replica or the primary (ladder/caching/replicas.py).
+    "ladder.caching.replicas.ReplicaReadsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -187,6 +257,33 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
+
+# Django's own psycopg pool, per process (DATABASE_POOL: off by default; PostgreSQL only).
+DATABASE_POOL = _pool("DATABASE_POOL", DATABASES["default"])
+if DATABASE_POOL:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = DATABASE_POOL
+
+# Read replicas (ladder.caching.replicas): aliases replica_1, replica_2, ... in the order given.
+# A replica is tried with a short connect timeout and skipped for LADDER_REPLICA_RETRY_SECONDS
+# when it does not answer; in tests each is a mirror of default (Django's TEST MIRROR): no test
+# database is made on a standby, which streams the primary's.
+LADDER_REPLICA_CONNECT_SECONDS = _whole("LADDER_REPLICA_CONNECT_SECONDS", 2, 1, 60)
+for _number, _replica in enumerate(
+    _replicas("DATABASE_REPLICA_URLS", DATABASES["default"]), start=1
+):
+    _options = _replica.setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", LADDER_REPLICA_CONNECT_SECONDS)
+    if DATABASE_POOL:  # a replica that stops answering costs a request the connect timeout
+        _options["pool"] = {**DATABASE_POOL, "timeout": LADDER_REPLICA_CONNECT_SECONDS}
+        _replica["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection before lending it
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES[f"replica_{_number}"] = _replica
+LADDER_REPLICAS = [alias for alias in DATABASES if alias != "default"]
+# Seconds a client's reads stay on the primary after it wrote (its Ladder-Pin cookie or
+# header), and seconds a replica that did not answer is left out before it is tried again.
+LADDER_REPLICA_PIN_SECONDS = _whole("LADDER_REPLICA_PIN_SECONDS", 5, 1, 3600)
+LADDER_REPLICA_RETRY_SECONDS = _whole("LADDER_REPLICA_RETRY_SECONDS", 10, 1, 3600)
+DATABASE_ROUTERS = ["ladder.caching.replicas.ReplicaRouter"] if LADDER_REPLICAS else []
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

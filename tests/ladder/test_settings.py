@@ -94,3 +94,98 @@ def test_two_databases_on_one_redis_never_share_a_key(monkeypatch):
     }
 
     assert len(prefixes) == 2
+
+
+POSTGRES = "postgres://u@db:5432/ladder"
+BAD_DATABASES = [
+    ({"DATABASE_POOL": "4"}, "DATABASE_POOL", "set DATABASE_URL to a PostgreSQL database"),
+    (
+        {"DATABASE_URL": POSTGRES, "DATABASE_POOL": "lots"},
+        "DATABASE_POOL",
+        "a whole number of connections from 1 to 1000, or sizes such as min=2,max=10",
+    ),
+    ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "min=5,max=2"}, "DATABASE_POOL", "min=2,max=10"),
+    ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "size=3"}, "DATABASE_POOL", "min=2,max=10"),
+    ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "max=0"}, "DATABASE_POOL", "min=2,max=10"),
+    (
+        {"DATABASE_URL": POSTGRES, "DATABASE_POOL": "4", "DATABASE_CONN_MAX_AGE": "60"},
+        "DATABASE_CONN_MAX_AGE",
+        "leave DATABASE_CONN_MAX_AGE unset or 0",
+    ),
+    (
+        {"DATABASE_REPLICA_URLS": "postgres://u@replica:5432/ladder"},
+        "DATABASE_REPLICA_URLS",
+        "DATABASE_URL is not PostgreSQL",
+    ),
+    (
+        {"DATABASE_URL": POSTGRES, "DATABASE_REPLICA_URLS": "replica:5432"},
+        "DATABASE_REPLICA_URLS",
+        "PostgreSQL URLs separated by commas",
+    ),
+    (
+        {"DATABASE_URL": POSTGRES, "DATABASE_REPLICA_URLS": "sqlite:///copy.sqlite3"},
+        "DATABASE_REPLICA_URLS",
+        "PostgreSQL URLs separated by commas",
+    ),
+    (
+        {
+            "DATABASE_URL": POSTGRES,
+            "DATABASE_REPLICA_URLS": POSTGRES,
+            "LADDER_REPLICA_PIN_SECONDS": "a few",
+        },
+        "LADDER_REPLICA_PIN_SECONDS",
+        "a whole number from 1 to 3600",
+    ),  # fmt: skip
+    ({"LADDER_REPLICA_RETRY_SECONDS": "0"}, "LADDER_REPLICA_RETRY_SECONDS", "from 1 to 3600"),
+    ({"LADDER_REPLICA_CONNECT_SECONDS": "90"}, "LADDER_REPLICA_CONNECT_SECONDS", "from 1 to 60"),
+]
+
+
+@pytest.mark.parametrize(("env", "name", "allowed"), BAD_DATABASES)
+def test_a_bad_database_setting_stops_the_start(monkeypatch, env, name, allowed):
+    with pytest.raises(ImproperlyConfigured) as refused:
+        load(monkeypatch, **env)
+
+    assert name in str(refused.value)
+    assert allowed in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "pool"),
+    [
+        ("4", {"min_size": 4, "max_size": 4}),
+        ("min=2,max=10", {"min_size": 2, "max_size": 10}),
+        ("max=8, timeout=5", {"min_size": 1, "max_size": 8, "timeout": 5}),
+        ("off", None),
+    ],
+)
+def test_the_pool_is_read_into_the_databases_options(monkeypatch, value, pool):
+    loaded = load(monkeypatch, DATABASE_URL=POSTGRES, DATABASE_POOL=value)
+
+    assert loaded["DATABASES"]["default"].get("OPTIONS", {}).get("pool") == pool
+
+
+def test_replicas_are_mirrors_in_tests_and_routed_behind_the_primary(monkeypatch):
+    loaded = load(
+        monkeypatch,
+        DATABASE_URL=POSTGRES,
+        DATABASE_REPLICA_URLS="postgres://u@r1:5432/ladder, postgres://u@r2:5432/ladder",
+        DATABASE_POOL="min=1,max=4",
+    )
+
+    databases = loaded["DATABASES"]
+    assert list(databases) == ["default", "replica_1", "replica_2"]
+    assert loaded["LADDER_REPLICAS"] == ["replica_1", "replica_2"]
+    assert databases["replica_2"]["HOST"] == "r2"
+    assert databases["replica_1"]["TEST"] == {"MIRROR": "default"}
+    assert databases["replica_1"]["OPTIONS"]["connect_timeout"] == 2
+    assert databases["replica_1"]["CONN_HEALTH_CHECKS"]
+    assert databases["replica_1"]["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 2}
+    assert loaded["DATABASE_ROUTERS"] == ["ladder.caching.replicas.ReplicaRouter"]
+
+
+def test_without_replicas_there_is_no_router(monkeypatch):
+    loaded = load(monkeypatch, DATABASE_URL=POSTGRES)
+
+    assert list(loaded["DATABASES"]) == ["default"]
+    assert loaded["DATABASE_ROUTERS"] == []
