@@ -82,7 +82,8 @@ def main() -> None:
         "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-web-not-secret"),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LADDER_ANON_THROTTLE": "100000000/hour",  # the bench measures reads, not the throttle
-        # persistent connections, as a deployment keeps them (0 with DATABASE_POOL: a pool refuses them)
+        # persistent connections, as a deployment keeps them (with DATABASE_POOL: 0, a pool
+        # refuses them)
         "DATABASE_CONN_MAX_AGE": "0" if os.environ.get("DATABASE_POOL") else "600",
         "DJANGO_SETTINGS_MODULE": "ladder.settings",
     }
