@@ -270,6 +270,14 @@ class Checks:
         runs = self.call("rating_runs.list", ok).results
         self.call("rating_runs.retrieve", ok, id=runs[0].id)
         self.call("freshness.retrieve", ok)
+        self.call("players.rating_retrieve", ok, id=first.id)
+        self.call("players.head_to_head_retrieve", ok, id=players[0].id, other=players[1].id)
+        self.call("rules.retrieve", ok)
+        tournaments = self.call("tournaments.list", ok).results
+        self.call("tournaments.retrieve", ok, id=tournaments[0].id)
+        self.call("bulk.rating_list_retrieve", ok)
+        self.call("bulk.players_history_retrieve", ok, id=first.id)
+        self.base_correction(first, periods)
         event = next(g.event for g in games if g.event)
         exported = self._op("tournaments.export_retrieve").sync_detailed(
             client=self.authed, event=event
@@ -278,6 +286,20 @@ class Checks:
         if not exported.content.startswith(b"012 "):
             raise CheckFailed(f"the export of {event!r} is no TRF: {exported.content[:80]!r}")
         return players
+
+    def base_correction(self, player: Any, periods: list[Any]) -> None:
+        """Record a base correction in the open period, read it back, list it, delete it."""
+        m = self.models
+        open_period = next(p for p in periods if str(p.status) == "open")
+        body = m.BaseCorrectionRequest(
+            player=player.id, period=open_period.label, rating=2000, reason="Client check"
+        )
+        made = self.call("base_corrections.create", httpx.codes.CREATED, body=body)
+        again = self.call("base_corrections.retrieve", httpx.codes.OK, id=made.id)
+        if again.rating != 2000:
+            raise CheckFailed(f"the base correction came back as {again.to_dict()}")
+        self.call("base_corrections.list", httpx.codes.OK)
+        self.call("base_corrections.destroy", httpx.codes.NO_CONTENT, id=made.id)
 
     def create_game(self, players: list[Any]) -> Any:
         m = self.models
