@@ -23,7 +23,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
 django.setup()
 
 from ladder.api.tournaments import EXAMPLE_TRF  # noqa: E402  (after django.setup())
-from ladder.records import Game, Player, RatingPeriod  # noqa: E402
+from ladder.records import BaseCorrection, Game, Player, RatingPeriod, Tournament  # noqa: E402
 from ladder.writes.validation.games import latest_game_date  # noqa: E402
 from ratings.models import RatingRun  # noqa: E402
 
@@ -37,7 +37,14 @@ TRF = "\n".join(
     if not line.startswith(("042 ", "052 ", "132 "))
 )
 # Operations on one record, and the dictionary of the ids that exist.
-BY_ID = {"players": "players", "games": "games", "periods": "periods", "rating-runs": "runs"}
+BY_ID = {
+    "players": "players",
+    "games": "games",
+    "periods": "periods",
+    "rating-runs": "runs",
+    "tournaments": "tournaments",
+    "base-corrections": "corrections",
+}
 
 
 def dictionaries() -> dict[str, list]:
@@ -54,6 +61,14 @@ def dictionaries() -> dict[str, list]:
         "games": _ids(Game.objects.filter(period__status="open")),
         "periods": _ids(RatingPeriod.objects.all()),
         "runs": _ids(RatingRun.objects.all()),
+        # Tournaments rated in open periods: a closed one's are frozen (409).
+        "tournaments": _ids(Tournament.objects.filter(rated_in__status="open")),
+        "corrections": _ids(BaseCorrection.objects.all()),
+        "open_periods": list(
+            RatingPeriod.objects.filter(status="open")
+            .order_by("start")
+            .values_list("label", flat=True)
+        ),
         "days": [day.isoformat() for day in days],
         "events": sorted(set(Game.objects.exclude(event="").values_list("event", flat=True))),
     }
@@ -61,15 +76,18 @@ def dictionaries() -> dict[str, list]:
 
 def config() -> str:
     lines = []
-    found = dictionaries()
+    # Schemathesis refuses an empty dictionary: what the club has none of is left unbound.
+    found = {name: values for name, values in dictionaries().items() if values}
     for name, values in found.items():
         lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
+    binds = {
+        "body.white": "whites", "body.black": "blacks", "body.date": "days",
+        "query.event": "events", "path.other": "players", "body.player": "players",
+        "body.rated_in": "open_periods", "body.tournament": "tournaments",
+    }  # fmt: skip
     lines += [
         "[parameters]",
-        _bind("body.white", "whites"),
-        _bind("body.black", "blacks"),
-        _bind("body.date", "days"),
-        _bind("query.event", "events"),
+        *(_bind(key, name) for key, name in binds.items() if name in found),
         f'"body.file" = {json.dumps(TRF)}',
         "",
     ]
@@ -81,6 +99,8 @@ def config() -> str:
         "",
     ]
     for path, name in BY_ID.items():
+        if name not in found:
+            continue
         lines += [
             "[[operations]]",
             f"include-path-regex = '^/api/v1/{path}/[{{]id[}}]/'",
