@@ -44,10 +44,8 @@ class SimulationForm(forms.Form):
         field.choices = [(name, RatingList(name).label) for name in kept_lists()]
 
     def clean_rules(self) -> Any:
-        text = self.cleaned_data["rules"].strip()
-        value = f"{text}-01" if len(text) == 7 and text[4] == "-" else text
         try:
-            return eras.parse_rules_setting(value)
+            return eras.parse_rules_setting(self.cleaned_data["rules"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -579,20 +579,21 @@ RULES_CURRENT = "current"  # today's rules for everything
 
 
 def parse_rules_setting(value: str) -> date | None:
-    """Read ``LADDER_RULES``: None for ``by-date``, else the day whose rule set rates
-    everything (``current``: today's newest set; or a date, YYYY-MM-DD). Raise ``ValueError``
-    with a sentence for anything else."""
+    """Read ``LADDER_RULES`` (or a simulation's rules): None for ``by-date``, else the day
+    whose rule set rates everything (``current``: today's newest set; a date, YYYY-MM-DD; a
+    month, YYYY-MM, read as its first day). Raise ``ValueError`` with a sentence for anything
+    else."""
     text = value.strip().lower()
     if text in ("", RULES_BY_DATE):
         return None
     if text == RULES_CURRENT:
         return date.max
     try:
-        return date.fromisoformat(text)
+        return date.fromisoformat(f"{text}-01" if len(text) == 7 else text)
     except ValueError:
         raise ValueError(
-            f"'{value}' is neither '{RULES_BY_DATE}', '{RULES_CURRENT}' nor a date (YYYY-MM-DD) "
-            "naming the rule set in force that day."
+            f"'{value.strip()}' is neither '{RULES_BY_DATE}', '{RULES_CURRENT}' nor a day "
+            "(YYYY-MM-DD) or a month (YYYY-MM, its first day) naming the rule set in force then."
         ) from None
 
 

@@ -38,6 +38,7 @@ BAD = [
     ("LADDER_HSTS_SECONDS", "1e9", "a whole number from 0 to"),
     ("DJANGO_LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
     ("LADDER_RATING_METHOD", "glicko", "'fide' or 'elo'"),
+    ("LADDER_RULES", "someday", "'someday' is neither 'by-date', 'current' nor a day"),
     ("LADDER_LISTS", "bullet", "one or more of standard, rapid, blitz"),
     ("LADDER_RECOMPUTE", "later", "'immediate' or 'background'"),
     ("LADDER_CORRECTION_WINDOW_DAYS", "thirty", "from 0 to 3650"),

@@ -76,7 +76,7 @@ def test_a_narrower_cap_changes_nothing_between_equals(club):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rules", "2013-13"], "--rules: '2013-13-01' is neither 'by-date', 'current' nor"),
+        (["--rules", "2013-13"], "--rules: '2013-13' is neither 'by-date', 'current' nor a day"),
         (["--rules", "current", "--k", "0"], "--k: '0' is not a whole number from 1 to 100."),
         (["--rules", "current", "--from", "1999-01"], "No rating period is labelled '1999-01'."),
         (["--rules", "current", "--floor", "x"], "--floor: 'x' is not a whole number"),

@@ -18,15 +18,10 @@ from ratings.rules import eras
 def rules_day(text: str) -> date | None:
     """Read ``--rules``: a month (2022-01: the rules in force on its first day), a day, or
     ``current`` / ``by-date``; None for by-date."""
-    value = text.strip()
-    if len(value) == 7 and value[4] == "-":
-        value += "-01"
     try:
-        return eras.parse_rules_setting(value)
+        return eras.parse_rules_setting(text)
     except ValueError as error:
-        raise CommandError(
-            f"--rules: {error} A month (YYYY-MM) is read as its first day."
-        ) from None
+        raise CommandError(f"--rules: {error}") from None
 
 
 def whole(name: str, low: int, high: int):
