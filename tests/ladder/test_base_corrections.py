@@ -120,3 +120,20 @@ def test_the_api_records_one_and_the_players_card_shows_it(client, club, committ
     assert bad.status_code == HTTPStatus.BAD_REQUEST
     page = client.get(f"/players/{ann.pk}/").content.decode()
     assert "Base correction: rated from 2053 (the list said 2052): FIDE" in page
+
+
+def test_a_player_with_a_base_correction_is_not_deleted_behind_its_back(client, committed):
+    """A corrected player with no game (their games were deleted): the deletion is refused
+    with a sentence, never a 500."""
+    ann = PlayerFactory(name="Cy Cole", entry_rating=2000)
+    period = RatingPeriod.objects.create(label="2025-05", start="2025-05-01", end="2025-05-31")
+    actions.save_base_correction(
+        correction=BaseCorrection(player=ann, period=period, rating=2010, reason="FIDE's Ro")
+    )
+    client.force_login(User.objects.create_superuser("boss", "b@example.org", "pw"))
+    answer = client.post(f"/admin/ladder/player/{ann.pk}/delete/", {"post": "yes"}, follow=True)
+    assert answer.status_code == HTTPStatus.OK
+    assert "Cy Cole has base corrections; delete them first to delete the player." in (
+        answer.content.decode()
+    )
+    assert ann.__class__.objects.filter(pk=ann.pk).exists()

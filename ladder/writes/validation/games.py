@@ -41,9 +41,9 @@ from ladder.records import (
     parse_list,
 )
 from ladder.records.names import NameIndex, name_key
+from ladder.records.tournaments import game_problems
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
-    check_in_tournament,
     closed_problem,
     rated_period,
 )
@@ -284,7 +284,7 @@ def _check_tournament(
     """Check a game against the tournament it names: inside its dates, on its list, and the
     period that rates it open (which may be later than the game's own month, FIDE.md 10.1)."""
     if tournament.start <= tournament.end:  # else its dates are the problem (below)
-        for name, message in check_in_tournament(entry.date, game.rating_list, tournament).items():
+        for name, message in game_problems(tournament, entry.date, game.rating_list).items():
             checked.add(name, message)
     if entry.date is not None and entry.date > (bound := latest_game_date()):
         checked.add("date", future_message(entry.date, bound))

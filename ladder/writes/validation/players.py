@@ -16,6 +16,7 @@ from ladder.exceptions import (
 )
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
+    BaseCorrection,
     Game,
     PeriodStatus,
     Player,
@@ -160,8 +161,9 @@ def check_entry_change(player: Player) -> None:
 
 
 def check_player_deletion(players: Iterable[Player]) -> None:
-    """Refuse to delete a player who has games or a line on a published list (published lists
-    keep every line); every refused player is named in one ``ValidationError``."""
+    """Refuse to delete a player who has games, a line on a published list (published lists
+    keep every line) or a base correction; every refused player is named in one
+    ``ValidationError``."""
     players = sorted(players, key=lambda p: (p.name, p.pk))
     pks = [p.pk for p in players]
     played = {  # who has games (as white or as black)
@@ -177,6 +179,7 @@ def check_player_deletion(players: Iterable[Player]) -> None:
         .order_by("player", "-publication__period__start")  # the first list wins the dict
         .values_list("player", "publication__period__label")
     )
+    corrected = set(BaseCorrection.objects.filter(player__in=pks).values_list("player", flat=True))
     problems = []
     for player in players:
         if player.pk in played:
@@ -187,6 +190,10 @@ def check_player_deletion(players: Iterable[Player]) -> None:
             problems.append(
                 f"{player.name} is on the published list of {listed[player.pk]}; published "
                 "lists keep every line, so the player cannot be deleted."
+            )
+        elif player.pk in corrected:
+            problems.append(
+                f"{player.name} has base corrections; delete them first to delete the player."
             )
     if problems:
         raise ValidationError(problems)

@@ -14,8 +14,8 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 
-from ladder.records import RatingPeriod, Tournament, closed_message
-from ladder.records.tournaments import check_rated_in, game_problems
+from ladder.records import Game, RatingPeriod, Tournament, closed_message
+from ladder.records.tournaments import check_rated_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +56,6 @@ def rated_period(
     except ValidationError as error:
         return None, {k: " ".join(v) for k, v in error.message_dict.items()}
     return period, {}
-
-
-def check_in_tournament(
-    day: date | None, rating_list: str, tournament: Tournament | TournamentSpec
-) -> dict[str, str]:
-    """The problems of a game dated ``day`` on ``rating_list`` in the tournament, by field."""
-    return game_problems(tournament, day, rating_list)
 
 
 def closed_problem(period: RatingPeriod | None) -> str | None:
@@ -153,8 +146,14 @@ def check_tournament_change(tournament: Tournament) -> None:
 
 
 def check_tournament_deletion(tournaments: list[Tournament]) -> None:
-    """Refuse to delete tournaments that hold games, naming them."""
-    busy = [t.name for t in tournaments if t.games.exists()]
+    """Refuse to delete tournaments that hold games, naming them (one query)."""
+    with_games = set(
+        Game.objects.filter(tournament__in=[t.pk for t in tournaments])
+        .order_by()
+        .values_list("tournament", flat=True)
+        .distinct()
+    )
+    busy = [t.name for t in tournaments if t.pk in with_games]
     if busy:
         raise ValidationError(
             f"Delete the games of {', '.join(busy)} first: a tournament with games stays."
