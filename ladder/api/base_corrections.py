@@ -9,8 +9,9 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
 from ladder.api.schema import errors
+from ladder.api.serializers import PeriodLabelField
 from ladder.api.views import ApiMixin
-from ladder.records import BaseCorrection, Player, RatingPeriod
+from ladder.records import BaseCorrection, Player
 from ladder.writes import actions
 
 
@@ -19,9 +20,7 @@ class BaseCorrectionSerializer(serializers.ModelSerializer):
     and the reason; who made it and when are the server's."""
 
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    period = serializers.SlugRelatedField(
-        slug_field="label",
-        queryset=RatingPeriod.objects.all(),
+    period = PeriodLabelField(
         help_text="The period whose opening list is corrected (e.g. 2025-04: the list in force "
         "during April 2025).",
     )

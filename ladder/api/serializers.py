@@ -22,6 +22,7 @@ from ladder.records import (
     MAX_RATING,
     MIN_K,
     MIN_RATING,
+    PERIOD_LABEL_VALIDATOR,
     PLAYER_ENTRY_FIELDS,
     RATING_ABOVE_MESSAGE,
     RATING_BELOW_MESSAGE,
@@ -49,6 +50,31 @@ class DecimalText(serializers.Field):
 
     def to_representation(self, value: Decimal) -> str:
         return str(value)
+
+
+PERIOD_LABEL_PATTERN = "^[0-9A-Za-z][0-9A-Za-z._-]*$"  # PERIOD_LABEL_VALIDATOR's, for the schema
+
+
+@extend_schema_field(
+    {"type": "string", "pattern": PERIOD_LABEL_PATTERN, "maxLength": 20, "example": "2026-03"}
+)
+class PeriodLabelField(serializers.SlugRelatedField):
+    """A period named by its label. A text no label could be (a NUL, a space, too long) is
+    refused with the label's own sentence before any lookup: PostgreSQL refuses a NUL in a
+    query parameter, and the schema says what a label is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("queryset", RatingPeriod.objects.all())
+        super().__init__(slug_field="label", **kwargs)
+
+    def to_internal_value(self, data: Any) -> RatingPeriod:
+        if not isinstance(data, str) or len(data) > 20:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=str(data)[:40])
+        try:
+            PERIOD_LABEL_VALIDATOR(data)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages) from error
+        return super().to_internal_value(data)
 
 
 # --- lists ---------------------------------------------------------------------------------

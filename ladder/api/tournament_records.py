@@ -17,6 +17,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import ValidationError
 
 from ladder.api.schema import errors
+from ladder.api.serializers import PeriodLabelField
 from ladder.api.views import ApiMixin
 from ladder.records import RatingList, RatingPeriod, Tournament
 from ladder.writes import actions
@@ -25,9 +26,7 @@ from ladder.writes import actions
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament: its dates, list, the period that rates it (by label) and its games."""
 
-    rated_in = serializers.SlugRelatedField(
-        slug_field="label",
-        queryset=RatingPeriod.objects.all(),
+    rated_in = PeriodLabelField(
         required=False,
         help_text="The label of the period that rates it. Absent: the period holding its last "
         "day (created when new); a later one for a late report, at most the third list after "

@@ -137,3 +137,21 @@ def test_a_player_with_a_base_correction_is_not_deleted_behind_its_back(client, 
         answer.content.decode()
     )
     assert ann.__class__.objects.filter(pk=ann.pk).exists()
+
+
+@pytest.mark.parametrize("label", ["2025\x00-04", "20 25", "x" * 30, 2025])
+@pytest.mark.parametrize("url", ["/api/v1/base-corrections/", "/api/v1/tournaments/"])
+def test_a_period_label_no_period_could_have_is_a_field_error(client, club, url, label):
+    """A NUL, a space or an over-long label is the field's 400, never a 500 (PostgreSQL refuses
+    a NUL in a query), and nothing is written."""
+    ann, _ = club
+    client.force_login(User.objects.create_superuser("boss", "b@example.org", "pw"))
+    body = {"player": ann.pk, "period": label, "rating": 2053, "reason": "r"}
+    field = "period"
+    if "tournaments" in url:
+        body = {"name": "Open", "start": "2025-04-01", "end": "2025-04-02", "rated_in": label}
+        field = "rated_in"
+    answer = client.post(url, body, content_type="application/json")
+    assert answer.status_code == HTTPStatus.BAD_REQUEST, answer.content
+    assert field in answer.json(), answer.json()
+    assert not BaseCorrection.objects.exists()
