@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 
 from ladder.records import ImportedFile
+from ladder.records.codes import CONFLICT
 
 # --- the problems of a file -----------------------------------------------------------------------
 
@@ -49,7 +50,22 @@ class FileProblems(list[FileProblem]):
 # --- the write path -------------------------------------------------------------------------------
 
 
-class PeriodClosedError(ValidationError):
+class ConflictError(ValidationError):
+    """A well-formed request that conflicts with what is recorded (the API answers 409)."""
+
+
+def is_conflict(error: ValidationError) -> bool:
+    """Whether every message of ``error`` is a conflict with what is recorded (a
+    ``ConflictError``, or each message coded ``CONFLICT``), so that fixing the request's
+    values cannot cure it: one wrong value among them makes it the request's fault (400)."""
+    if isinstance(error, ConflictError):
+        return True
+    found = [item for items in getattr(error, "error_dict", {}).values() for item in items]
+    found += [] if hasattr(error, "error_dict") else error.error_list
+    return bool(found) and all(item.code == CONFLICT for item in found)
+
+
+class PeriodClosedError(ConflictError):
     """A write into a closed period (the API answers 409 Conflict)."""
 
 
@@ -68,7 +84,7 @@ class GamesInvalid(ValidationError):
         super().__init__(lines)
 
 
-class FileAlreadyImported(ValidationError):
+class FileAlreadyImported(ConflictError):
     """The very same file was imported before (by its SHA-256 fingerprint): ``earlier``."""
 
     def __init__(self, earlier: ImportedFile) -> None:
@@ -85,7 +101,7 @@ def already_imported_message(earlier: ImportedFile) -> str:
     )
 
 
-class EventAlreadyImported(ValidationError):
+class EventAlreadyImported(ConflictError):
     """An event's games are in the ladder already: a file of it is not recorded twice."""
 
 
@@ -144,8 +160,9 @@ class AlreadyImported(ImportFailed):
 class TrfRefused(Exception):
     """The file is refused whole; ``problems`` say where and why."""
 
-    def __init__(self, problems: list[FileProblem]) -> None:
+    def __init__(self, problems: list[FileProblem], conflict: bool = False) -> None:
         self.problems = sorted(problems, key=lambda p: (p.line, p.column))
+        self.conflict = conflict  # the file is in the ladder already (API: 409)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -405,7 +405,7 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "ladder.api.pagination.PageNumbers",
     "PAGE_SIZE": 50,
     # JSON only (with a size and depth limit: a 400, not a 500), so that the schema declares
     # one request body per write and a generated client sends it; any other body is a 415

@@ -46,7 +46,7 @@ echo "== loading a small club"
 from datetime import date
 from django.contrib.auth import get_user_model
 from ladder.writes import actions
-from ladder.records import Game, Player, RatingPeriod
+from ladder.records import BaseCorrection, Game, Player, RatingPeriod, Tournament
 from ladder.writes.validation import GameEntry
 
 user, _ = get_user_model().objects.get_or_create(
@@ -63,14 +63,27 @@ if not Player.objects.exists():
         for i, (name, rating) in enumerate(zip(names, ratings))
     ]
     results = ["1-0", "1/2-1/2", "0-1", "1-0", "+/-", "1/2-1/2"]
-    for month in (1, 2):
+    # The club the schema'"'"'s examples describe: periods 2026-01 to 2026-03 (ids 1 to 3; the
+    # first two closed), players 1 to 5, the tournament "Club Cup" in March (id 1).
+    periods = [RatingPeriod.objects.for_date(date(2026, month, 1)) for month in (1, 2, 3)]
+    actions.save_tournament(tournament=Tournament(
+        name="Club Cup", start=periods[2].start, end=periods[2].end, rated_in=periods[2],
+    ), user=user)
+    events = {1: "Winter Cup", 2: "February Open", 3: "Club Cup"}
+    for month, event in events.items():
         for i, result in enumerate(results):
             actions.enter_games(games=[GameEntry(
                 date=date(2026, month, 3 + i), white=players[i % 5],
-                black=players[(i + 1 + month) % 5], result=result, event=f"Club {month}",
+                black=players[(i + 1 + month) % 5], result=result, event=event,
                 round=str(i + 1),
             )], user=user)
-    actions.close_period(period=RatingPeriod.objects.get(label="2026-01"), user=user)
+    for label in ("2026-01", "2026-02"):  # the examples read the February list (period 2)
+        actions.close_period(period=RatingPeriod.objects.get(label=label), user=user)
+    for player in players[2:4]:
+        actions.save_base_correction(correction=BaseCorrection(
+            player=player, period=RatingPeriod.objects.get(label="2026-03"),
+            rating=player.entry_rating + 5, reason="FIDE starts from another rating.",
+        ), user=user)
 print(Player.objects.count(), "players,", Game.objects.count(), "games")
 '
 token=$("$PY" manage.py issue_token schemathesis)
@@ -87,7 +100,9 @@ echo "== running Schemathesis"
 # Hypothesis error ("AST constructor recursion depth mismatch"), and SQLite serializes writes.
 status=0
 # Run from the temporary folder: Schemathesis keeps a .schemathesis/ cache in its working directory.
-(cd "$workdir" && "$SCHEMATHESIS" --config-file "$config" run \
+# The hooks read the CSV answers (scripts/schemathesis_hooks.py).
+(cd "$workdir" && PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=schemathesis_hooks \
+    "$SCHEMATHESIS" --config-file "$config" run \
     "http://127.0.0.1:$PORT/api/v1/schema/" \
     --wait-for-schema 60 \
     --checks not_a_server_error,response_schema_conformance \

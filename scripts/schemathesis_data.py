@@ -74,8 +74,16 @@ def dictionaries() -> dict[str, list]:
     }
 
 
+# Warnings about the schema itself, the same in every run: CI fails on them. Those that depend
+# on the data a run happens to generate (validation_mismatch, missing_test_data) are printed.
+FAIL_ON = [
+    "missing_auth", "base_url_mismatch", "missing_deserializer", "unused_openapi_auth",
+    "unsupported_regex", "unresolvable_reference", "dictionary_mismatch",
+]  # fmt: skip
+
+
 def config() -> str:
-    lines = []
+    lines = ["[warnings]", f"fail-on = {json.dumps(FAIL_ON)}", ""]
     # Schemathesis refuses an empty dictionary: what the club has none of is left unbound.
     found = {name: values for name, values in dictionaries().items() if values}
     for name, values in found.items():
@@ -83,6 +91,7 @@ def config() -> str:
     binds = {
         "body.white": "whites", "body.black": "blacks", "body.date": "days",
         "query.event": "events", "path.other": "players", "body.player": "players",
+        "body.period": "open_periods",
         "body.rated_in": "open_periods", "body.tournament": "tournaments",
     }  # fmt: skip
     lines += [

@@ -28,10 +28,14 @@ class BaseCorrectionSerializer(serializers.ModelSerializer):
         slug_field="username", read_only=True
     )
 
+    field_examples = {"rating": 2053, "reason": "FIDE's calculation starts from 2053."}
+
     class Meta:
         model = BaseCorrection
         fields = ["id", "player", "rating_list", "period", "rating", "reason", "user", "at"]
         read_only_fields = ["id", "user", "at"]
+        # The write path checks that it is recorded once (a conflict, 409), not the serializer.
+        validators: list = []
 
 
 @extend_schema_view(

@@ -26,7 +26,7 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.renderers import JSONRenderer
 
 from ladder.api import serializers as s
-from ladder.api.schema import errors
+from ladder.api.schema import errors, query_schema
 from ladder.api.views import LIST_DEFAULT, ApiMixin, _unpublished, list_parameter
 from ladder.files.exports import csv_chunks
 from ladder.records import Player, RatingPeriod, default_list
@@ -60,13 +60,6 @@ class BulkListQuery(s.RatingListQuery):
         required=False, max_length=RatingPeriod._meta.get_field("label").max_length
     )
     format = FormatField()
-
-    def validate(self, attrs: dict) -> dict:
-        if "period" in attrs and "period_label" in attrs:
-            raise serializers.ValidationError(
-                {"period_label": ["Give the period by id (period) or by label, not both."]}
-            )
-        return super().validate(attrs)
 
 
 class BulkHistoryQuery(s.ListQuery):
@@ -207,10 +200,19 @@ def _streamed(what: str) -> dict:
     + _CONDITIONAL,
     parameters=[
         OpenApiParameter(
-            "period", OpenApiTypes.INT, description="Period id (default: the latest period)."
+            "period",
+            query_schema(s.RatingListQuery, "period", example=2),
+            description="Period id (default: the latest period).",
         ),
         OpenApiParameter(
-            "period_label", OpenApiTypes.STR, description="The period by label (`2026-03`)."
+            "period_label",
+            {
+                "type": "string",
+                "pattern": s.PERIOD_LABEL_PATTERN,
+                "maxLength": 20,
+                "example": "2026-02",
+            },  # fmt: skip
+            description="The period by label (`2026-03`); with `period`, the same period.",
         ),
         list_parameter("The list: " + LIST_DEFAULT),
         OpenApiParameter(
@@ -220,7 +222,7 @@ def _streamed(what: str) -> dict:
         ),
         OpenApiParameter(
             "revision",
-            OpenApiTypes.INT,
+            query_schema(s.RatingListQuery, "revision"),
             description="With `as_published`: this revision (1: as first published).",
         ),
         _FORMAT,
@@ -238,6 +240,15 @@ class RatingListStreamView(StreamView):
         period: RatingPeriod | None
         if "period" in asked:
             period = get_object_or_404(RatingPeriod, pk=asked["period"])
+            if asked.get("period_label", period.label) != period.label:
+                raise exceptions.ValidationError(
+                    {
+                        "period_label": [
+                            f"Period {period.pk} is {period.label}: give the period by id or "
+                            "by label, or both naming the same period."
+                        ]
+                    }
+                )
         elif "period_label" in asked:
             label = asked["period_label"]
             period = RatingPeriod.objects.filter(label=label).first()

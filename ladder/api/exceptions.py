@@ -19,7 +19,8 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ladder.exceptions import PeriodClosedError, ReopenRefused
+from ladder.exceptions import ReopenRefused, is_conflict
+from ladder.records.codes import CONFLICT
 
 
 def field_errors(error: DjangoValidationError) -> dict:
@@ -39,8 +40,19 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.NotFound(str(exc) or None)
     if isinstance(exc, ReopenRefused):
         exc = exceptions.PermissionDenied(" ".join(exc.messages))
-    if isinstance(exc, PeriodClosedError):
+    if isinstance(exc, DjangoValidationError) and is_conflict(exc):
         return Response(field_errors(exc), status=HTTPStatus.CONFLICT)
+    if isinstance(exc, exceptions.ValidationError) and _only_duplicates(exc.get_codes()):
+        exc.status_code = HTTPStatus.CONFLICT  # e.g. a FIDE id another player has
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(field_errors(exc))
     return drf_exception_handler(exc, context)
+
+
+def _only_duplicates(codes: object) -> bool:
+    """Whether every code of a DRF error is a uniqueness one (a value another record holds)."""
+    if isinstance(codes, dict):
+        return bool(codes) and all(_only_duplicates(found) for found in codes.values())
+    if isinstance(codes, list):
+        return bool(codes) and all(_only_duplicates(found) for found in codes)
+    return codes in ("unique", CONFLICT)

@@ -103,8 +103,18 @@ class HeadToHeadSerializer(serializers.Serializer):
     "list (score). No game between them: `lists` is empty. The same player twice, or an "
     "unknown id: 404.",
     parameters=[
-        OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id."),
-        OpenApiParameter("other", int, OpenApiParameter.PATH, description="The opponent's id."),
+        OpenApiParameter(
+            "id",
+            {"type": "integer", "minimum": 1, "example": 1},
+            OpenApiParameter.PATH,
+            description="The player's id.",
+        ),
+        OpenApiParameter(
+            "other",
+            {"type": "integer", "minimum": 1, "example": 2},
+            OpenApiParameter.PATH,
+            description="The opponent's id (another player).",
+        ),
     ],
     responses={200: HeadToHeadSerializer, **errors(404)},
 )

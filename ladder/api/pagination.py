@@ -1,11 +1,22 @@
-"""Pagination of the rating list: page numbers, plus the period whose list it is."""
+"""Pagination: page numbers from 1 everywhere; the rating list adds the period whose list it is."""
 
 from __future__ import annotations
 
 from rest_framework.pagination import PageNumberPagination
 
 
-class RatingListPagination(PageNumberPagination):
+class PageNumbers(PageNumberPagination):
+    """DRF's page numbers, with the schema saying that pages count from 1."""
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"]["minimum"] = 1
+        return parameters
+
+
+class RatingListPagination(PageNumbers):
     """Page numbers, plus the period whose list this is."""
 
     period: dict | None = None

@@ -91,7 +91,11 @@ class RatingOnDateSerializer(serializers.Serializer):
     "later revision has corrected it since); with `live=true` the live rating on that day "
     "too. A bad date or list is a 400 naming the field; an unknown player a 404.",
     parameters=[
-        OpenApiParameter("date", OpenApiTypes.DATE, description=DATE_HELP + " Default: today."),
+        OpenApiParameter(
+            "date",
+            {"type": "string", "format": "date", "example": "2026-04-15"},
+            description=DATE_HELP + " Default: today.",
+        ),
         list_parameter(
             "The list: standard, rapid or blitz (default: the club's default list, standard "
             "when kept)."

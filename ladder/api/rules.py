@@ -92,7 +92,11 @@ class RulesInForceView(ApiMixin, GenericAPIView):
         "record. A date that is not YYYY-MM-DD, a list that is not one of FIDE's, or a day "
         "before that list's first rules answers 400 naming the field.",
         parameters=[
-            OpenApiParameter("date", OpenApiTypes.DATE, description="YYYY-MM-DD (default: today)."),
+            OpenApiParameter(
+                "date",
+                {"type": "string", "format": "date", "example": "2026-04-15"},
+                description="YYYY-MM-DD (default: today).",
+            ),
             OpenApiParameter(
                 "list",
                 OpenApiTypes.STR,

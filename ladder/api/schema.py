@@ -31,7 +31,9 @@ _ERRORS = {
     404: OpenApiResponse(ErrorSerializer, "No such object."),
     409: OpenApiResponse(
         FieldErrorsSerializer,
-        "The write falls into a closed period; reopen the period first.",
+        "The request is well formed but conflicts with what is recorded: a closed period "
+        "(reopen it first), a duplicate (the game, tournament, correction or file is recorded "
+        "already), games in the way, or periods out of order. Messages by field, as for 400.",
         examples=[
             OpenApiExample(
                 "Closed period",
@@ -59,11 +61,16 @@ WRITE_ERRORS = (400, 401, 403)
 OBJECT_WRITE_ERRORS = (400, 401, 403, 404)
 
 
-def query_schema(serializer_class: type[serializers.Serializer], name: str) -> dict:
+def query_schema(
+    serializer_class: type[serializers.Serializer], name: str, example: object = None
+) -> dict:
     """The schema of a query parameter read by a field of ``serializer_class``: its type and
-    bounds from the field itself (for ``OpenApiParameter``, which takes no field)."""
+    bounds from the field itself (for ``OpenApiParameter``, which takes no field), and an
+    example when given."""
     field = serializer_class().fields[name]
     found: dict = {"type": "integer" if isinstance(field, serializers.IntegerField) else "string"}
+    if example is not None:
+        found["example"] = example
     for bound, key in (("min_value", "minimum"), ("max_value", "maximum")):
         if getattr(field, bound, None) is not None:
             found[key] = getattr(field, bound)
@@ -76,11 +83,27 @@ class ValidatorsSchema(AutoSchema):
     that a record's id is 1 or more, the bounds of a list of objects (``min_length``,
     ``max_length``, ``allow_empty``, or named in the serializer's ``non_empty``)."""
 
+    def _resolve_path_parameters(self, variables):
+        """Ids in paths count from 1; the example is the first record (``other``: the
+        second, another player than ``id``)."""
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            schema = parameter["schema"]
+            if schema.get("type") == "integer":
+                schema.setdefault("minimum", 1)
+                schema.setdefault("example", 2 if parameter["name"] == "other" else 1)
+        return parameters
+
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)
+        properties = schema.get("properties", {})
+        # Examples of single fields (a serializer's ``field_examples``): what the docs show, and
+        # what generators (Schemathesis's examples and coverage phases) start from.
+        for name, example in getattr(serializer, "field_examples", {}).items():
+            if name in properties:
+                properties[name]["example"] = example
         if direction != "request":
             return schema
-        properties = schema.get("properties", {})
         for field in serializer.fields.values():
             found = properties.get(field.field_name)
             if found is None or field.read_only:

@@ -272,6 +272,14 @@ class PlayerSerializer(serializers.ModelSerializer):
     official_list = serializers.SerializerMethodField(help_text=OFFICIAL_LIST_HELP)
     provisional = serializers.SerializerMethodField(help_text=PROVISIONAL_HELP)
 
+    # Entry data that agree with each other (a peak at least the rating), as a club enters it.
+    field_examples = {
+        "entry_rating": 1650, "entry_rated_games": 30, "entry_peak_rating": 1702,
+        "rapid_entry_rating": 1610, "rapid_entry_rated_games": 12,
+        "rapid_entry_peak_rating": 1640, "blitz_entry_rating": 1580,
+        "blitz_entry_rated_games": 20, "blitz_entry_peak_rating": 1625,
+    }  # fmt: skip
+
     class Meta:
         model = Player
         list_serializer_class = PlayerListSerializer
@@ -606,16 +614,15 @@ class RatingListQuery(serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         """A revision is of a published list: with ``as_published=false`` it is refused. A
-        date chooses the period and the revision itself: with either it is refused."""
+        date chooses the period and the revision itself: a period or revision given with it
+        must be those (the view checks), and ``as_published=false`` is refused."""
         if "date" in attrs:
-            given = [name for name in ("period", "revision") if name in attrs]
-            if given or ("as_published" in self.initial_data and not attrs["as_published"]):
-                other = given[0] if given else "as_published=false"
+            if "as_published" in self.initial_data and not attrs["as_published"]:
                 raise serializers.ValidationError(
                     {
                         "date": [
-                            f"A date chooses the list in force that day (its period and "
-                            f"revision): drop {other}."
+                            "A date chooses the list in force that day as it was published: "
+                            "drop as_published=false."
                         ]
                     }  # fmt: skip
                 )
@@ -726,6 +733,11 @@ class GameSerializer(serializers.ModelSerializer):
         "force on its first day rates the game, in the period that rates the tournament "
         "(FIDE.md 10.1). Absent or null: the game's event inside its month.",
     )
+
+    field_examples = {
+        "date": "2026-03-10", "white": 1, "black": 2, "result": "1/2-1/2", "event": "Club Cup",
+        "rating_list": "standard", "time_control": "90+30", "tournament": 1,
+    }  # fmt: skip
 
     class Meta:
         model = Game

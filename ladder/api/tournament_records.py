@@ -38,6 +38,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="It started before the period that rates it: an earlier list rates its games.",
     )
 
+    field_examples = {"name": "Spring Open", "start": "2026-03-06", "end": "2026-03-08"}
+
     class Meta:
         model = Tournament
         fields = [
@@ -45,6 +47,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "origin", "origin_file", "games", "spans_periods", "created",
         ]  # fmt: skip
         read_only_fields = ["id", "origin", "origin_file", "games", "spans_periods", "created"]
+        # The write path checks that it is recorded once (a conflict, 409), not the serializer.
+        validators: list = []
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         end = attrs.get("end", getattr(self.instance, "end", None))
@@ -94,8 +98,8 @@ class TournamentFilter(django_filters.FilterSet):
     ),
     destroy=extend_schema(
         summary="Delete a tournament without games",
-        description="Needs `ladder.delete_tournament`.",
-        responses={204: None, **errors(400, 401, 403, 404)},
+        description="Needs `ladder.delete_tournament`. A tournament with games is kept (409).",
+        responses={204: None, **errors(401, 403, 404, 409)},
     ),
 )
 class TournamentViewSet(

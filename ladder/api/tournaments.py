@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from ladder.api.schema import errors
 from ladder.api.serializers import TimeControlField
 from ladder.api.views import ApiMixin
-from ladder.exceptions import TrfRefused
+from ladder.exceptions import ConflictError, TrfRefused
 from ladder.files import exports, tournaments
 from ladder.records import Game, RatingList, RatingPeriod
 
@@ -156,7 +156,7 @@ class TournamentImportView(ApiMixin, GenericAPIView):
         responses={
             201: TournamentImportSerializer,
             200: TournamentImportSerializer,
-            **errors(400, 401, 403),
+            **errors(400, 401, 403, 409),
         },
     )
     def post(self, request: Any) -> Response:
@@ -175,7 +175,10 @@ class TournamentImportView(ApiMixin, GenericAPIView):
             )
             tournaments.import_tournament(plan, user=request.user, dry_run=data["preview"])
         except TrfRefused as error:
-            raise ValidationError({"file": [str(p) for p in error.problems]}) from error
+            messages = {"file": [str(p) for p in error.problems]}
+            if error.conflict:  # in the ladder already: 409
+                raise ConflictError(messages) from error
+            raise ValidationError(messages) from error
         status = HTTPStatus.OK if plan.dry_run else HTTPStatus.CREATED
         return Response(TournamentImportSerializer(plan).data, status=status)
 
@@ -193,7 +196,7 @@ class TournamentExportView(ApiMixin, GenericAPIView):
         parameters=[
             OpenApiParameter(
                 "event",
-                {"type": "string", "minLength": 1},  # a blank one names no event
+                {"type": "string", "minLength": 1, "example": "Club Cup"},  # blank: no event
                 required=True,
                 description="The event's name, exactly.",
                 # The event of the games' request example: the two examples read together.

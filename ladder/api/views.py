@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from datetime import date
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
 
@@ -141,7 +140,13 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
         examples=[
             OpenApiExample(
                 "A rated junior",
-                {"name": "Ada Lovelace", "birth_year": 2011, "entry_rating": 1650},
+                {
+                    "name": "Ada Lovelace",
+                    "birth_year": 2011,
+                    "entry_rating": 1650,
+                    "entry_rated_games": 30,
+                    "entry_peak_rating": 1702,
+                },  # fmt: skip
                 request_only=True,
             )
         ],
@@ -380,9 +385,10 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         summary="Close a period",
         description="Needs `ladder.change_ratingperiod`. Publishes the period's list and freezes "
-        "its games. Periods close in order: an earlier open period is refused with 400.",
+        "its games. Periods close in order: an earlier open period is refused with 409, as is a "
+        "closed one.",
         request=None,
-        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def close(self, request, pk=None):
@@ -397,9 +403,9 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         description="Needs `ladder.change_ratingperiod`. The reason is required and recorded. "
         "Beyond the club's correction window (`LADDER_CORRECTION_WINDOW_DAYS` after the list "
         "was first published) it also needs `ladder.reopen_after_window`: 403 otherwise, "
-        "saying who holds it.",
+        "saying who holds it. An open period is refused with 409.",
         request=s.ReopenSerializer,
-        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+        responses={200: s.PeriodDetailSerializer, **errors(*OBJECT_WRITE_ERRORS, 409)},
         examples=[
             OpenApiExample(
                 "A correction",
@@ -446,7 +452,7 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     parameters=[
         OpenApiParameter(
             "period",
-            query_schema(s.RatingListQuery, "period"),
+            query_schema(s.RatingListQuery, "period", example=2),
             description="Period id (default: the latest period).",
         ),
         list_parameter("The list: " + LIST_DEFAULT),
@@ -462,7 +468,7 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         ),
         OpenApiParameter(
             "date",
-            OpenApiTypes.DATE,
+            {"type": "string", "format": "date", "example": "2026-04-15"},
             description="The list in force on this day (YYYY-MM-DD), as it stood that day.",
         ),
         OpenApiParameter(
@@ -473,13 +479,20 @@ class PeriodViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         ),
     ],
     responses={
-        200: PolymorphicProxySerializer(
+        (200, "application/json"): PolymorphicProxySerializer(
             component_name="RatingListLine",
             serializers=[s.ListEntrySerializer, s.PublishedLineSerializer],
             resource_type_field_name=None,
             many=True,
         ),
-        **errors(400, 404),
+        (200, "text/csv"): OpenApiResponse(
+            OpenApiTypes.STR, "The whole list as CSV: a header row, then one row a player."
+        ),
+        **{(status, "application/json"): found for status, found in errors(400, 404).items()},
+        (400, "text/csv"): OpenApiResponse(
+            OpenApiTypes.STR, "Bad input as CSV: a header row `field,message`, a row a message."
+        ),
+        (404, "text/csv"): OpenApiResponse(OpenApiTypes.STR, "No such period, as CSV."),
     },
 )
 class RatingListView(ApiMixin, GenericAPIView):
@@ -497,7 +510,7 @@ class RatingListView(ApiMixin, GenericAPIView):
         rating_list = query.validated_data.get("list") or default_list()
         period: RatingPeriod | None
         if "date" in query.validated_data:
-            return self._in_force(query.validated_data["date"], rating_list)
+            return self._in_force(query.validated_data, rating_list)
         if "period" in query.validated_data:
             period = get_object_or_404(RatingPeriod, pk=query.validated_data["period"])
         elif query.validated_data["as_published"]:
@@ -524,8 +537,10 @@ class RatingListView(ApiMixin, GenericAPIView):
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(s.ListEntrySerializer(page, many=True).data)
 
-    def _in_force(self, day: date, rating_list: str):
-        """The list in force on ``day``: the revision of it that stood that day."""
+    def _in_force(self, asked: dict, rating_list: str):
+        """The list in force on the day asked: the revision of it that stood that day (a
+        period or revision asked with the date must be that one's)."""
+        day = asked["date"]
         found = history_reads.in_force(day, rating_list)
         if found.publication is None:
             raise serializers.ValidationError(
@@ -538,6 +553,19 @@ class RatingListView(ApiMixin, GenericAPIView):
                 }
             )
         period, revision = found.publication.period, found.publication.revision
+        for name, value, shown in (
+            ("period", period.pk, f"{period.pk} ({period.label})"),
+            ("revision", revision, str(revision)),
+        ):
+            if asked.get(name, value) != value:
+                raise serializers.ValidationError(
+                    {
+                        name: [
+                            f"The {rating_list} list in force on {day.isoformat()} is {name} "
+                            f"{shown}: drop {name}, or ask for that one."
+                        ]
+                    }
+                )
         cast(RatingListPagination, self.paginator).period = s.PeriodRefSerializer(period).data
         cast(RatingListPagination, self.paginator).rating_list = rating_list
         return self._published(*publication.as_published(period, rating_list, revision))

@@ -374,7 +374,8 @@ def import_tournament(
             sources=[f"line {m.entrant.line}" for m in new],
         )
     except EventAlreadyImported as error:
-        raise TrfRefused([FileProblem(1, 0, message) for message in error.messages]) from error
+        problems = [FileProblem(1, 0, message) for message in error.messages]
+        raise TrfRefused(problems, conflict=True) from error
     except PlayersInvalid as error:
         raise TrfRefused(_player_problems(error, new)) from error
     except ValidationError as error:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ladder.records.bounds import MAX_RATING
+from ladder.records.codes import CONFLICT
 from ladder.records.lists import RatingList
 from ladder.records.periods import RatingPeriod
 from ladder.records.players import Player
@@ -64,6 +65,7 @@ class BaseCorrection(models.Model):
                 name="base_correction_once",
                 violation_error_message="This player's rating on this list in this period is "
                 "corrected already; change that correction.",
+                violation_error_code=CONFLICT,
             ),
             models.CheckConstraint(
                 condition=Q(rating__gte=BASE_RATING_MIN, rating__lte=MAX_RATING),

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from ladder.records.codes import CONFLICT
 from ladder.records.lists import RatingList
 from ladder.records.periods import RatingPeriod
 from ladder.records.text import refuse_control_characters
@@ -94,6 +95,7 @@ class Tournament(models.Model):
                 name="tournament_once",
                 violation_error_message="A tournament of this name, list and start is "
                 "already recorded.",
+                violation_error_code=CONFLICT,
             ),
         ]
 

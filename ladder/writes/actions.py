@@ -36,6 +36,7 @@ from ladder.records import (
     webhooks,
 )
 from ladder.records import versions as data_version
+from ladder.records.codes import CONFLICT
 from ladder.writes import audit, correction_window, privacy, restore, storage
 from ladder.writes.validation import (
     ClubPlan,
@@ -434,7 +435,7 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if period.is_closed:
-        raise ValidationError(f"The period {period.label} is already closed.")
+        raise ValidationError(f"The period {period.label} is already closed.", code=CONFLICT)
     earlier = (
         RatingPeriod.objects.filter(start__lt=period.start, status=PeriodStatus.OPEN)
         .order_by("start")
@@ -443,7 +444,8 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     if earlier is not None:
         raise ValidationError(
             f"The earlier period {earlier.label} is still open; periods close in order, "
-            f"so close {earlier.label} first."
+            f"so close {earlier.label} first.",
+            code=CONFLICT,
         )
     # The list is published whole: what waits to be rated is rated first (in immediate mode,
     # waiting for a run another process is executing; in background mode the closing waits
@@ -494,7 +496,7 @@ def reopen_period(
     _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
-        raise ValidationError(f"The period {period.label} is already open.")
+        raise ValidationError(f"The period {period.label} is already open.", code=CONFLICT)
     correction_window.check_reopen(period, user=_user(user), now=now)
     period.status = PeriodStatus.OPEN
     period.closed_at = None

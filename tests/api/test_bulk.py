@@ -93,6 +93,8 @@ def test_a_closed_period_streams_its_published_list(anon, closed_march):
     assert json_lines(anon.get(BULK, {"period": march.pk, "format": "jsonl"})) == expected
     by_label = anon.get(BULK, {"period_label": "2026-03", "format": "csv"})
     assert csv_rows(by_label) == [as_csv(row) for row in expected]
+    both = anon.get(BULK, {"period": march.pk, "period_label": "2026-03", "format": "jsonl"})
+    assert json_lines(both) == expected  # naming the same period both ways
     assert by_label["Content-Disposition"] == (
         'attachment; filename="rating-list-standard-2026-03-r1.csv"'
     )
@@ -199,7 +201,7 @@ def test_an_accept_header_for_neither_is_406_in_json(anon, club):
         ({"revision": "0"}, "revision"),
         ({"as_published": "maybe"}, "as_published"),
         ({"as_published": "true"}, "as_published"),  # nothing published yet
-        ({"period": "1", "period_label": "2026-03"}, "period_label"),
+        ({"period": "1", "period_label": "2026-04"}, "period_label"),  # another period
     ],
 )
 def test_bad_parameters_are_400_naming_the_field(anon, club, params, field):

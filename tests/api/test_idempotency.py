@@ -34,7 +34,7 @@ def test_a_retry_with_the_same_key_gets_the_first_answer_and_writes_nothing(edit
 def test_without_a_key_a_resent_game_is_a_duplicate(editor, pair):
     assert editor.post(GAMES, game(pair), format="json").status_code == 201
     again = editor.post(GAMES, game(pair), format="json")
-    assert again.status_code == 400
+    assert again.status_code == 409  # a conflict with what is recorded, not a bad request
     assert "already recorded" in str(again.json())
 
 

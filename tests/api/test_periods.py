@@ -79,10 +79,10 @@ def test_close_a_period(editor, club, committed):
     assert body["log"][0]["user"] == "editor"
 
 
-def test_close_out_of_order_is_400(editor, club):
+def test_close_out_of_order_is_409(editor, club):
     response = editor.post(f"{PERIODS}{club.april_period.pk}/close/")
 
-    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.status_code == HTTPStatus.CONFLICT
     assert response.json() == {
         "non_field_errors": [
             "The earlier period 2026-03 is still open; periods close in order, "
@@ -91,10 +91,10 @@ def test_close_out_of_order_is_400(editor, club):
     }
 
 
-def test_close_a_closed_period_is_400(editor, closed_march):
+def test_close_a_closed_period_is_409(editor, closed_march):
     response = editor.post(f"{PERIODS}{closed_march.march.pk}/close/")
 
-    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.status_code == HTTPStatus.CONFLICT
     assert response.json() == {"non_field_errors": ["The period 2026-03 is already closed."]}
 
 
@@ -134,10 +134,10 @@ def test_reopen_without_the_field_is_400(editor, closed_march):
     assert response.json() == {"reason": ["This field is required."]}
 
 
-def test_reopen_an_open_period_is_400(editor, club):
+def test_reopen_an_open_period_is_409(editor, club):
     response = editor.post(f"{PERIODS}{club.march.pk}/reopen/", {"reason": "x"}, format="json")
 
-    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.status_code == HTTPStatus.CONFLICT
     assert response.json() == {"non_field_errors": ["The period 2026-03 is already open."]}
 
 

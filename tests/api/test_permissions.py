@@ -38,7 +38,7 @@ def writes(club) -> dict:
             "post",
             f"/api/v1/periods/{club.march.pk}/reopen/",
             {"reason": "A correction."},
-            HTTPStatus.BAD_REQUEST,  # the period is open: allowed through, refused by the service
+            HTTPStatus.CONFLICT,  # the period is open: allowed through, refused by the service
         ),
     }  # fmt: skip
 

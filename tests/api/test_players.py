@@ -144,7 +144,7 @@ def test_entry_rated_games_are_bounded(editor, club):
 def test_create_player_refuses_a_taken_fide_id(editor, club):
     response = editor.post(PLAYERS, {"name": "Copy", "fide_id": 4100001}, format="json")
 
-    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.status_code == HTTPStatus.CONFLICT  # another player holds it
     assert "fide_id" in response.json()
 
 

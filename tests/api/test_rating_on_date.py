@@ -177,8 +177,6 @@ def test_formula_cells_are_neutralised(anon, revised_march):
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ({"date": "2026-04-10", "period": "1"}, "drop period."),
-        ({"date": "2026-04-10", "revision": "1"}, "drop revision."),
         ({"date": "2026-04-10", "as_published": "false"}, "drop as_published=false."),
         ({"date": "2026-03-31"}, "No standard list was in force on 2026-03-31"),
         ({"date": "2026-04-31"}, "Date has wrong format"),
@@ -192,6 +190,25 @@ def test_a_bad_date_is_a_400_naming_it(anon, revised_march, query, message):
     as_csv = anon.get(LIST, {**query, "format": "csv"})
     assert as_csv.status_code == HTTPStatus.BAD_REQUEST
     assert as_csv.content.decode().startswith("field,message\ndate,")
+
+
+def test_a_period_or_revision_with_a_date_must_be_the_one_in_force(anon, revised_march):
+    """A date chooses the list; a period or revision sent with it is checked against it."""
+    march = revised_march.march
+    agreed = anon.get(LIST, {"date": "2026-04-10", "period": march.pk, "revision": 1})
+    assert agreed.status_code == HTTPStatus.OK, agreed.content
+    assert agreed.json()["publication"]["revision"] == 1
+    other = anon.get(LIST, {"date": "2026-04-10", "revision": 2})
+    assert other.status_code == HTTPStatus.BAD_REQUEST
+    assert other.json() == {
+        "revision": [
+            "The standard list in force on 2026-04-10 is revision 1: drop revision, or ask "
+            "for that one."
+        ]
+    }
+    elsewhere = anon.get(LIST, {"date": "2026-04-10", "period": march.pk + 1, "format": "csv"})
+    assert elsewhere.status_code == HTTPStatus.BAD_REQUEST
+    assert f"is period {march.pk} (2026-03)" in elsewhere.content.decode()
 
 
 # --- query budgets and the schema -----------------------------------------------------------

@@ -183,7 +183,7 @@ def test_the_api_adds_a_tournament_and_a_game_names_it(api, club):
     listed = api.get("/api/v1/tournaments/", {"rated_in": "2026-04"}).json()
     assert [(t["name"], t["games"]) for t in listed["results"]] == [("Autumn Open", 1)]
     busy = api.delete(f"/api/v1/tournaments/{body['id']}/")
-    assert busy.status_code == HTTPStatus.BAD_REQUEST
+    assert busy.status_code == HTTPStatus.CONFLICT
     assert "a tournament with games stays" in busy.content.decode()
 
 

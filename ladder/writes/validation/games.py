@@ -23,6 +23,7 @@ from django.db.models import Field, Q
 from django.utils import timezone
 
 from ladder.exceptions import (
+    ConflictError,
     EventAlreadyImported,
     GamesInvalid,
     PeriodClosedError,
@@ -81,6 +82,7 @@ class Checked:
     game: Game | None = None
     problems: dict[str, list[str]] = field(default_factory=dict)
     closed: bool = False  # a problem is a closed period (409 at the API)
+    recorded: bool = False  # it is recorded already (409 at the API when that is all)
 
     def add(self, name: str, message: str) -> None:
         found = self.problems.setdefault(name, [])
@@ -485,6 +487,7 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             pk, result = existing[key]
             message = recorded_message(game.white, game.black, result, game.date, pk)
             item.add(NON_FIELD_ERRORS, message)
+            item.recorded = True
             item.game = None
         elif key in seen:
             item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
@@ -611,6 +614,9 @@ def raise_for(checked: list[Checked]) -> list[Game]:
     if all(c.ok for c in checked):
         return [c.game for c in checked if c.game is not None]
     if len(checked) == 1:
-        error_class = PeriodClosedError if checked[0].closed else ValidationError
-        raise error_class(checked[0].problems)
+        one = checked[0]
+        error_class = PeriodClosedError if one.closed else ValidationError
+        if one.recorded and sum(len(found) for found in one.problems.values()) == 1:
+            error_class = ConflictError
+        raise error_class(one.problems)
     raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])

@@ -15,6 +15,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from ladder.records import Game, RatingPeriod, Tournament, closed_message
+from ladder.records.codes import CONFLICT
 from ladder.records.tournaments import check_rated_in
 
 
@@ -130,19 +131,17 @@ def check_tournament_change(tournament: Tournament) -> None:
         return
     games = stored.games.all()
     if stored.rating_list != tournament.rating_list and games.exists():
-        raise ValidationError(
-            {"rating_list": "The tournament has games on its list; it keeps that list."}
-        )
+        message = "The tournament has games on its list; it keeps that list."
+        raise ValidationError({"rating_list": ValidationError(message, code=CONFLICT)})
     if tournament.start is None or tournament.end is None:
         return
     outside = games.exclude(date__gte=tournament.start, date__lte=tournament.end).first()
     if outside is not None:
-        raise ValidationError(
-            {
-                "start": f"Its game of {outside.date} (#{outside.pk}) would fall outside "
-                f"{tournament.start} to {tournament.end}; correct the game first."
-            }
+        message = (
+            f"Its game of {outside.date} (#{outside.pk}) would fall outside "
+            f"{tournament.start} to {tournament.end}; correct the game first."
         )
+        raise ValidationError({"start": ValidationError(message, code=CONFLICT)})
 
 
 def check_tournament_deletion(tournaments: list[Tournament]) -> None:
@@ -156,5 +155,6 @@ def check_tournament_deletion(tournaments: list[Tournament]) -> None:
     busy = [t.name for t in tournaments if t.pk in with_games]
     if busy:
         raise ValidationError(
-            f"Delete the games of {', '.join(busy)} first: a tournament with games stays."
+            f"Delete the games of {', '.join(busy)} first: a tournament with games stays.",
+            code=CONFLICT,
         )

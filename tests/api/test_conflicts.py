@@ -1,0 +1,88 @@
+"""409 Conflict: a well-formed request refused for what is recorded (a duplicate, games in the
+way), as against 400 for a request wrong in itself. Both answer messages by field."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from ladder.api.tournaments import EXAMPLE_TRF
+from ladder.records import BaseCorrection, Game, Tournament
+
+TOURNAMENTS = "/api/v1/tournaments/"
+CORRECTIONS = "/api/v1/base-corrections/"
+
+
+def test_a_tournament_recorded_twice_is_a_conflict_and_a_bad_date_is_not(superuser, club):
+    body = {"name": "Easter Open", "start": "2026-04-03", "end": "2026-04-05"}
+    assert superuser.post(TOURNAMENTS, body, format="json").status_code == HTTPStatus.CREATED
+    again = superuser.post(TOURNAMENTS, body, format="json")
+    assert again.status_code == HTTPStatus.CONFLICT, again.content
+    assert again.json() == {
+        "non_field_errors": ["A tournament of this name, list and start is already recorded."]
+    }
+    backwards = superuser.post(TOURNAMENTS, {**body, "end": "2026-04-01"}, format="json")
+    assert backwards.status_code == HTTPStatus.BAD_REQUEST
+    assert Tournament.objects.filter(name="Easter Open").count() == 1
+
+
+def test_a_tournament_with_games_keeps_its_list_with_a_conflict(superuser, club):
+    body = {"name": "Easter Open", "start": "2026-04-03", "end": "2026-04-05"}
+    cup = superuser.post(TOURNAMENTS, body, format="json").json()
+    game = {"date": "2026-04-04", "white": club.anna.pk, "black": club.boris.pk, "result": "1-0"}
+    made = superuser.post("/api/v1/games/", {**game, "tournament": cup["id"]}, format="json")
+    assert made.status_code == HTTPStatus.CREATED, made.content
+    cup = Tournament.objects.get(pk=cup["id"])
+    answer = superuser.patch(f"{TOURNAMENTS}{cup.pk}/", {"rating_list": "blitz"}, format="json")
+    assert answer.status_code == HTTPStatus.CONFLICT, answer.content
+    assert "rating_list" in answer.json()
+    cup.refresh_from_db()
+    assert cup.rating_list == "standard"
+
+
+def test_a_second_correction_of_one_rating_is_a_conflict(superuser, club):
+    body = {"player": club.anna.pk, "period": "2026-04", "rating": 2010, "reason": "FIDE's Ro"}
+    first = superuser.post(CORRECTIONS, body, format="json")
+    assert first.status_code == HTTPStatus.CREATED, first.content
+    again = superuser.post(CORRECTIONS, {**body, "rating": 2020}, format="json")
+    assert again.status_code == HTTPStatus.CONFLICT, again.content
+    assert "corrected already" in str(again.json())
+    assert BaseCorrection.objects.get().rating == 2010
+
+
+def test_a_tournament_file_imported_twice_is_a_conflict(superuser, club):
+    def send():
+        return superuser.post(
+            "/api/v1/tournaments/import/",
+            {"file": SimpleUploadedFile("spring.trf", EXAMPLE_TRF.encode())},
+            format="multipart",
+        )
+
+    first = send()
+    assert first.status_code == HTTPStatus.CREATED, first.content
+    games = Game.objects.count()
+    again = send()
+    assert again.status_code == HTTPStatus.CONFLICT, again.content
+    assert "already imported" in str(again.json()["file"])
+    assert Game.objects.count() == games
+
+
+def test_the_schema_says_what_a_conflict_is(anon):
+    schema = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    close = schema["paths"]["/api/v1/periods/{id}/close/"]["post"]["responses"]
+    assert "conflicts with what is recorded" in close["409"]["description"]
+    delete = schema["paths"]["/api/v1/tournaments/{id}/"]["delete"]["responses"]
+    assert "409" in delete
+
+
+def test_a_fide_id_another_player_holds_is_a_conflict_and_a_bad_one_is_not(superuser, club):
+    taken = superuser.post(
+        "/api/v1/players/", {"name": "Ann Other", "fide_id": 4100001}, format="json"
+    )
+    assert taken.status_code == HTTPStatus.CONFLICT, taken.content
+    assert list(taken.json()) == ["fide_id"]
+    both = superuser.post(
+        "/api/v1/players/", {"name": "", "fide_id": 4100001}, format="json"
+    )  # a blank name as well: the request's own fault
+    assert both.status_code == HTTPStatus.BAD_REQUEST
