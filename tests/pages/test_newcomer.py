@@ -63,3 +63,22 @@ def test_player_periods_keep_rating_after_in_view_and_notes_on_their_own_row(
     assert_inside(note, width)
     assert note.bounding_box()["width"] > september.locator("td.after").bounding_box()["width"]
     shot(page, f"newcomer-player-periods-{name}")
+
+
+def test_periods_list_shows_open_or_closed_beside_each_period(
+    screen,  # noqa: F811
+    live_server,
+    autumn,
+):
+    name, width, page = screen
+    page.goto(live_server.url + "/periods/")
+    no_page_scroll(page, width)
+    for label, status in (("September 2026", "Closed"), ("October 2026", "Open")):
+        row = page.locator("table.periods tbody tr", has_text=label)
+        cell = row.locator("td.period-status")
+        assert_inside(cell, width)
+        assert cell.inner_text() == status
+        assert_inside(row.locator("td.num").first, width)  # the games count too
+    if width >= 1280:  # the dates on a wide screen
+        assert_inside(page.locator("table.periods tbody tr td", has_text="1 Sep 2026"), width)
+    shot(page, f"newcomer-periods-{name}")
