@@ -82,3 +82,19 @@ def test_periods_list_shows_open_or_closed_beside_each_period(
     if width >= 1280:  # the dates on a wide screen
         assert_inside(page.locator("table.periods tbody tr td", has_text="1 Sep 2026"), width)
     shot(page, f"newcomer-periods-{name}")
+
+
+def test_standings_start_on_the_first_screen(screen, live_server, autumn):  # noqa: F811
+    name, width, page = screen
+    page.goto(live_server.url + "/")
+    no_page_scroll(page, width)
+    height = page.viewport_size["height"]
+    first = page.locator("table.standings tbody tr").first
+    box = first.bounding_box()
+    assert box["y"] + box["height"] <= height, f"the first player ends at {box}, below {height}"
+    assert_inside(first.locator("td.rating"), width)
+    # The search stays above the table; the inactive note follows it.
+    assert page.locator("form.search").bounding_box()["y"] < box["y"]
+    note = page.get_by_test_id("inactive-note")
+    assert note.bounding_box()["y"] > box["y"]
+    shot(page, f"newcomer-standings-{name}")
