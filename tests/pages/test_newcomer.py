@@ -98,3 +98,26 @@ def test_standings_start_on_the_first_screen(screen, live_server, autumn):  # no
     note = page.get_by_test_id("inactive-note")
     assert note.bounding_box()["y"] > box["y"]
     shot(page, f"newcomer-standings-{name}")
+
+
+def test_calculator_switches_sit_next_to_the_result(screen, live_server):  # noqa: F811
+    name, width, page = screen
+    page.goto(live_server.url + "/calculator/?own=1500&opponent=2000&method=elo&k_preset=20")
+    no_page_scroll(page, width)
+    headline = page.get_by_test_id("headline").bounding_box()
+    outcomes = page.locator("table.outcomes").bounding_box()
+    for label in ("32", "Classic Elo formula"):  # a K switch and the method switch
+        switch = page.get_by_label(label, exact=True).bounding_box()
+        if width < 500:  # right under the result's table, within a phone's screen of it
+            assert switch["y"] > outcomes["y"] + outcomes["height"]
+            assert switch["y"] - (headline["y"] + headline["height"]) < 844, (label, switch)
+        else:  # in the left column beside the result, just under the first fields
+            assert switch["x"] + switch["width"] < headline["x"], (label, switch)
+            assert switch["y"] < outcomes["y"] + outcomes["height"] + 450, (label, switch)
+    # Switching still recomputes in place (the script swaps the result under the same order).
+    page.get_by_label("32", exact=True).check()
+    page.locator("tr[data-outcome=win] .exact").filter(has_text="+30.30").wait_for()
+    switch = page.get_by_label("Classic Elo formula").bounding_box()
+    if width < 500:
+        assert switch["y"] > page.locator("table.outcomes").bounding_box()["y"]
+    shot(page, f"newcomer-calculator-{name}")
