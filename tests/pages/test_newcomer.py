@@ -121,3 +121,73 @@ def test_calculator_switches_sit_next_to_the_result(screen, live_server):  # noq
     if width < 500:
         assert switch["y"] > page.locator("table.outcomes").bounding_box()["y"]
     shot(page, f"newcomer-calculator-{name}")
+
+
+@pytest.fixture
+def mixed_month(committed):
+    """Cara (rated): in September she beat Dan (rated) and drew Eve (unrated: not rated for
+    her); September is published; in the open October she beats Dan again, so her live rating
+    rises above every official one."""
+    cara, dan = (
+        PlayerFactory(name=n, entry_rating=r, entry_rated_games=50, birth_year=1980)
+        for n, r in (("Cara Cole", 1900), ("Dan Dunn", 1700))
+    )
+    eve = PlayerFactory(name="Eve Eck", entry_rating=None, birth_year=1990)
+    with committed():
+        actions.enter_games(
+            games=[
+                GameEntry(date=date(2026, 9, 2), white=cara, black=dan, result="1-0"),
+                GameEntry(date=date(2026, 9, 3), white=eve, black=cara, result="1/2-1/2"),
+            ]
+        )
+    actions.close_period(period=RatingPeriod.objects.get(label="2026-09"))
+    with committed():
+        actions.enter_games(
+            games=[GameEntry(date=date(2026, 10, 6), white=dan, black=cara, result="0-1")]
+        )
+    for p in (cara, dan, eve):
+        p.refresh_from_db()
+    return {"cara": cara, "dan": dan, "eve": eve}
+
+
+def test_periods_table_and_cards_count_the_same_games(screen, live_server, mixed_month):  # noqa: F811
+    name, width, page = screen
+    page.goto(live_server.url + mixed_month["cara"].get_absolute_url())
+    row = page.locator("table.history").first.locator("tbody tr", has_text="September 2026")
+    games = row.locator("td.games")
+    assert_inside(games, width)
+    assert games.inner_text() == "2 (1)"  # both games, of which one rated
+    card = page.locator("#period-standard-2026-09 summary")
+    assert "2 games (1 rated)" in card.inner_text()
+    assert page.locator("#period-standard-2026-09 table.calc tbody tr").count() == 2
+    assert "(rated)" in page.locator("table.history").first.locator("thead").inner_text()
+    shot(page, f"newcomer-counts-{name}")
+
+
+def test_unrated_periods_show_no_expected_score(screen, live_server, mixed_month):  # noqa: F811
+    name, width, page = screen
+    page.goto(live_server.url + mixed_month["eve"].get_absolute_url())
+    row = page.locator("table.history").first.locator("tbody tr", has_text="September 2026")
+    expected = row.locator("td.expected")
+    assert "0.00" not in expected.text_content()
+    assert expected.text_content().strip() == "—"
+    if width >= 1280:  # the column is for wide screens
+        assert_inside(expected, width)
+    assert "no expected score" in page.get_by_test_id("history-note").first.inner_text()
+    # A rated player's period keeps its expected score.
+    page.goto(live_server.url + mixed_month["cara"].get_absolute_url())
+    row = page.locator("table.history").first.locator("tbody tr", has_text="September 2026")
+    assert row.locator("td.expected").text_content().strip() not in {"—", "0.00"}
+
+
+def test_peak_is_the_highest_official_rating(screen, live_server, mixed_month):  # noqa: F811
+    name, width, page = screen
+    cara = mixed_month["cara"]
+    september = cara.rating_changes.get(period__label="2026-09", rating_list="standard")
+    assert cara.rating > september.rating_after  # the live rating is above the official one
+    page.goto(live_server.url + cara.get_absolute_url())
+    peak = page.locator("table.ratings tr[data-list=standard] td.peak")
+    assert peak.inner_text().split()[0] == str(september.rating_after)
+    assert peak.locator(".live-peak").inner_text() == f"live {cara.peak_rating}"
+    assert "Peak (official)" in page.locator("table.ratings thead").inner_text()
+    shot(page, f"newcomer-peak-{name}")
