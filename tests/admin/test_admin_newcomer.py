@@ -1,0 +1,49 @@
+"""The newcomer's walk-through of issue 23 in the admin, in real Chromium at 1280 px: what a
+club secretary at a laptop saw, each finding a test."""
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import User
+
+from ladder.records import Result
+from tests.admin.conftest import club_group
+from tests.factories import GameFactory, PlayerFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pw-Ladder-2026"
+
+
+@pytest.fixture
+def secretary(live_server, page):  # noqa: F811
+    """A page logged in to the admin as a member of the Club administrators group."""
+    user = User.objects.create_user("secretary", password=PASSWORD, is_staff=True)
+    user.groups.add(club_group())
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "secretary")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    return page
+
+
+def test_games_list_shows_event_round_and_list_at_1280(secretary, live_server, screenshot):
+    page = secretary
+    ann = PlayerFactory(name="Annabel Longname-Whitfield", fide_id=41000017, entry_rating=2000)
+    ben = PlayerFactory(name="Benedikt Aleksandrov-Vale", fide_id=41000002, entry_rating=1900)
+    GameFactory(
+        white=ann, black=ben, result=Result.DRAW, date=date(2026, 3, 4),
+        event="Blitz Night 2026-03", round="5",
+    )  # fmt: skip
+    page.goto(f"{live_server.url}/admin/ladder/game/")
+    shown = page.locator("#changelist .results").bounding_box()
+    for header in ("Event", "Round", "List", "Result", "Black"):
+        box = page.locator("#result_list thead th", has_text=header).bounding_box()
+        assert box is not None, header
+        right = box["x"] + box["width"]
+        assert right <= shown["x"] + shown["width"] + 0.5, f"{header} is cut off at {right}"
+        assert right <= 1280
+    row = page.locator("#result_list tbody tr").first
+    assert "Blitz Night 2026-03" in row.inner_text()
+    screenshot("newcomer-admin-games-1280")
