@@ -47,3 +47,38 @@ def test_games_list_shows_event_round_and_list_at_1280(secretary, live_server, s
     row = page.locator("#result_list tbody tr").first
     assert "Blitz Night 2026-03" in row.inner_text()
     screenshot("newcomer-admin-games-1280")
+
+
+def test_a_clean_round_preview_puts_a_primary_save_on_the_first_screen(
+    secretary, live_server, screenshot
+):
+    page = secretary
+    names = [f"Player {chr(65 + i)}{chr(97 + i)}" for i in range(16)]
+    for number, name in enumerate(names):
+        PlayerFactory(name=name, entry_rating=2000 - 10 * number, fide_id=7000 + number)
+    page.goto(f"{live_server.url}/admin/ladder/game/enter-round/")
+    page.fill("#id_date", "2026-03-14")
+    page.fill("#id_event", "Club championship")
+    page.fill("#id_round", "1")
+    page.fill(
+        "#id_paste",
+        "\n".join(f"{names[i]} - {names[i + 1]} 1-0" for i in range(0, 16, 2)),
+    )
+    page.get_by_role("button", name="Preview").first.click()
+    save = page.locator("#save-round")
+    save.wait_for()
+    assert save.get_attribute("value") == "Save 8 games"
+    box = save.bounding_box()
+    assert box["y"] + box["height"] <= 900, f"Save sits at {box['y']:.0f} px"
+    # The primary style: the admin's default button, not a plain one.
+    assert "default" in save.get_attribute("class").split()
+    primary = page.evaluate(
+        "getComputedStyle(document.querySelector('.submit-row input.default')).backgroundColor"
+    )
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('#save-round')).backgroundColor")
+        == primary
+    )
+    screenshot("newcomer-admin-round-ready-1280")
+    save.click()
+    page.locator(".messagelist").get_by_text("Saved 8 games of 2026-03-14").wait_for()
