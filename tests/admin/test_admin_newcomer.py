@@ -1,12 +1,15 @@
 """The newcomer's walk-through of issue 23 in the admin, in real Chromium at 1280 px: what a
 club secretary at a laptop saw, each finding a test."""
 
+import re
 from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
+from rest_framework.test import APIClient
 
-from ladder.records import Result
+from ladder.records import ApiToken, Result
 from tests.admin.conftest import club_group
 from tests.factories import GameFactory, PlayerFactory
 
@@ -82,3 +85,61 @@ def test_a_clean_round_preview_puts_a_primary_save_on_the_first_screen(
     screenshot("newcomer-admin-round-ready-1280")
     save.click()
     page.locator(".messagelist").get_by_text("Saved 8 games of 2026-03-14").wait_for()
+
+
+@pytest.fixture
+def superuser_page(live_server, page):  # noqa: F811
+    User.objects.create_superuser("boss", password=PASSWORD)
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "boss")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    return page
+
+
+def test_the_admin_issues_a_working_hashed_token_shown_once(
+    superuser_page, live_server, screenshot
+):
+    page = superuser_page
+    reader = User.objects.create_user("reader", is_staff=True)
+    # DRF's plain-text "Auth Token" admin is gone: its tokens were refused by the API.
+    assert page.get_by_role("link", name="Tokens", exact=True).count() == 0
+    assert page.goto(f"{live_server.url}/admin/authtoken/tokenproxy/add/").status == 404
+    page.goto(f"{live_server.url}/admin/")
+    page.get_by_role("link", name="Api tokens").click()
+    page.get_by_role("link", name="Add api token").click()
+    page.select_option("#id_user", label="reader")
+    page.fill("#id_name", "results script")
+    page.fill("#id_days", "0")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.locator(".errorlist").filter(has_text="Ensure this value is greater than").wait_for()
+    assert ApiToken.objects.count() == 0
+    page.fill("#id_days", "30")
+    page.get_by_role("button", name="Save", exact=True).click()
+    message = page.locator(".messagelist .warning").inner_text()
+    key = re.search(r"key is (\S+) —", message).group(1)
+    token = ApiToken.objects.get()
+    assert (token.user, token.name, token.prefix) == (reader, "results script", key[:8])
+    assert token.digest == ApiToken.hash(key)  # hashed at rest
+    assert key not in token.digest
+    assert 29 <= (token.expires_at - timezone.now()).days <= 30
+    screenshot("newcomer-admin-token-issued-1280")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/v1/players/").status_code == 200  # the API takes it
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key[:-1]}x")
+    assert client.get("/api/v1/players/").status_code == 401  # a wrong key it refuses
+    # The key is not shown again: not in the list, not on the token's page.
+    page.goto(f"{live_server.url}/admin/ladder/apitoken/")
+    assert key not in page.content()
+    page.goto(f"{live_server.url}/admin/ladder/apitoken/{token.pk}/change/")
+    assert key not in page.content()
+    # Revoked from the list, the API refuses it.
+    page.goto(f"{live_server.url}/admin/ladder/apitoken/")
+    page.locator("#result_list input.action-select").first.check()
+    page.select_option("select[name=action]", "revoke")
+    page.get_by_role("button", name="Go").click()
+    page.locator(".messagelist").get_by_text("Revoked 1 token.").wait_for()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/v1/players/").status_code == 401
