@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from ladder.records import Game, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
+from tests.browser.support import ARTIFACTS
 from tests.factories import PlayerFactory
 from tests.pages.test_phone import assert_inside, no_page_scroll, screen, shot  # noqa: F401
 
@@ -191,3 +192,32 @@ def test_peak_is_the_highest_official_rating(screen, live_server, mixed_month): 
     assert peak.locator(".live-peak").inner_text() == f"live {cara.peak_rating}"
     assert "Peak (official)" in page.locator("table.ratings thead").inner_text()
     shot(page, f"newcomer-peak-{name}")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/redoc/", "/api/v1/docs/"])
+def test_api_docs_say_how_to_get_a_token_link_back_and_ask_nothing_outside(
+    screen,  # noqa: F811
+    live_server,
+    path,
+):
+    name, width, page = screen
+    outside, refused = [], []
+    page.on(
+        "request",
+        lambda r: (
+            None if r.url.startswith((live_server.url, "data:", "blob:")) else outside.append(r.url)
+        ),
+    )
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.on("response", lambda r: refused.append(r.url) if r.status >= 400 else None)
+    page.set_default_timeout(60_000)  # Redoc reads and lays out the whole schema first
+    page.goto(live_server.url + path)
+    page.get_by_text("Writes need a token").first.wait_for()
+    assert "manage.py issue_token" in page.locator("body").inner_text()
+    back = page.get_by_role("link", name="Back to the site").first
+    assert back.get_attribute("href") == "/"
+    page.wait_for_load_state("networkidle")
+    assert outside == []  # no fonts from Google, nothing from a CDN
+    assert refused == []  # nothing refused by the Content Security Policy, no 404 (icon)
+    artifact = f"newcomer-api-docs-{path.strip('/').replace('/', '-')}-{name}.png"
+    page.screenshot(path=str(ARTIFACTS / artifact))  # the first screen: the page is long
