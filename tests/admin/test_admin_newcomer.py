@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ladder.records import ApiToken, Result
+from ladder.records import ApiToken, RatingPeriod, Result
 from tests.admin.conftest import club_group
-from tests.factories import GameFactory, PlayerFactory
+from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -143,3 +143,32 @@ def test_the_admin_issues_a_working_hashed_token_shown_once(
     page.locator(".messagelist").get_by_text("Revoked 1 token.").wait_for()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.get("/api/v1/players/").status_code == 401
+
+
+@pytest.mark.parametrize("how", ["change page", "list action"])
+def test_an_empty_period_is_deleted_and_a_period_with_games_is_refused_saying_why(
+    secretary, live_server, screenshot, how
+):
+    page = secretary
+    empty = PeriodFactory(label="2026-05", start=date(2026, 5, 1), end=date(2026, 5, 31))
+    GameFactory(date=date(2026, 3, 4))
+    played = RatingPeriod.objects.get(label="2026-03")
+    if how == "change page":
+        page.goto(f"{live_server.url}/admin/ladder/ratingperiod/{played.pk}/delete/")
+        message = page.locator(".messagelist .error")
+        message.wait_for()
+        assert "Nothing was deleted." in message.inner_text()
+        assert "game" in message.inner_text()  # why: it holds games
+        page.goto(f"{live_server.url}/admin/ladder/ratingperiod/{empty.pk}/change/")
+        page.get_by_role("link", name="Delete").click()
+        page.get_by_role("button", name="Yes, I’m sure").click()
+    else:
+        page.goto(f"{live_server.url}/admin/ladder/ratingperiod/")
+        page.locator(f"#result_list input.action-select[value='{empty.pk}']").check()
+        page.select_option("select[name=action]", "delete_selected")
+        page.get_by_role("button", name="Go").click()
+        page.get_by_role("button", name="Yes, I’m sure").click()
+    page.locator(".messagelist .success").filter(has_text="deleted").wait_for()
+    assert not RatingPeriod.objects.filter(pk=empty.pk).exists()
+    assert RatingPeriod.objects.filter(pk=played.pk).exists()
+    screenshot(f"newcomer-admin-period-deleted-{how.replace(' ', '-')}")
