@@ -7,11 +7,13 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
-from ladder.records import ApiToken, RatingPeriod, Result
+from ladder.records import ApiToken, Game, RatingPeriod, Result
 from tests.admin.conftest import club_group
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
+from tests.tournaments.files import ROUND_ROBIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -172,3 +174,30 @@ def test_an_empty_period_is_deleted_and_a_period_with_games_is_refused_saying_wh
     assert not RatingPeriod.objects.filter(pk=empty.pk).exists()
     assert RatingPeriod.objects.filter(pk=played.pk).exists()
     screenshot(f"newcomer-admin-period-deleted-{how.replace(' ', '-')}")
+
+
+def test_a_tournament_file_preview_names_the_k_40_starters_and_the_import_lands_on_its_games(
+    secretary, live_server, screenshot, tmp_path
+):
+    page = secretary
+    GameFactory(date=date(2026, 3, 20), event="Another evening")  # not the file's
+    path = tmp_path / "spring.trf"
+    path.write_text(ROUND_ROBIN, encoding="utf-8")
+    page.goto(f"{live_server.url}/admin/ladder/game/import-file/")
+    page.set_input_files("input[type=file]", str(path))
+    page.get_by_role("button", name="Preview").click()
+    preview = page.locator("#content-main")
+    expect(preview).to_contain_text("Players: 0 matched, 4 new.")
+    text = preview.inner_text()
+    hernandez = next(line for line in text.splitlines() if "Hernandez" in line)
+    assert "2282, starts at K 40" in hernandez  # a new rated player, no rated game yet
+    doe = next(line for line in text.splitlines() if "new: Jane Doe" in line)
+    assert "K " not in doe  # unrated: no K until a first rating
+    screenshot("newcomer-admin-trf-preview-1280")
+    page.get_by_role("button", name="Import 6 games").click()
+    page.locator(".messagelist").get_by_text("Imported 6 games of 'Spring Round Robin'").wait_for()
+    tournament = Game.objects.exclude(event="Another evening").first().tournament
+    assert f"tournament__id__exact={tournament.pk}" in page.url
+    expect(page.locator("#result_list tbody tr")).to_have_count(6)
+    assert "Another evening" not in page.locator("#result_list").inner_text()
+    screenshot("newcomer-admin-trf-imported-1280")
