@@ -420,7 +420,15 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ladder API",
-    "DESCRIPTION": "A chess club's rating ladder, rated the way FIDE rates its list.",
+    "DESCRIPTION": (
+        "A chess club's rating ladder, rated the way FIDE rates its list.\n\n"
+        "**Reads are public.** **Writes need a token**: ask a club administrator for one. It is "
+        "issued in the admin (*Api tokens → Add api token*, the key shown once) or with "
+        "`manage.py issue_token USERNAME`, and sent as `Authorization: Token <key>`; a "
+        "logged-in admin session works too.\n\n"
+        "[Back to the site](/) · [the admin](/admin/) · [Swagger UI](/api/v1/docs/) · "
+        "[Redoc](/api/v1/redoc/) · [the schema](/api/v1/schema/)"
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -3,6 +3,7 @@
 from ladder.admin import (  # noqa: F401  (each registers its ModelAdmins)
     ratings,
     registry,
+    tokens,
     tournament_records,
     webhooks,
 )

@@ -30,7 +30,7 @@ from ladder.admin.privacy import PlayerPrivacyAdmin
 from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
 from ladder.admin.runs import report_run
-from ladder.admin.tournaments import export_event_trf, import_tournament_view
+from ladder.admin.tournaments import TOURNAMENT_LOOKUP, export_event_trf, import_tournament_view
 from ladder.admin.widgets import PlayerSelect
 from ladder.exceptions import PeriodClosedError
 from ladder.records import (
@@ -314,6 +314,10 @@ class GameAdmin(RevertThroughChangeAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_players()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        # A tournament file's import lands on that tournament's games.
+        return lookup == TOURNAMENT_LOOKUP or super().lookup_allowed(lookup, value, request)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name in self.autocomplete_fields:

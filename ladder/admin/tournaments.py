@@ -9,6 +9,7 @@ the file's text back (a hidden field) and imports it for real through
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
@@ -75,6 +76,19 @@ class TournamentFileForm(forms.Form):
         return data
 
 
+# The games list's filter to one tournament's games (``GameAdmin.lookup_allowed``).
+TOURNAMENT_LOOKUP = "tournament__id__exact"
+
+
+def _imported_games_url(plan: Any) -> str:
+    """The games list filtered to the tournament the file's games went into (else its event)."""
+    url = reverse("admin:ladder_game_changelist")
+    tournament = next((g.tournament_id for g in plan.games if g.tournament_id), None)
+    if tournament is not None:
+        return f"{url}?{urlencode({TOURNAMENT_LOOKUP: tournament})}"
+    return f"{url}?{urlencode({'event__exact': plan.event})}"
+
+
 def import_tournament_view(request: Any, model_admin: Any) -> Any:
     """Preview a tournament file's import (a dry run); import it once confirmed."""
     if not (
@@ -109,8 +123,8 @@ def import_tournament_view(request: Any, model_admin: Any) -> Any:
             problems = [str(p) for p in error.problems]
             plan = None
         else:
-            if confirm:
-                return HttpResponseRedirect(reverse("admin:ladder_game_changelist"))
+            if confirm:  # land on the games just imported, not on every game of the club
+                return HttpResponseRedirect(_imported_games_url(plan))
             text, _ = decode(data["data"])
             form = TournamentFileForm(
                 initial={**request.POST.dict(), "content": text, "name": data.get("name", "")}

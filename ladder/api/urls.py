@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 from ladder.api import (
     base_corrections,
     bulk,
+    docs,
     head_to_head,
     ratings_on_date,
     rules,
@@ -63,6 +64,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", _DOCS_CSP(SpectacularSwaggerView.as_view(url_name="api:schema")), name="docs"),
     path("redoc/", _DOCS_CSP(SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
+    path("redoc/redoc.standalone.js", docs.redoc_bundle, name="redoc-bundle"),
     path("", include(router.urls)),
 ]
 
@@ -72,7 +74,7 @@ def _kept(patterns: list) -> None:
     for pattern in patterns:
         if hasattr(pattern, "url_patterns"):
             _kept(pattern.url_patterns)
-        elif pattern.name not in {"schema", "docs", "redoc", "rules"}:
+        elif pattern.name not in {"schema", "docs", "redoc", "redoc-bundle", "rules"}:
             pattern.callback = views.cached_api(pattern.callback)
 
 

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from django.core.exceptions import NON_FIELD_ERRORS
 
 from ladder.exceptions import AlreadyImported, FileProblem, ImportFailed
+from ladder.files.cells import restore
 from ladder.records import ImportedFile
 
 GAME_COLUMNS = (
@@ -95,7 +96,10 @@ def _values(reader: Any, header: list[str]) -> Iterator[tuple[int, list[str]]]:
                     problems.append(FileProblem(line, "", _too_many(len(raw), width)))
                 values = list(map(str.strip, raw[:width]))
                 values += padding[len(values) :]
-            if "\x00" in "".join(values):
+            joined = "".join(values)
+            if "'" in joined:  # a cell Ladder neutralised on the way out reads as it was
+                values = [restore(v) if v[:1] == "'" else v for v in values]
+            if "\x00" in joined:
                 # Databases cannot store a NUL; one usually means a binary file or UTF-16 text.
                 problems += [
                     FileProblem(line, column, "Contains a NUL character; save the file as UTF-8 "

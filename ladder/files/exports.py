@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from ladder.files import tournament_file as tf
-from ladder.records import Game, Player, RatingList, RatingPeriod, Result
+from ladder.files.cells import FORMULA_PREFIXES, neutralise
+from ladder.records import Game, Player, RatingList, RatingPeriod
 from ratings.publication import official
 from ratings.selectors import player_history, rating_list
 
@@ -168,26 +168,6 @@ def write_trf(tournament: tf.Tournament) -> str:
 
 
 # --- CSV ---------------------------------------------------------------------------------------
-
-
-# A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[-+]?\d+(\.\d+)?")
-_RESULTS = frozenset(Result.values)
-
-
-def neutralise(value: Any) -> Any:
-    """Return a text cell a spreadsheet would run as a formula behind a quote ("'=cmd|..."), so
-    it shows as text; numbers stay numbers, written as text or not ("-8.40"), and so do the
-    results' own codes ("+/-": Ladder's, never typed text; the import reads them back)."""
-    if (
-        isinstance(value, str)
-        and value.startswith(FORMULA_PREFIXES)
-        and not _NUMBER.fullmatch(value)
-        and value not in _RESULTS
-    ):
-        return "'" + value
-    return value
 
 
 # Each prefix is one character: a cell's first one tells whether ``neutralise`` may change it.

@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils import timezone
 
 from ladder.exceptions import (
     EventAlreadyImported,
@@ -29,6 +30,7 @@ from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
 from ladder.records import Tournament as TournamentRecord
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry, PlayerLookup, TournamentSpec
+from ratings.recompute.states import rules
 from ratings.rules import fide
 
 # Where a new player's fields are on the 001 line, to point at a refused value.
@@ -95,7 +97,11 @@ class TournamentImport:
         for match in self.matches:
             if match.new:
                 rating = match.entrant.rating or "unrated"
-                lines.append(f"  new: {match.player.name} (line {match.entrant.line}, {rating})")
+                k = self.starting_k(match.player)
+                start = f", starts at K {k.value}: {k.reason}" if k else ""
+                lines.append(
+                    f"  new: {match.player.name} (line {match.entrant.line}, {rating}{start})"
+                )
             else:
                 lines.append(f"  matched by {match.how}: {match.entrant.name} -> {match.player}")
         short = sum(p.kind == "short" and bool(p.result) for p in t.pairings)
@@ -106,6 +112,22 @@ class TournamentImport:
         lines += [f"  not recorded: {text}" for text in self.not_recorded()]
         lines += [f"Note: {note}" for note in t.notes]
         return lines
+
+    def starting_k(self, player: Player) -> fide.KFactor | None:
+        """The K a new player starts with on the plan's list (8.3.3: K 40 until 30 rated games),
+        from the entry data the import gives them; None for an unrated one."""
+        fields = LIST_FIELDS[self.rating_list]
+        rating = getattr(player, fields.entry_rating)
+        if rating is None:
+            return None
+        days = [e.date for e in self.entries if e.date]
+        return fide.k_factor(
+            peak_rating=getattr(player, fields.entry_peak_rating) or rating,
+            rated_games=getattr(player, fields.entry_rated_games) or 0,
+            birth_year=player.birth_year,
+            year=min(days).year if days else timezone.localdate().year,
+            club_k=rules().club_k,
+        )
 
     def not_recorded(self) -> list[str]:
         """What the file holds that is no game of the ladder: draws of less than one move,

@@ -147,17 +147,18 @@ def player(request, pk: int):
     officials = official.official_lists(kept, [player])
     summary, sections, histories = [], [], {}
     for rating_list in kept:
+        histories[rating_list] = list(selectors.player_history(player, rating_list))
         summary.append(
             {
                 "list": rating_list,
                 "state": player.on_list(rating_list),
+                "official_peak": _official_peak(player, histories[rating_list], rating_list),
                 "standing": officials[rating_list].standing(player),
                 "official": officials[rating_list].publication,
                 "k": selectors.current_k(player, year=year, rating_list=rating_list),
                 "inactive": selectors.is_inactive(player, on=today, rating_list=rating_list),
             }
         )
-        histories[rating_list] = list(selectors.player_history(player, rating_list))
     period_ids = {rc.period_id for history in histories.values() for rc in history}
     revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
     bases = selectors.base_corrections(player) if period_ids else {}
@@ -215,6 +216,16 @@ def player(request, pk: int):
         ],
     }
     return render(request, "ladder/player.html", context)
+
+
+def _official_peak(player: Player, history: list[RatingChange], rating_list: str) -> int | None:
+    """The highest official rating on a list: the peak after the newest closed (published)
+    period of the history (newest first), else the peak the player entered with. The live
+    peak, ``ListState.peak_rating``, also counts the open period's provisional ratings."""
+    for rc in history:
+        if rc.period.status == PeriodStatus.CLOSED:
+            return rc.peak_after
+    return player.entry_peak_on(LIST_FIELDS[rating_list])
 
 
 def periods(request):

@@ -96,8 +96,10 @@ def test_player_page_shows_a_revision_at_its_period(client, league, committed):
     revise_march(committed)
     revised = Publication.objects.get(period__label="2026-03", rating_list="standard", revision=2)
     text = text_of(client.get(league["ann"].get_absolute_url()))
+    # The note has a row of its own under the period's row (the issue 23 walk-through found
+    # it squeezed into the "Rating after" cell at 390 px).
     assert (
-        f"1787 revised {revised.published_at:%-d %b %Y}: 1807 → 1787 (+7 → -13), "
+        f"revised {revised.published_at:%-d %b %Y}: 1807 → 1787 (+7 → -13), "
         "Round 1 was entered reversed."
     ) in text
     assert "1787 ( 2026-03 , revision 2)" in text

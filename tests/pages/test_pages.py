@@ -204,7 +204,7 @@ def test_periods_index_counts_games_and_players(client, example_a):
     PeriodFactory(label="2026-04", start=date(2026, 4, 1), end=date(2026, 4, 30))
     text = text_of(client.get(reverse("ladder:periods")))
     assert "April 2026" in text
-    assert "March 2026 1 Mar 2026 – 31 Mar 2026 Open 9 10" in text
+    assert "March 2026 Open 1 Mar 2026 – 31 Mar 2026 9 10" in text  # status beside the period
     assert text.index("April 2026") < text.index("March 2026")
 
 

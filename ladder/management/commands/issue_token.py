@@ -1,11 +1,11 @@
 """Issue, list and revoke a user's API tokens (stored hashed: a key is shown once)."""
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from ladder.records import ApiToken
+from ladder.writes import tokens as token_writes
 
 
 class Command(BaseCommand):
@@ -37,15 +37,15 @@ class Command(BaseCommand):
             return
         if options["revoke_all"] or options["revoke"]:
             chosen = tokens if options["revoke_all"] else tokens.filter(prefix=options["revoke"])
-            count = chosen.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+            count = token_writes.revoke_tokens(chosen)
             if options["revoke"] and not chosen.exists():
                 raise CommandError(f"{username} has no token starting '{options['revoke']}'.")
             self.stdout.write(f"Revoked {count} token" + ("" if count == 1 else "s") + ".")
             return
-        if not user.is_active:
-            raise CommandError(f"The user '{username}' is inactive; activate them first.")
-        days = options["days"] if options["days"] is not None else settings.LADDER_TOKEN_DAYS
-        if not 1 <= days <= 3660:
-            raise CommandError("--days must be from 1 to 3660.")
-        _, key = ApiToken.issue(user, days=days, name=options["name"])
+        try:
+            _, key = token_writes.issue_token(user=user, days=options["days"], name=options["name"])
+        except ValidationError as error:
+            field, (message, *_) = next(iter(error.message_dict.items()))
+            option = {"days": "--days: ", "name": "--name: "}.get(field, "")
+            raise CommandError(f"{option}{message}") from None
         self.stdout.write(key)

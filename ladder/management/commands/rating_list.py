@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ladder.files.exports import neutralise
+from ladder.files.cells import neutralise
 from ladder.management.commands._periods import period_by_label
 from ladder.records import RatingList, RatingPeriod, kept_lists
 from ratings import publication
