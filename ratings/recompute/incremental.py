@@ -102,9 +102,11 @@ def _rate_reached(
     differ = [pid for pid, row in new.items() if row != old.get(pid)]
     removed = stale | (old.keys() & set(differ))
     if removed:
-        RatingChange.objects.filter(
-            storage.among(removed, "player_id"), period=current, rating_list=rating_list
-        ).delete()
+        storage.delete_quietly(
+            RatingChange.objects.filter(
+                storage.among(removed, "player_id"), period=current, rating_list=rating_list
+            )
+        )
     bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
     lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
@@ -168,7 +170,7 @@ def _rate_some(
     entry, _ = load_players(rating_list, Q(storage.among(everyone, "id")))
     opening = latest_states(
         before=current.start,
-        players=storage.among(everyone, "player_id"),
+        players=everyone,
         entry=entry,
         rating_list=rating_list,
     )

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import date
 from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.db import connection
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
@@ -190,31 +193,40 @@ def load_states(
 def latest_states(
     *,
     before: date | None,
-    players: QuerySet[Any, Any] | RawSQL,
+    players: QuerySet[Any, Any] | RawSQL | AbstractSet[int],
     entry: dict[int, engine.PlayerState],
     rating_list: str,
 ) -> dict[int, engine.PlayerState]:
     """The states that the players' latest RatingChange on a list before ``before`` leaves.
 
-    ``players``: a QuerySet of their ids, or a condition on ``player_id`` (``storage.among``).
+    ``players``: a QuerySet of their ids, a condition on ``player_id`` (``storage.among``), or
+    the ids themselves (on PostgreSQL read a player at a time, ``storage.latest_rows``).
     """
-    latest = latest_changes(before=before, rating_list=rating_list)
-    if isinstance(players, RawSQL):
-        latest = latest.filter(players)
+    names = ("status", "rating_after", "rated_games_after", "peak_after", "last_rated_on",
+             "pool", "first_event")  # fmt: skip
+    rows: Iterable[tuple[Any, ...]]
+    if isinstance(players, AbstractSet) and connection.vendor == "postgresql":
+        rows = storage.latest_rows(players, before=before, rating_list=rating_list, columns=names)
     else:
-        latest = latest.filter(player_id__in=players)
+        latest = latest_changes(before=before, rating_list=rating_list)
+        if isinstance(players, AbstractSet):
+            latest = latest.filter(storage.among(players, "player_id"))
+        elif isinstance(players, RawSQL):
+            latest = latest.filter(players)
+        else:
+            latest = latest.filter(player_id__in=players)
+        rows = latest.values_list("player_id", *names)
     states = {}
-    for row in latest.values_list(
-        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
-        "last_rated_on", "pool", "first_event",
-    ):  # fmt: skip
+    for row in rows:
         pid, status, rating, games, peak, last, pool, first_event = row
+        if isinstance(pool, str):  # read by ``storage.latest_rows``: the JSON's text
+            pool = json.loads(pool)
         states[pid] = engine.PlayerState(
             rating=rating,
             rated_games=games,
             peak_rating=peak,
             birth_year=entry[pid].birth_year,
-            last_rated_on=last,
+            last_rated_on=bulk.as_date(last),
             pool=_pool_from_json(pool) if status == Status.UNRATED else (),
             first_event=first_event or None,
         )
@@ -363,11 +375,15 @@ def final_states(
     final: dict[int, tuple[engine.PlayerState, int | None]] = {
         pid: (state, None) for pid, state in entry.items()
     }
-    latest = latest_changes(rating_list=rating_list).filter(storage.among(players, "player_id"))
-    for pid, status, rating, games, peak, last, change in latest.values_list(
-        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
-        "last_rated_on", "change",
-    ):  # fmt: skip
-        state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, last)
+    names = ("status", "rating_after", "rated_games_after", "peak_after", "last_rated_on",
+             "change")  # fmt: skip
+    rows: Iterable[tuple[Any, ...]]
+    if connection.vendor == "postgresql":  # a player at a time (``storage.latest_rows``)
+        rows = storage.latest_rows(players, before=None, rating_list=rating_list, columns=names)
+    else:
+        latest = latest_changes(rating_list=rating_list)
+        rows = latest.filter(storage.among(players, "player_id")).values_list("player_id", *names)
+    for pid, status, rating, games, peak, last, change in rows:
+        state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, bulk.as_date(last))
         final[pid] = (state, change if status == Status.RATED else None)
     return final, before
