@@ -196,17 +196,21 @@ def latest_states(
     players: QuerySet[Any, Any] | RawSQL | AbstractSet[int],
     entry: dict[int, engine.PlayerState],
     rating_list: str,
+    ascending: bool = False,
 ) -> dict[int, engine.PlayerState]:
     """The states that the players' latest RatingChange on a list before ``before`` leaves.
 
     ``players``: a QuerySet of their ids, a condition on ``player_id`` (``storage.among``), or
-    the ids themselves (on PostgreSQL read a player at a time, ``storage.latest_rows``).
+    the ids themselves (on PostgreSQL read a player at a time, ``storage.latest_rows``; with
+    ``ascending`` as it says).
     """
     names = ("status", "rating_after", "rated_games_after", "peak_after", "last_rated_on",
              "pool", "first_event")  # fmt: skip
     rows: Iterable[tuple[Any, ...]]
     if isinstance(players, AbstractSet) and connection.vendor == "postgresql":
-        rows = storage.latest_rows(players, before=before, rating_list=rating_list, columns=names)
+        rows = storage.latest_rows(
+            players, before=before, rating_list=rating_list, columns=names, ascending=ascending
+        )
     else:
         latest = latest_changes(before=before, rating_list=rating_list)
         if isinstance(players, AbstractSet):
@@ -293,6 +297,16 @@ def base_corrections(period_id: int, rating_lists: Iterable[str]) -> dict[str, d
     return found
 
 
+def base_corrections_of(period_ids: Sequence[int], rating_list: str) -> dict[int, dict[int, int]]:
+    """The corrected starting ratings of several periods on a list, by period and player:
+    one query."""
+    found: dict[int, dict[int, int]] = {}
+    rows = BaseCorrection.objects.filter(period_id__in=period_ids, rating_list=rating_list)
+    for period_id, pid, rating in rows.values_list("period_id", "player_id", "rating"):
+        found.setdefault(period_id, {})[pid] = rating
+    return found
+
+
 class Corrected(Mapping[int, engine.PlayerState]):
     """Players' states on an opening list with base corrections laid over them: a corrected
     player opens the period with the corrected rating (rated with it, seen with it)."""
@@ -367,10 +381,10 @@ def chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
 
 
 def final_states(
-    players: set[int], rating_list: str
+    players: set[int], rating_list: str, *, ascending: bool = False
 ) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, Row]]:
     """Each player's state on a list after their latest row (else the entry data) and their
-    stored one."""
+    stored one (``ascending``: see ``storage.latest_rows``)."""
     entry, before = load_players(rating_list, Q(storage.among(players, "id")))
     final: dict[int, tuple[engine.PlayerState, int | None]] = {
         pid: (state, None) for pid, state in entry.items()
@@ -379,7 +393,9 @@ def final_states(
              "change")  # fmt: skip
     rows: Iterable[tuple[Any, ...]]
     if connection.vendor == "postgresql":  # a player at a time (``storage.latest_rows``)
-        rows = storage.latest_rows(players, before=None, rating_list=rating_list, columns=names)
+        rows = storage.latest_rows(
+            players, before=None, rating_list=rating_list, columns=names, ascending=ascending
+        )
     else:
         latest = latest_changes(rating_list=rating_list)
         rows = latest.filter(storage.among(players, "player_id")).values_list("player_id", *names)
