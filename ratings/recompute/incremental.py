@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from ladder.records import Game, RatingPeriod
 from ratings.models import RatingChange
@@ -27,7 +27,7 @@ from ratings.recompute.rows import (
     write_players,
 )
 from ratings.recompute.states import (
-    base_corrections,
+    base_corrections_of,
     corrected,
     earlier_ratings,
     final_states,
@@ -51,31 +51,64 @@ def recompute_players(
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
+    reads = _Reads(periods, rating_list)
     # Who had changed on each opening list (period start, players): a tournament that started
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
     history: list[tuple[date, frozenset[int]]] = []
     for current in periods:
         history.append((current.start, frozenset(changed)))
-        rows, rated = _rate_reached(current, players, changed, rating_list, summary.lines, history)
+        rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history)
         summary.rows += rows
         reached |= rated
-    summary.moves = write_players(*final_states(reached, rating_list), rating_list)
+    final = final_states(reached, rating_list, ascending=reads.ascending)
+    summary.moves = write_players(*final, rating_list)
     summary.players_changed = len(summary.moves)
     if dry_run:
         transaction.set_rollback(True)
     return summary
 
 
+class _Reads:
+    """What a run reads once for all its periods, where a query a period was its fixed cost
+    (a correction ten years back rates 120 periods): the base corrections, the games of
+    tournaments that started before their period, and the entry data of each player met."""
+
+    def __init__(self, periods: list[RatingPeriod], rating_list: str) -> None:
+        self.rating_list = rating_list
+        ids = [p.pk for p in periods]
+        self.fixes = base_corrections_of(ids, rating_list)
+        self.earlier: dict[int, list[tuple[int, int, date | str]]] = {}
+        games = Game.objects.filter(
+            period_id__in=ids,
+            rating_list=rating_list,
+            tournament__start__lt=F("period__start"),
+        )
+        for pid, white, black, start in games.values_list(
+            "period_id", "white_id", "black_id", "tournament__start"
+        ):
+            self.earlier.setdefault(pid, []).append((white, black, start))
+        self._entry: dict[int, engine.PlayerState] = {}
+        self.ascending = storage.periods_ascend()
+
+    def entry(self, players: set[int]) -> dict[int, engine.PlayerState]:
+        """The players' entry states on the list, each read once in the run."""
+        missing = players - self._entry.keys()
+        if missing:
+            self._entry.update(load_players(self.rating_list, Q(storage.among(missing, "id")))[0])
+        return {pid: self._entry[pid] for pid in players if pid in self._entry}
+
+
 def _rate_reached(
     current: RatingPeriod,
     players: set[int],
     changed: set[int],
-    rating_list: str,
+    reads: _Reads,
     lines: list[LineMove],
     history: list[tuple[date, frozenset[int]]],
 ) -> tuple[int, set[int]]:
     """Rate one period of a list for the players reached; return rows written and players
     rated, and add to ``lines`` each line whose rating or change moved."""
+    rating_list = reads.rating_list
     seeds = players | changed
     pairs = Game.objects.filter(
         storage.among(seeds, "white_id", "black_id"), period=current, rating_list=rating_list
@@ -87,8 +120,8 @@ def _rate_reached(
             redo.add(black)
         if black in changed:
             redo.add(white)
-    redo |= _reached_earlier(current, rating_list, history)
-    rated = _rate_some(current, redo, rating_list)
+    redo |= _reached_earlier(reads.earlier.get(current.pk, []), history)
+    rated = _rate_some(current, redo, reads)
     new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
     old = _stored_rows(current, redo | players, rating_list)
     for pid, row in new.items():
@@ -102,25 +135,25 @@ def _rate_reached(
     differ = [pid for pid, row in new.items() if row != old.get(pid)]
     removed = stale | (old.keys() & set(differ))
     if removed:
-        RatingChange.objects.filter(
-            storage.among(removed, "player_id"), period=current, rating_list=rating_list
-        ).delete()
+        storage.delete_quietly(
+            RatingChange.objects.filter(
+                storage.among(removed, "player_id"), period=current, rating_list=rating_list
+            )
+        )
     bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
     lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
 
 
 def _reached_earlier(
-    current: RatingPeriod, rating_list: str, history: list[tuple[date, frozenset[int]]]
+    games: list[tuple[int, int, date | str]], history: list[tuple[date, frozenset[int]]]
 ) -> set[int]:
-    """Both players of each game of a tournament that started before the period, when either
-    had changed on the list in force at its start (before the first period rated again, only
-    the players given can have: their entry data)."""
-    games = Game.objects.filter(
-        period=current, rating_list=rating_list, tournament__start__lt=current.start
-    )
+    """Both players of each game of a tournament that started before the period (``games``:
+    White, Black and the start), when either had changed on the list in force at its start
+    (before the first period rated again, only the players given can have: their entry
+    data)."""
     redo: set[int] = set()
-    for white, black, start in games.values_list("white_id", "black_id", "tournament__start"):
+    for white, black, start in games:
         day = bulk.as_date(start)
         at = max(0, bisect.bisect_right(history, day, key=lambda entry: entry[0]) - 1)
         then = history[at][1]
@@ -144,12 +177,13 @@ def _line_moves(
 
 
 def _rate_some(
-    current: RatingPeriod, redo: set[int], rating_list: str
+    current: RatingPeriod, redo: set[int], reads: _Reads
 ) -> dict[int, engine.PlayerPeriod]:
     """Rate ``redo`` on all their games of the period on a list, against their opponents'
     opening states."""
     if not redo:
         return {}
+    rating_list = reads.rating_list
     games = Game.objects.filter(
         storage.among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
     )
@@ -165,16 +199,15 @@ def _rate_some(
         for w, b, result, day, event, start in rows
     ]
     everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
-    entry, _ = load_players(rating_list, Q(storage.among(everyone, "id")))
+    entry = reads.entry(everyone)
     opening = latest_states(
         before=current.start,
-        players=storage.among(everyone, "player_id"),
+        players=everyone,
         entry=entry,
         rating_list=rating_list,
+        ascending=reads.ascending,
     )
-    states = corrected(
-        {**entry, **opening}, base_corrections(current.pk, [rating_list])[rating_list]
-    )
+    states = corrected({**entry, **opening}, reads.fixes.get(current.pk, {}))
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
     results = engine.rate_period(

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import date
 from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.db import connection
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
@@ -190,31 +193,44 @@ def load_states(
 def latest_states(
     *,
     before: date | None,
-    players: QuerySet[Any, Any] | RawSQL,
+    players: QuerySet[Any, Any] | RawSQL | AbstractSet[int],
     entry: dict[int, engine.PlayerState],
     rating_list: str,
+    ascending: bool = False,
 ) -> dict[int, engine.PlayerState]:
     """The states that the players' latest RatingChange on a list before ``before`` leaves.
 
-    ``players``: a QuerySet of their ids, or a condition on ``player_id`` (``storage.among``).
+    ``players``: a QuerySet of their ids, a condition on ``player_id`` (``storage.among``), or
+    the ids themselves (on PostgreSQL read a player at a time, ``storage.latest_rows``; with
+    ``ascending`` as it says).
     """
-    latest = latest_changes(before=before, rating_list=rating_list)
-    if isinstance(players, RawSQL):
-        latest = latest.filter(players)
+    names = ("status", "rating_after", "rated_games_after", "peak_after", "last_rated_on",
+             "pool", "first_event")  # fmt: skip
+    rows: Iterable[tuple[Any, ...]]
+    if isinstance(players, AbstractSet) and connection.vendor == "postgresql":
+        rows = storage.latest_rows(
+            players, before=before, rating_list=rating_list, columns=names, ascending=ascending
+        )
     else:
-        latest = latest.filter(player_id__in=players)
+        latest = latest_changes(before=before, rating_list=rating_list)
+        if isinstance(players, AbstractSet):
+            latest = latest.filter(storage.among(players, "player_id"))
+        elif isinstance(players, RawSQL):
+            latest = latest.filter(players)
+        else:
+            latest = latest.filter(player_id__in=players)
+        rows = latest.values_list("player_id", *names)
     states = {}
-    for row in latest.values_list(
-        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
-        "last_rated_on", "pool", "first_event",
-    ):  # fmt: skip
+    for row in rows:
         pid, status, rating, games, peak, last, pool, first_event = row
+        if isinstance(pool, str):  # read by ``storage.latest_rows``: the JSON's text
+            pool = json.loads(pool)
         states[pid] = engine.PlayerState(
             rating=rating,
             rated_games=games,
             peak_rating=peak,
             birth_year=entry[pid].birth_year,
-            last_rated_on=last,
+            last_rated_on=bulk.as_date(last),
             pool=_pool_from_json(pool) if status == Status.UNRATED else (),
             first_event=first_event or None,
         )
@@ -278,6 +294,16 @@ def base_corrections(period_id: int, rating_lists: Iterable[str]) -> dict[str, d
     rows = BaseCorrection.objects.filter(period_id=period_id, rating_list__in=list(found))
     for name, pid, rating in rows.values_list("rating_list", "player_id", "rating"):
         found[name][pid] = rating
+    return found
+
+
+def base_corrections_of(period_ids: Sequence[int], rating_list: str) -> dict[int, dict[int, int]]:
+    """The corrected starting ratings of several periods on a list, by period and player:
+    one query."""
+    found: dict[int, dict[int, int]] = {}
+    rows = BaseCorrection.objects.filter(period_id__in=period_ids, rating_list=rating_list)
+    for period_id, pid, rating in rows.values_list("period_id", "player_id", "rating"):
+        found.setdefault(period_id, {})[pid] = rating
     return found
 
 
@@ -355,19 +381,25 @@ def chunks(ids: Iterable[int], size: int = 900) -> Iterable[list[int]]:
 
 
 def final_states(
-    players: set[int], rating_list: str
+    players: set[int], rating_list: str, *, ascending: bool = False
 ) -> tuple[dict[int, tuple[engine.PlayerState, int | None]], dict[int, Row]]:
     """Each player's state on a list after their latest row (else the entry data) and their
-    stored one."""
+    stored one (``ascending``: see ``storage.latest_rows``)."""
     entry, before = load_players(rating_list, Q(storage.among(players, "id")))
     final: dict[int, tuple[engine.PlayerState, int | None]] = {
         pid: (state, None) for pid, state in entry.items()
     }
-    latest = latest_changes(rating_list=rating_list).filter(storage.among(players, "player_id"))
-    for pid, status, rating, games, peak, last, change in latest.values_list(
-        "player_id", "status", "rating_after", "rated_games_after", "peak_after",
-        "last_rated_on", "change",
-    ):  # fmt: skip
-        state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, last)
+    names = ("status", "rating_after", "rated_games_after", "peak_after", "last_rated_on",
+             "change")  # fmt: skip
+    rows: Iterable[tuple[Any, ...]]
+    if connection.vendor == "postgresql":  # a player at a time (``storage.latest_rows``)
+        rows = storage.latest_rows(
+            players, before=None, rating_list=rating_list, columns=names, ascending=ascending
+        )
+    else:
+        latest = latest_changes(rating_list=rating_list)
+        rows = latest.filter(storage.among(players, "player_id")).values_list("player_id", *names)
+    for pid, status, rating, games, peak, last, change in rows:
+        state = engine.PlayerState(rating, games, peak, entry[pid].birth_year, bulk.as_date(last))
         final[pid] = (state, change if status == Status.RATED else None)
     return final, before

@@ -293,3 +293,23 @@ def test_standings_ties_share_a_rank(client):
     assert "1 Ann Tie" in text
     assert "1 Bob Tie" in text
     assert "3 Cat Next" in text
+
+
+def test_standings_ranks_on_a_later_page_and_in_a_search_count_every_player_above(client):
+    # 60 rated players in ties of three (page 2 starts inside the ladder), one inactive above
+    # them all (not visible: not counted), and unrated players (never ranked).
+    ratings = [2400 - 10 * (n // 3) for n in range(60)]
+    for n, rating in enumerate(ratings):
+        PlayerFactory(name=f"Rank {n:02d}", entry_rating=rating)
+    UnratedPlayerFactory(name="Rank Unrated")
+    inactive = PlayerFactory(name="Rank Gone", entry_rating=2700)
+    Player.objects.filter(pk=inactive.pk).update(last_rated_on=date(2020, 1, 1))
+    expected = {f"Rank {n:02d}": 1 + sum(r > rating for r in ratings)
+                for n, rating in enumerate(ratings)}  # fmt: skip
+    page_2 = text_of(client.get(reverse("ladder:standings"), {"page": 2}))
+    for name in ("Rank 50", "Rank 58", "Rank 59"):
+        assert f"{expected[name]} {name}" in page_2, name
+    found = text_of(client.get(reverse("ladder:standings"), {"q": "Rank 4"}))
+    for name in ("Rank 40", "Rank 44", "Rank 49"):
+        assert f"{expected[name]} {name}" in found, name
+    assert "Rank Gone" not in found
