@@ -8,6 +8,7 @@ from typing import Any, cast
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
@@ -614,8 +615,11 @@ class RatingListQuery(serializers.Serializer):
                 raise serializers.ValidationError(
                     {
                         "date": [
-                            f"A date chooses the list in force that day (its period and "
-                            f"revision): drop {other}."
+                            gettext(
+                                "A date chooses the list in force that day (its period and "
+                                "revision): drop %(other)s."
+                            )
+                            % {"other": other}
                         ]
                     }  # fmt: skip
                 )
@@ -624,7 +628,13 @@ class RatingListQuery(serializers.Serializer):
         if "revision" in attrs:
             if "as_published" in self.initial_data and not attrs["as_published"]:
                 raise serializers.ValidationError(
-                    {"revision": ["A revision is of a list as published: drop as_published=false."]}
+                    {
+                        "revision": [
+                            gettext(
+                                "A revision is of a list as published: drop as_published=false."
+                            )
+                        ]
+                    }
                 )
             attrs["as_published"] = True
         return attrs
@@ -831,7 +841,7 @@ class CalculatorSerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if sum(name in attrs for name in self.exactly_one_of) != 1:
             raise serializers.ValidationError(
-                "Give either one opponent's rating or a list of games, not both."
+                gettext("Give either one opponent's rating or a list of games, not both.")
             )
         for name in self.non_empty:
             if name in attrs and not attrs[name]:
