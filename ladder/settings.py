@@ -380,7 +380,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
 # The languages every page, the admin's own texts, the API's error messages and the commands'
 # messages are translated into (locale/<code>/LC_MESSAGES/django.po; docs/translations.md).
 LANGUAGES = [
@@ -388,6 +387,11 @@ LANGUAGES = [
     ("de", "Deutsch"),
     ("fr", "Français"),
 ]
+# The club's language: what a request that asks for none is answered in, and the commands'
+# messages (LADDER_LANGUAGE=de, fr; English by default).
+LANGUAGE_CODE = os.environ.get("LADDER_LANGUAGE", "").strip().lower() or "en"
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LADDER_LANGUAGE must be en, de or fr (it is {LANGUAGE_CODE!r}).")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

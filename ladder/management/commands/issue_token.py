@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from ladder.records import ApiToken
 
@@ -27,7 +28,10 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise CommandError(f"No user is named '{username}'; create one with createsuperuser.")
+            raise CommandError(
+                gettext("No user is named '%(username)s'; create one with createsuperuser.")
+                % {"username": username}
+            )
         tokens = ApiToken.objects.filter(user=user)
         if options["list"]:
             for token in tokens:
@@ -39,13 +43,22 @@ class Command(BaseCommand):
             chosen = tokens if options["revoke_all"] else tokens.filter(prefix=options["revoke"])
             count = chosen.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
             if options["revoke"] and not chosen.exists():
-                raise CommandError(f"{username} has no token starting '{options['revoke']}'.")
-            self.stdout.write(f"Revoked {count} token" + ("" if count == 1 else "s") + ".")
+                raise CommandError(
+                    gettext("%(username)s has no token starting '%(revoke)s'.")
+                    % {"username": username, "revoke": options["revoke"]}
+                )
+            self.stdout.write(
+                ngettext("Revoked %(count)s token.", "Revoked %(count)s tokens.", count)
+                % {"count": count}
+            )
             return
         if not user.is_active:
-            raise CommandError(f"The user '{username}' is inactive; activate them first.")
+            raise CommandError(
+                gettext("The user '%(username)s' is inactive; activate them first.")
+                % {"username": username}
+            )
         days = options["days"] if options["days"] is not None else settings.LADDER_TOKEN_DAYS
         if not 1 <= days <= 3660:
-            raise CommandError("--days must be from 1 to 3660.")
+            raise CommandError(gettext("--days must be from 1 to 3660."))
         _, key = ApiToken.issue(user, days=days, name=options["name"])
         self.stdout.write(key)
