@@ -104,3 +104,19 @@ def test_makemessages_finds_no_message_the_catalogues_lack(tmp_path):
         held = {(entry.msgctxt, entry.msgid) for entry in catalogue(code) if not entry.obsolete}
         assert sorted(found - held, key=str) == [], f"new messages, not in {code}: make messages"
         assert sorted(held - found, key=str) == [], f"messages no longer used, in {code}"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_gettext_compiles_each_catalogue_and_checks_its_formats(code):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU gettext's msgfmt is not installed (apt-get install gettext)")
+    path = ROOT / "locale" / code / "LC_MESSAGES" / "django.po"
+    finished = subprocess.run(
+        [msgfmt, "--check", "--statistics", "-o", os.devnull, str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert "untranslated" not in finished.stderr
+    assert "fuzzy" not in finished.stderr
