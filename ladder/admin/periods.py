@@ -213,4 +213,4 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
 def _publications(period: RatingPeriod) -> list[tuple[str, list]]:
     """The period's publications per kept list (label, [(publication, differences)])."""
     found = all_revisions(period)
-    return [(RatingList(name).label, found[name]) for name in kept_lists() if name in found]
+    return [(str(RatingList(name).label), found[name]) for name in kept_lists() if name in found]

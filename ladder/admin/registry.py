@@ -22,6 +22,7 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
@@ -59,9 +60,11 @@ from ratings.selectors import active_players, current_k, inactive_players, junio
 
 NOTHING_DELETED = gettext_lazy("Nothing was deleted.")
 
-admin.site.site_header = f"{settings.LADDER_CLUB_NAME} administration"
-admin.site.site_title = f"{settings.LADDER_CLUB_NAME} admin"
-admin.site.index_title = "Club records and ratings"
+admin.site.site_header = format_lazy(
+    gettext_lazy("{club} administration"), club=settings.LADDER_CLUB_NAME
+)
+admin.site.site_title = format_lazy(gettext_lazy("{club} admin"), club=settings.LADDER_CLUB_NAME)
+admin.site.index_title = gettext_lazy("Club records and ratings")
 
 
 # --- players -------------------------------------------------------------------------------

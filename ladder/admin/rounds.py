@@ -140,7 +140,7 @@ class Line:
 
     @property
     def result_label(self) -> str:
-        return Result(self.result).label if self.result else self.result_text
+        return str(Result(self.result).label) if self.result else self.result_text
 
 
 def player_choices(players: list[Player]) -> list[tuple[str, str]]:

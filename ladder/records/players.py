@@ -300,4 +300,4 @@ class ListState:
 
     @property
     def label(self) -> str:
-        return RatingList(self.rating_list).label
+        return str(RatingList(self.rating_list).label)
