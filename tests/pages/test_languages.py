@@ -153,8 +153,11 @@ def test_the_read_cache_keeps_each_language_apart(settings):
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("width", [390, 1280])
-def test_switching_the_language_in_chromium(browser, live_server, width):
-    PlayerFactory(name="Anna Adler", entry_rating=1900)
+def test_switching_the_language_in_chromium(browser, live_server, committed, width):
+    with committed():
+        anna = PlayerFactory(name="Anna Adler", entry_rating=1900)
+        boris = PlayerFactory(name="Boris Brandt", entry_rating=1800)
+        GameFactory(white=anna, black=boris, date=date(2026, 3, 2))
     context = browser.new_context(
         viewport={"width": width, "height": 844 if width < 500 else 900}, is_mobile=width < 500
     )
@@ -182,9 +185,15 @@ def test_switching_the_language_in_chromium(browser, live_server, width):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"language-de-{width}.png"), full_page=True)
 
+    for url in ("/", f"/players/{anna.pk}/", "/calculator/", "/statistics/"):
+        page.goto(live_server.url + url)  # the cookie keeps German on every page
+        assert page.locator("html").get_attribute("lang") == "de", url
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, url
+
     page.locator("form.language-switcher select").select_option("fr")
     with page.expect_navigation():
         page.locator("form.language-switcher button").click()
+    assert page.url == live_server.url + "/statistics/"  # back on the page it was sent from
     assert page.locator("html").get_attribute("lang") == "fr"
-    assert page.locator("h1").inner_text() == "Périodes de classement"
+    assert page.locator("h1").inner_text().startswith("Statistiques")
     context.close()
