@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-history bench-web worker install browser clean
+.PHONY: run test lint bench bench-history bench-web worker install browser clean messages
 
 # The settings fail closed (debug off, a secret key required); local targets use the settings
 # for local tools, which add a throwaway key (ladder/settings_local.py). Never for deployment.
@@ -17,12 +17,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The translations (German, French) are compiled from locale/<code>/LC_MESSAGES/django.po; the
+# .mo files are built here, never committed (docs/translations.md).
+LOCALES := de fr
+MO := $(foreach code,$(LOCALES),locale/$(code)/LC_MESSAGES/django.mo)
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po $(STAMP)
+	$(PY) manage.py compilemessages --locale $* --ignore $(VENV)
+
+install: $(STAMP) $(MO)
+
+## Gather new and changed texts into the .po files for translators (then translate, and
+## make test checks that nothing is left untranslated).
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(foreach code,$(LOCALES),--locale $(code)) --ignore '$(VENV)/*' --no-obsolete
 
 ## Bring the demo club up on SQLite at http://127.0.0.1:8000/ (admin: /admin/); PORT=8001 for
 ## another port.
 PORT ?= 8000
-run: $(STAMP)
+run: $(STAMP) $(MO)
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(PY) manage.py seed_demo --if-empty
 	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
@@ -35,7 +47,7 @@ worker: $(STAMP)
 ## Run the whole test suite (DATABASE_URL picks the database; SQLite by default), in parallel
 ## with pytest-xdist: one worker per core (PYTEST_WORKERS=0 runs it in one process).
 PYTEST_WORKERS ?= auto
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -212,6 +212,9 @@ MIDDLEWARE = [
     # Which database a request reads: a replica or the primary (ladder/caching/replicas.py).
     "ladder.caching.replicas.ReplicaReadsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language a request is answered in: the switcher's cookie, else Accept-Language
+    # (pages and the API alike); after the session, before CommonMiddleware (Django's order).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -235,6 +238,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "ladder.web.context_processors.freshness",
             ],
         },
@@ -376,7 +380,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages every page, the admin's own texts, the API's error messages and the commands'
+# messages are translated into (locale/<code>/LC_MESSAGES/django.po; docs/translations.md).
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+]
+# The club's language: what a request that asks for none is answered in, and the commands'
+# messages (LADDER_LANGUAGE=de, fr; English by default).
+LANGUAGE_CODE = os.environ.get("LADDER_LANGUAGE", "").strip().lower() or "en"
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LADDER_LANGUAGE must be en, de or fr (it is {LANGUAGE_CODE!r}).")
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

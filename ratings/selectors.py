@@ -508,7 +508,7 @@ class Record:
 
     @property
     def label(self) -> str:
-        return RatingList(self.rating_list).label
+        return str(RatingList(self.rating_list).label)
 
     def _played(self) -> list[Meeting]:
         return [m for m in self.meetings if m.first.line.score is not None]

@@ -20,7 +20,11 @@ from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
+
+NOTHING_DELETED = gettext_lazy("Nothing was deleted.")
+NOTHING_REVERTED = gettext_lazy("Nothing was reverted.")
 
 
 def _url(model_admin: Any, view: str, *args: Any) -> str:
@@ -55,7 +59,7 @@ class RevertThroughChangeAdmin(SimpleHistoryAdmin):
                 self.message_user(request, refusal, messages.WARNING)
             return super().history_form_view(request, object_id, version_id, extra_context)
         if refusal is not None:
-            self.message_user(request, f"Nothing was reverted. {refusal}", messages.ERROR)
+            self.message_user(request, f"{NOTHING_REVERTED} " + refusal, messages.ERROR)
             return HttpResponseRedirect(_url(self, "history", object_id))
         return self._revert(request, object_id, version_id)
 
@@ -67,7 +71,7 @@ class RevertThroughChangeAdmin(SimpleHistoryAdmin):
         back = HttpResponseRedirect(request.path)
         if not form.is_valid():
             found = [m for errors in form.errors.values() for m in errors]
-            self.message_user(request, "Nothing was reverted. " + " ".join(found), messages.ERROR)
+            self.message_user(request, f"{NOTHING_REVERTED} " + " ".join(found), messages.ERROR)
             return back
         try:
             with transaction.atomic(using=router.db_for_write(self.model)):
@@ -75,7 +79,7 @@ class RevertThroughChangeAdmin(SimpleHistoryAdmin):
                 self.save_model(request, new_object, form, change=True)
                 self.log_change(request, new_object, f"Reverted to version {version_id}.")
         except ValidationError as error:
-            self.message_user(request, "Nothing was reverted. " + " ".join(error.messages),
+            self.message_user(request, f"{NOTHING_REVERTED} " + " ".join(error.messages),
                               messages.ERROR)  # fmt: skip
             return back
         return self.response_change(request, new_object)
@@ -97,12 +101,12 @@ class DeleteThroughActionAdmin:
         if obj is not None and self.has_delete_permission(request, obj):  # type: ignore[attr-defined]
             refusal = self.delete_refusal([obj])
             if refusal is not None:
-                self.message_user(request, f"Nothing was deleted. {refusal}", messages.ERROR)  # type: ignore[attr-defined]
+                self.message_user(request, f"{NOTHING_DELETED} " + refusal, messages.ERROR)  # type: ignore[attr-defined]
                 return HttpResponseRedirect(_url(self, "change", obj.pk))
         try:
             return super().delete_view(request, object_id, extra_context)  # type: ignore[misc]
         except ValidationError as error:  # a game or a list arrived since the check: rolled back
-            self.message_user(request, "Nothing was deleted. " + " ".join(error.messages),  # type: ignore[attr-defined]
+            self.message_user(request, f"{NOTHING_DELETED} " + " ".join(error.messages),  # type: ignore[attr-defined]
                               messages.ERROR)  # fmt: skip
             return HttpResponseRedirect(_url(self, "changelist"))
 
@@ -126,12 +130,12 @@ def delete_selected_through_action(model_admin: Any, request: HttpRequest, query
     refuse; the deletion itself is ``delete_queryset`` (the action)."""
     refusal = model_admin.delete_refusal(list(queryset))
     if refusal is not None:
-        model_admin.message_user(request, f"Nothing was deleted. {refusal}", messages.ERROR)
+        model_admin.message_user(request, f"{NOTHING_DELETED} " + refusal, messages.ERROR)
         return None
     try:
         return delete_selected(model_admin, request, queryset)
     except ValidationError as error:  # a game or a list arrived since the check: rolled back
-        model_admin.message_user(request, "Nothing was deleted. " + " ".join(error.messages),
+        model_admin.message_user(request, f"{NOTHING_DELETED} " + " ".join(error.messages),
                                  messages.ERROR)  # fmt: skip
         return None
 

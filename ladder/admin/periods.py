@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.ratings import ReadOnlyMixin
@@ -31,7 +32,7 @@ class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
     fields = ("at", "action", "reason", "user")
     readonly_fields = fields
     extra = 0
-    verbose_name_plural = "Closed and reopened"
+    verbose_name_plural = gettext_lazy("Closed and reopened")
 
 
 @admin.register(PeriodLog)
@@ -46,7 +47,7 @@ class ReopenForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         required=False,
-        help_text="Why the period is reopened; it is recorded with your name.",
+        help_text=gettext_lazy("Why the period is reopened; it is recorded with your name."),
     )
 
 
@@ -97,15 +98,15 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     def get_queryset(self, request):
         return periods_with_counts(super().get_queryset(request))
 
-    @admin.display(description="games", ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="game_count")
     def game_count(self, obj: RatingPeriod) -> int:
         return int(getattr(obj, "game_count", 0))  # annotated by periods_with_counts
 
-    @admin.display(description="players", ordering="player_count")
+    @admin.display(description=gettext_lazy("players"), ordering="player_count")
     def player_count(self, obj: RatingPeriod) -> int:
         return int(getattr(obj, "player_count", 0))
 
-    @admin.display(description="correction window")
+    @admin.display(description=gettext_lazy("correction window"))
     def correction_window(self, obj: RatingPeriod) -> str:
         return correction_window.describe(obj) if obj.pk else "-"
 
@@ -147,7 +148,7 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     def delete_objects(self, request, objects):
         actions.delete_periods(periods=objects, user=request.user)
 
-    @admin.action(description="Close the selected periods", permissions=["change"])
+    @admin.action(description=gettext_lazy("Close the selected periods"), permissions=["change"])
     def close_periods(self, request, queryset):
         for period in queryset.order_by("start"):
             try:
@@ -156,11 +157,14 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
                 self.message_user(request, " ".join(error.messages), messages.ERROR)
             else:
                 self.message_user(
-                    request, f"The period {period.label} is closed; its games are frozen."
+                    request,
+                    gettext("The period %(label)s is closed; its games are frozen.")
+                    % {"label": period.label},
                 )
 
     @admin.action(
-        description="Reopen the selected periods (asks for a reason)", permissions=["change"]
+        description=gettext_lazy("Reopen the selected periods (asks for a reason)"),
+        permissions=["change"],
     )
     def reopen_periods(self, request, queryset):
         form = ReopenForm(request.POST if "apply" in request.POST else None)
@@ -178,8 +182,11 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
                 else:
                     self.message_user(
                         request,
-                        f"The period {period.label} is reopened; its games can be corrected. "
-                        "Close it again when they are.",
+                        gettext(
+                            "The period %(label)s is reopened; its games can be corrected. "
+                            "Close it again when they are."
+                        )
+                        % {"label": period.label},
                     )
             if form.is_valid():
                 return None
@@ -193,7 +200,10 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
         }
         return TemplateResponse(request, "admin/ladder/ratingperiod/reopen.html", context)
 
-    @admin.action(description="Recompute from the earliest selected period", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Recompute from the earliest selected period"),
+        permissions=["change"],
+    )
     def recompute_periods(self, request, queryset):
         with transaction.atomic():  # admin actions run outside one
             recompute(period=queryset.order_by("start").first(), user=request.user)
@@ -203,4 +213,4 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
 def _publications(period: RatingPeriod) -> list[tuple[str, list]]:
     """The period's publications per kept list (label, [(publication, differences)])."""
     found = all_revisions(period)
-    return [(RatingList(name).label, found[name]) for name in kept_lists() if name in found]
+    return [(str(RatingList(name).label), found[name]) for name in kept_lists() if name in found]

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.files import player_export
 from ladder.records import Player
@@ -67,7 +68,7 @@ class PlayerPrivacyAdmin:
         return response
 
     @admin.action(
-        description="Erase the selected players' personal data (asks for a reason)",
+        description=gettext_lazy("Erase the selected players' personal data (asks for a reason)"),
         permissions=["delete"],
     )
     def erase_players(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
@@ -103,6 +104,6 @@ class PlayerPrivacyAdmin:
             return
         self.message_user(  # type: ignore[attr-defined]
             request,
-            f"Player #{player.pk} is erased: now '{erasure.player.name}'. Games and ratings "
-            "are unchanged.",
+            gettext("Player #%(pk)s is erased: now '%(name)s'. Games and ratings are unchanged.")
+            % {"pk": player.pk, "name": erasure.player.name},
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
 from ratings.models import RatingChange, RatingRun
 
@@ -45,8 +46,8 @@ class RatingHistoryInline(ReadOnlyMixin, admin.TabularInline):
     fields = REPORT_FIELDS
     readonly_fields = REPORT_FIELDS
     extra = 0
-    verbose_name = "rating change"
-    verbose_name_plural = "Rating history (newest first)"
+    verbose_name = gettext_lazy("rating change")
+    verbose_name_plural = gettext_lazy("Rating history (newest first)")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RatingChange]:
         return (

@@ -22,6 +22,8 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from ladder.admin import previews as admin_previews
@@ -56,9 +58,13 @@ from ladder.writes.validation import (
 from ratings.rules import fide
 from ratings.selectors import active_players, current_k, inactive_players, junior_players
 
-admin.site.site_header = f"{settings.LADDER_CLUB_NAME} administration"
-admin.site.site_title = f"{settings.LADDER_CLUB_NAME} admin"
-admin.site.index_title = "Club records and ratings"
+NOTHING_DELETED = gettext_lazy("Nothing was deleted.")
+
+admin.site.site_header = format_lazy(
+    gettext_lazy("{club} administration"), club=settings.LADDER_CLUB_NAME
+)
+admin.site.site_title = format_lazy(gettext_lazy("{club} admin"), club=settings.LADDER_CLUB_NAME)
+admin.site.index_title = gettext_lazy("Club records and ratings")
 
 
 # --- players -------------------------------------------------------------------------------
@@ -219,7 +225,7 @@ class PlayerAdmin(PlayerPrivacyAdmin, DeleteThroughActionAdmin, RevertThroughCha
     def get_search_results(self, request, queryset, search_term):
         return queryset.search(search_term), False
 
-    @admin.display(description="Level")
+    @admin.display(description=gettext_lazy("Level"))
     def level(self, obj: Player) -> str:
         return fide.level(obj.title, obj.rating) or "-"
 
@@ -271,8 +277,10 @@ def remind_to_close(modeladmin, request, period: RatingPeriod) -> None:
     modeladmin.message_user(
         request,
         format_html(
-            "The period {} was reopened for corrections. When they are done, "
-            '<a href="{}">close it again</a> to publish the corrected list.',
+            gettext(
+                "The period {} was reopened for corrections. When they are done, "
+                '<a href="{}">close it again</a> to publish the corrected list.'
+            ),
             period.label,
             url,
         ),
@@ -286,7 +294,7 @@ def delete_selected_games(modeladmin, request, queryset):
     try:
         ensure_open(RatingPeriod.objects.filter(pk__in=queryset.values("period")))
     except PeriodClosedError as error:
-        modeladmin.message_user(request, "Nothing was deleted. " + " ".join(error.messages),
+        modeladmin.message_user(request, f"{NOTHING_DELETED} " + " ".join(error.messages),
                                 messages.ERROR)  # fmt: skip
         return None
     response = delete_selected(modeladmin, request, queryset)

@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy
 
 from ladder.admin.runs import report_run
 from ladder.records import (
@@ -54,7 +55,7 @@ def list_choice(**kwargs: Any) -> forms.ChoiceField:
     """The list of a game or a round: blank lets the time control decide (else the default)."""
     blank = ("", "From the time control (else standard)")
     choices = [blank, *((name, RatingList(name).label) for name in kept_lists())]
-    return forms.ChoiceField(label="List", choices=choices, required=False, **kwargs)
+    return forms.ChoiceField(label=gettext_lazy("List"), choices=choices, required=False, **kwargs)
 
 
 class RoundForm(forms.Form):
@@ -63,17 +64,21 @@ class RoundForm(forms.Form):
         max_length=200,
         required=False,
         widget=forms.TextInput(attrs={"list": "ladder-events", "size": 40}),
-        help_text="Pick an existing event to keep its games together.",
+        help_text=gettext_lazy("Pick an existing event to keep its games together."),
     )
     round = forms.CharField(max_length=20, required=False)
-    rating_list = list_choice(help_text="Standard, rapid or blitz: once for the whole round.")
+    rating_list = list_choice(
+        help_text=gettext_lazy("Standard, rapid or blitz: once for the whole round.")
+    )
     time_control = forms.CharField(
         max_length=Game._meta.get_field("time_control").max_length,
         required=False,
-        help_text="Base minutes + increment seconds (90+30, 15+10, 3+2); it picks the list.",
+        help_text=gettext_lazy(
+            "Base minutes + increment seconds (90+30, 15+10, 3+2); it picks the list."
+        ),
     )
     paste = forms.CharField(
-        label="Paste games",
+        label=gettext_lazy("Paste games"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 8, "cols": 60}),
         help_text="One game a line: 'White Name - Black Name 1-0'. FIDE ids may replace names; "
@@ -135,7 +140,7 @@ class Line:
 
     @property
     def result_label(self) -> str:
-        return Result(self.result).label if self.result else self.result_text
+        return str(Result(self.result).label) if self.result else self.result_text
 
 
 def player_choices(players: list[Player]) -> list[tuple[str, str]]:

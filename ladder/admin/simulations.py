@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy
 
 from ladder.records import MAX_K, MAX_RATING, MIN_K, Player, RatingList, RatingPeriod, kept_lists
 from ratings.recompute.simulate import THRESHOLDS, simulate_rules
@@ -28,13 +29,15 @@ class SimulationForm(forms.Form):
         required=False,
         to_field_name="label",
         empty_label="the first",
-        label="From period",
+        label=gettext_lazy("From period"),
     )
-    rating_list = forms.ChoiceField(label="List", choices=())
+    rating_list = forms.ChoiceField(label=gettext_lazy("List"), choices=())
     k = forms.IntegerField(
-        required=False, min_value=MIN_K, max_value=MAX_K, label="One K for everyone"
+        required=False, min_value=MIN_K, max_value=MAX_K, label=gettext_lazy("One K for everyone")
     )
-    cap = forms.IntegerField(required=False, min_value=1, max_value=MAX_RATING, label="Cap")
+    cap = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_RATING, label=gettext_lazy("Cap")
+    )
     floor = forms.IntegerField(required=False, min_value=0, max_value=MAX_RATING)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

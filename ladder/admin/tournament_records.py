@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.utils.translation import gettext_lazy
 
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.runs import report_run
@@ -57,7 +58,7 @@ class TournamentAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(game_count=Count("games"))
 
-    @admin.display(description="Games", ordering="game_count")
+    @admin.display(description=gettext_lazy("Games"), ordering="game_count")
     def game_count(self, obj: Tournament) -> int:
         return obj.game_count  # type: ignore[attr-defined]
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.http import HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin.rounds import list_choice
 from ladder.admin.runs import report_run
@@ -40,25 +41,29 @@ class TournamentFileForm(forms.Form):
     rated_in = forms.CharField(
         max_length=RatingPeriod._meta.get_field("label").max_length,
         required=False,
-        label="Rated in",
+        label=gettext_lazy("Rated in"),
         help_text="A late report: the label of the period that rates it (default: the period "
         "holding the tournament's last day; at most the third list after it, FIDE 9.1).",
     )
     event = forms.CharField(
         max_length=Game._meta.get_field("event").max_length,
         required=False,
-        help_text="Leave blank to use the file's (line 012, or the PGN Event tag).",
+        help_text=gettext_lazy("Leave blank to use the file's (line 012, or the PGN Event tag)."),
     )
     date = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="For games the file does not date (no line 132); else the end date.",
+        help_text=gettext_lazy(
+            "For games the file does not date (no line 132); else the end date."
+        ),
     )
-    rating_list = list_choice(help_text="Leave blank to follow the file's time control.")
+    rating_list = list_choice(
+        help_text=gettext_lazy("Leave blank to follow the file's time control.")
+    )
     time_control = forms.CharField(
         max_length=Game._meta.get_field("time_control").max_length,
         required=False,
-        help_text="e.g. 90+30; leave blank to use the file's (lines 222 or 122).",
+        help_text=gettext_lazy("e.g. 90+30; leave blank to use the file's (lines 222 or 122)."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -66,7 +71,7 @@ class TournamentFileForm(forms.Form):
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_UPLOAD:
-                raise forms.ValidationError("The file is larger than 5 MB; is it a TRF?")
+                raise forms.ValidationError(gettext("The file is larger than 5 MB; is it a TRF?"))
             data["data"] = upload.read()
             data["name"] = upload.name or ""
         elif data.get("content"):
@@ -140,14 +145,14 @@ def import_tournament_view(request: Any, model_admin: Any) -> Any:
     return TemplateResponse(request, "admin/ladder/game/import_tournament.html", context)
 
 
-@admin.action(description="Export the selected games' event as a TRF")
+@admin.action(description=gettext_lazy("Export the selected games' event as a TRF"))
 def export_event_trf(model_admin: Any, request: Any, queryset: Any) -> HttpResponse | None:
     """Download the event of the selected games (one event) as a TRF-16."""
     events = sorted(set(queryset.values_list("event", flat=True)))
     if len(events) != 1 or not events[0]:
         model_admin.message_user(
             request,
-            "Select games of one event (with an event name) to export it as a TRF.",
+            gettext("Select games of one event (with an event name) to export it as a TRF."),
             messages.ERROR,
         )
         return None

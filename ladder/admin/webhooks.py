@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ladder.records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -21,10 +22,12 @@ from ladder.writes import webhooks
 
 class EndpointForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
-        choices=SUBSCRIBABLE, widget=forms.CheckboxSelectMultiple, help_text="The events to send."
+        choices=SUBSCRIBABLE,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("The events to send."),
     )
     new_secret = forms.CharField(
-        label="Secret",
+        label=gettext_lazy("Secret"),
         required=False,
         strip=True,
         max_length=WebhookEndpoint._meta.get_field("secret").max_length,
@@ -40,7 +43,7 @@ class EndpointForm(forms.ModelForm):
     def clean_new_secret(self) -> str:
         secret = self.cleaned_data["new_secret"]
         if secret and len(secret) < 24:
-            raise forms.ValidationError("Use a secret of at least 24 characters.")
+            raise forms.ValidationError(gettext("Use a secret of at least 24 characters."))
         return str(secret)
 
     def save(self, commit: bool = True) -> WebhookEndpoint:
@@ -61,11 +64,11 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     actions = ["send_test_events"]
     change_form_template = "admin/ladder/webhookendpoint/change_form.html"
 
-    @admin.display(description="secret")
+    @admin.display(description=gettext_lazy("secret"))
     def secret_shown(self, endpoint: WebhookEndpoint) -> str:
         return endpoint.masked_secret() if endpoint.pk else "made when you save"
 
-    @admin.display(description="events")
+    @admin.display(description=gettext_lazy("events"))
     def event_list(self, endpoint: WebhookEndpoint) -> str:
         return ", ".join(endpoint.events)
 
@@ -74,8 +77,11 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         if not change and not form.cleaned_data.get("new_secret"):
             self.message_user(
                 request,
-                f"The endpoint's secret is {obj.secret} — copy it into the receiver now: it "
-                "is not shown again in full.",
+                gettext(
+                    "The endpoint's secret is %(secret)s — copy it into the receiver now: it "
+                    "is not shown again in full."
+                )
+                % {"secret": obj.secret},
                 messages.WARNING,
             )
 
@@ -95,7 +101,10 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
             reverse("admin:ladder_webhookendpoint_change", args=[object_id])
         )
 
-    @admin.action(description="Send a test event to the selected endpoints", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Send a test event to the selected endpoints"),
+        permissions=["change"],
+    )
     def send_test_events(self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]) -> None:
         for endpoint in queryset:
             self._send_test(request, endpoint)
@@ -106,7 +115,9 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         self.message_user(
             request,
             format_html(
-                'A test event ({}) is on its way to {}. <a href="{}">See the delivery.</a>',
+                gettext(
+                    'A test event ({}) is on its way to {}. <a href="{}">See the delivery.</a>'
+                ),
                 event.event_id,
                 endpoint.url,
                 log,
@@ -140,15 +151,15 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     readonly_fields = fields
     inlines = [AttemptInline]
 
-    @admin.display(description="event", ordering="event__type")
+    @admin.display(description=gettext_lazy("event"), ordering="event__type")
     def event_type(self, delivery: WebhookDelivery) -> str:
         return delivery.event.type
 
-    @admin.display(description="event id")
+    @admin.display(description=gettext_lazy("event id"))
     def event_id(self, delivery: WebhookDelivery) -> str:
         return delivery.event.event_id
 
-    @admin.display(description="what was sent")
+    @admin.display(description=gettext_lazy("what was sent"))
     def payload(self, delivery: WebhookDelivery) -> str:
         return format_html("<pre>{}</pre>", webhooks.body(delivery.event).decode())
 

@@ -4,6 +4,7 @@ of the key (``ladder.records.ApiToken``), with an expiry and a revocation."""
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -17,9 +18,9 @@ class HashedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         token = ApiToken.objects.select_related("user").filter(digest=ApiToken.hash(key)).first()
         if token is None or not token.user.is_active:
-            raise AuthenticationFailed("Invalid token.")
+            raise AuthenticationFailed(gettext("Invalid token."))
         if token.revoked_at is not None:
-            raise AuthenticationFailed("This token was revoked; ask for a new one.")
+            raise AuthenticationFailed(gettext("This token was revoked; ask for a new one."))
         if token.expires_at <= timezone.now():
-            raise AuthenticationFailed("This token has expired; ask for a new one.")
+            raise AuthenticationFailed(gettext("This token has expired; ask for a new one."))
         return (token.user, token)

@@ -19,6 +19,7 @@ from typing import Any
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -112,8 +113,10 @@ def chosen_format(request, asked: str | None) -> tuple[str, str]:
     preferred = request._request.get_preferred_type(list(ACCEPTED))
     if preferred is None:
         raise exceptions.NotAcceptable(
-            "The bulk data is text/csv or application/x-ndjson (also application/jsonl): "
-            "ask for one in Accept, or with ?format=csv or ?format=jsonl."
+            gettext(
+                "The bulk data is text/csv or application/x-ndjson (also application/jsonl): "
+                "ask for one in Accept, or with ?format=csv or ?format=jsonl."
+            )
         )
     return ACCEPTED[preferred], preferred
 
@@ -253,7 +256,9 @@ class RatingListStreamView(StreamView):
             label = asked["period_label"]
             period = RatingPeriod.objects.filter(label=label).first()
             if period is None:
-                raise exceptions.NotFound(f"No period has the period_label '{label}'.")
+                raise exceptions.NotFound(
+                    gettext("No period has the period_label '%(label)s'.") % {"label": label}
+                )
         elif asked["as_published"]:
             latest = official.latest_publications([rating_list]).get(rating_list)
             period = latest.period if latest else None

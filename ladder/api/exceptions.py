@@ -13,6 +13,7 @@ from http import HTTPStatus
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
@@ -35,7 +36,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer service errors like DRF's own: JSON, field messages, the right status."""
     if isinstance(exc, RequestDataTooBig):  # Django's own limit (DATA_UPLOAD_MAX_MEMORY_SIZE)
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        exc = exceptions.ParseError(f"The request body is larger than {limit:,} bytes.")
+        exc = exceptions.ParseError(
+            gettext("The request body is larger than %(limit)s bytes.") % {"limit": f"{limit:,}"}
+        )
     if isinstance(exc, ObjectDoesNotExist):  # the row went away meanwhile (a race): 404
         exc = exceptions.NotFound(str(exc) or None)
     if isinstance(exc, ReopenRefused):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView, get_object_or_404
@@ -127,7 +128,7 @@ class HeadToHeadView(ApiMixin, GenericAPIView):
     def get(self, request, id: int, other: int):
         if id == other:
             raise exceptions.NotFound(
-                "A player has no head-to-head with themselves: give another player's id."
+                gettext("A player has no head-to-head with themselves: give another player's id.")
             )
         first = get_object_or_404(Player, pk=id)
         second = get_object_or_404(Player, pk=other)

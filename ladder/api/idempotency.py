@@ -16,6 +16,7 @@ from http import HTTPStatus
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,7 +34,14 @@ def idempotent(request: Request, write: Callable[[], Response]) -> Response:
     if key is None or not request.user.is_authenticated:
         return write()
     if not key.strip() or len(key) > _MAX_KEY or not key.isprintable():
-        raise ValidationError({HEADER: [f"Give a key of 1 to {_MAX_KEY} printable characters."]})
+        raise ValidationError(
+            {
+                HEADER: [
+                    gettext("Give a key of 1 to %(most)s printable characters.")
+                    % {"most": _MAX_KEY}
+                ]
+            }
+        )
     user_id = int(request.user.pk)
     fingerprint = hashlib.sha256(request.body).hexdigest()
     with transaction.atomic():
@@ -64,8 +72,11 @@ def _replay(request: Request, user_id: int, key: str, fingerprint: str) -> Respo
         return Response(
             {
                 HEADER: [
-                    f"This key was used for another request ({first.method} {first.path}); "
-                    "use a new key for a new request."
+                    gettext(
+                        "This key was used for another request (%(method)s %(path)s); "
+                        "use a new key for a new request."
+                    )
+                    % {"method": first.method, "path": first.path}
                 ]
             },  # fmt: skip
             status=HTTPStatus.UNPROCESSABLE_ENTITY,

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
@@ -29,9 +30,14 @@ class LimitedJSONParser(JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         body = stream.read(limit + 1) if stream is not None else b""
         if limit is not None and len(body) > limit:
-            raise ParseError(f"The request body is larger than {limit:,} bytes.")
+            raise ParseError(
+                gettext("The request body is larger than %(limit)s bytes.")
+                % {"limit": f"{limit:,}"}
+            )
         if _depth(body) > MAX_DEPTH:
-            raise ParseError(f"The JSON is nested deeper than {MAX_DEPTH} levels.")
+            raise ParseError(
+                gettext("The JSON is nested deeper than %(depth)s levels.") % {"depth": MAX_DEPTH}
+            )
         encoding = _text_encoding((parser_context or {}).get("encoding", settings.DEFAULT_CHARSET))
         try:
             return json.loads(
@@ -40,7 +46,7 @@ class LimitedJSONParser(JSONParser):
                 parse_float=_finite_float,
             )
         except (ValueError, RecursionError) as error:
-            raise ParseError(f"JSON parse error - {error}") from error
+            raise ParseError(gettext("JSON parse error - %(error)s") % {"error": error}) from error
 
 
 class NamedMediaTypesNegotiation(DefaultContentNegotiation):
@@ -53,7 +59,11 @@ class NamedMediaTypesNegotiation(DefaultContentNegotiation):
             sent = request.content_type.split(";")[0].strip()
             read = " or ".join(p.media_type for p in parsers) or "no body"
             raise UnsupportedMediaType(
-                sent, detail=f"This endpoint reads {read} only, not {sent} (the Content-Type)."
+                sent,
+                detail=gettext(
+                    "This endpoint reads %(read)s only, not %(sent)s (the Content-Type)."
+                )
+                % {"read": read, "sent": sent},
             )
         return parser
 
@@ -71,8 +81,11 @@ def _text_encoding(name: str) -> str:
         info = None
     if info is None or not getattr(info, "_is_text_encoding", True):
         raise ParseError(
-            f"The charset '{name}' is not a text encoding; send JSON as UTF-8 "
-            "(Content-Type: application/json; charset=utf-8)."
+            gettext(
+                "The charset '%(name)s' is not a text encoding; send JSON as UTF-8 "
+                "(Content-Type: application/json; charset=utf-8)."
+            )
+            % {"name": name}
         )
     return info.name
 

@@ -8,6 +8,7 @@ from typing import Any, cast
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
@@ -621,8 +622,10 @@ class RatingListQuery(serializers.Serializer):
                 raise serializers.ValidationError(
                     {
                         "date": [
-                            "A date chooses the list in force that day as it was published: "
-                            "drop as_published=false."
+                            gettext(
+                                "A date chooses the list in force that day as it was "
+                                "published: drop as_published=false."
+                            )
                         ]
                     }  # fmt: skip
                 )
@@ -631,7 +634,13 @@ class RatingListQuery(serializers.Serializer):
         if "revision" in attrs:
             if "as_published" in self.initial_data and not attrs["as_published"]:
                 raise serializers.ValidationError(
-                    {"revision": ["A revision is of a list as published: drop as_published=false."]}
+                    {
+                        "revision": [
+                            gettext(
+                                "A revision is of a list as published: drop as_published=false."
+                            )
+                        ]
+                    }
                 )
             attrs["as_published"] = True
         return attrs
@@ -683,7 +692,7 @@ class HistorySerializer(ChangeSerializer):
         lines = self.context.get("lines", {}).get(change.period_id, [])
         # One line serializer for the page's periods (its fields built once, not once a
         # period: a third of an uncached history's time on a 5,000-player club).
-        child = self.context.setdefault("line_serializer", LineSerializer())
+        child = cast(dict, self.context).setdefault("line_serializer", LineSerializer())
         return [child.to_representation(line) for line in lines]
 
 
@@ -846,7 +855,7 @@ class CalculatorSerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if sum(name in attrs for name in self.exactly_one_of) != 1:
             raise serializers.ValidationError(
-                "Give either one opponent's rating or a list of games, not both."
+                gettext("Give either one opponent's rating or a list of games, not both.")
             )
         for name in self.non_empty:
             if name in attrs and not attrs[name]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -328,7 +329,7 @@ class GameViewSet(ApiMixin, GamePreviewMixin, IdempotentCreateMixin, viewsets.Mo
 
     def perform_destroy(self, instance: Game) -> None:
         if not actions.delete_games(games=[instance], user=self.request.user):
-            raise Http404("This game no longer exists.")
+            raise Http404(gettext("This game no longer exists."))
 
 
 # --- periods -------------------------------------------------------------------------------
@@ -546,9 +547,12 @@ class RatingListView(ApiMixin, GenericAPIView):
             raise serializers.ValidationError(
                 {
                     "date": [
-                        f"No {rating_list} list was in force on {day.isoformat()}: a period's "
-                        "list is in force from the day after the period ends, once it is "
-                        "closed and published."
+                        gettext(
+                            "No %(list)s list was in force on %(day)s: a period's "
+                            "list is in force from the day after the period ends, once it is "
+                            "closed and published."
+                        )
+                        % {"list": rating_list, "day": day.isoformat()}
                     ]
                 }
             )
@@ -599,15 +603,18 @@ def _unpublished(period: RatingPeriod | None, rating_list: str, revision: int | 
     """The field error of a list asked for as published that never was (or no such
     revision)."""
     if period is None:
-        return {"as_published": [f"No {rating_list} list has been published yet: a period's "
-                                 "list is published when the period closes."]}  # fmt: skip
+        return {"as_published": [gettext(
+            "No %(list)s list has been published yet: a period's list is published when the "
+            "period closes.") % {"list": rating_list}]}  # fmt: skip
     count = period.publications.filter(rating_list=rating_list).count()
     if revision is not None and count:
-        return {"revision": [f"The {rating_list} list of {period.label} has no revision "
-                             f"{revision}: it has revisions 1 to {count}."]}  # fmt: skip
-    return {"as_published": [f"The {rating_list} list of {period.label} has not been "
-                             "published: a period's list is published when the period "
-                             "closes."]}  # fmt: skip
+        return {"revision": [gettext(
+            "The %(list)s list of %(label)s has no revision %(revision)s: it has revisions 1 "
+            "to %(count)s.") % {"list": rating_list, "label": period.label, "revision": revision,
+                                "count": count}]}  # fmt: skip
+    return {"as_published": [gettext(
+        "The %(list)s list of %(label)s has not been published: a period's list is published "
+        "when the period closes.") % {"list": rating_list, "label": period.label}]}  # fmt: skip
 
 
 # --- rating runs and freshness -----------------------------------------------------------------

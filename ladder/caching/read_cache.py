@@ -17,7 +17,8 @@ Only what is the same for everyone is kept: GET and HEAD without a session cooki
 CSRF cookie: never kept), and never a read made inside an open transaction (it may see
 uncommitted data; tests run inside one, so they read afresh unless they commit). The key holds
 the scheme and host (pagination links are absolute), the path with its query, for the API the
-negotiated format, and the day (activity, a junior's K and the charts follow the calendar); the
+negotiated format, the language it is answered in (the switcher's cookie, else
+``Accept-Language``) and the day (activity, a junior's K and the charts follow the calendar); the
 kept answer holds the version it was read under, and is served only while that is current.
 
 An API read by an anonymous client is counted by the API's throttle here, once, whether its
@@ -42,7 +43,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 
@@ -292,9 +293,12 @@ def _key(request: HttpRequest, api: bool) -> str:
     variant = ""
     if api:  # the API's format is negotiated
         variant = f"{request.META.get('HTTP_ACCEPT', '')}|{request.GET.get('format', '')}"
+    # The language too (the switcher's cookie, else Accept-Language): pages and the API's
+    # messages are answered in it (LocaleMiddleware, after this one, picks the same).
+    language = translation.get_language_from_request(request)
     where = (
         f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{variant}|"
-        f"{timezone.localdate().isoformat()}"
+        f"{timezone.localdate().isoformat()}|{language}"
     )
     digest = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
     return f"ladder:read:{digest}"

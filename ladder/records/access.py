@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from ladder.records.text import (
     refuse_control_characters,
@@ -25,9 +26,13 @@ class ThrottleCount(models.Model):
     """
 
     key = models.CharField(max_length=200, primary_key=True)
-    slot = models.BigIntegerField(help_text="The window: seconds since the epoch // its length.")
+    slot = models.BigIntegerField(
+        help_text=gettext_lazy("The window: seconds since the epoch // its length.")
+    )
     count = models.PositiveIntegerField(default=0)
-    previous = models.PositiveIntegerField(default=0, help_text="The window before's count.")
+    previous = models.PositiveIntegerField(
+        default=0, help_text=gettext_lazy("The window before's count.")
+    )
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count} (+{self.previous} before)"
@@ -41,7 +46,9 @@ class IdempotentRequest(models.Model):
     key = models.CharField(max_length=200)
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=500)
-    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    fingerprint = models.CharField(
+        max_length=64, help_text=gettext_lazy("SHA-256 of the request body.")
+    )
     status = models.PositiveSmallIntegerField()
     response = models.JSONField(encoder=DjangoJSONEncoder, null=True)
     created = models.DateTimeField(default=timezone.now, db_index=True)
@@ -63,8 +70,12 @@ class ApiToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     name = models.CharField(max_length=100, blank=True, validators=[refuse_control_characters])
-    prefix = models.CharField(max_length=8, help_text="The key's first characters, to name it.")
-    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key.")
+    prefix = models.CharField(
+        max_length=8, help_text=gettext_lazy("The key's first characters, to name it.")
+    )
+    digest = models.CharField(
+        max_length=64, unique=True, help_text=gettext_lazy("SHA-256 of the key.")
+    )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)

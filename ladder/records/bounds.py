@@ -4,27 +4,40 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
+
 from ratings.rules.calculator import K_ABOVE_MESSAGE, K_BELOW_MESSAGE, MAX_K, MIN_K
 
 # Any rating a door takes to calculate with (the calculator, the next-game preview); the
 # ratings Ladder stores are bounded by the model fields' own validators.
 MIN_RATING, MAX_RATING = 0, 3500
-RATING_BELOW_MESSAGE = f"A rating cannot be below {MIN_RATING}."
-RATING_ABOVE_MESSAGE = f"A rating cannot be above {MAX_RATING}."
+RATING_BELOW_MESSAGE = format_lazy(gettext_lazy("A rating cannot be below {low}."), low=MIN_RATING)
+RATING_ABOVE_MESSAGE = format_lazy(
+    gettext_lazy("A rating cannot be above {high}."), high=MAX_RATING
+)
 # An entry rating is a published rating: FIDE publishes none below its floor of 1400 (FIDE.md,
 # 7.2.1 and 8.2.3: a player who falls below it is listed unrated), and Ladder's ceiling is 3500
 # (no one has come within 600 points of it). A player below the floor enters unrated.
 ENTRY_RATING_FLOOR = 1400
-ENTRY_RATING_MESSAGE = (
-    f"A published rating lies between {ENTRY_RATING_FLOOR} (FIDE's floor) and {MAX_RATING}; "
-    "leave it blank for an unrated player."
+ENTRY_RATING_MESSAGE = format_lazy(
+    gettext_lazy(
+        "A published rating lies between {floor} (FIDE's floor) and {high}; "
+        "leave it blank for an unrated player."
+    ),
+    floor=ENTRY_RATING_FLOOR,
+    high=MAX_RATING,
 )
 MIN_BIRTH_YEAR = 1900
 # Far above any real career, far below what the games counters can hold once games are added.
 MAX_ENTRY_RATED_GAMES = 100_000
 # Games are dated within these years; outside them the month arithmetic of the rules fails.
 FIRST_GAME_DATE, LAST_GAME_DATE = date(1900, 1, 1), date(2999, 12, 31)
-GAME_DATE_MESSAGE = f"A game must be dated between {FIRST_GAME_DATE} and {LAST_GAME_DATE}."
+GAME_DATE_MESSAGE = format_lazy(
+    gettext_lazy("A game must be dated between {first} and {last}."),
+    first=FIRST_GAME_DATE,
+    last=LAST_GAME_DATE,
+)
 
 # The largest value the FIDE id column (a positive bigint) can hold.
 MAX_FIDE_ID = 2**63 - 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 
 from ratings.rules import engine
 
@@ -14,9 +15,15 @@ class Result(models.TextChoices):
     WHITE_WIN = engine.RESULT_WHITE_WIN, "1-0"
     BLACK_WIN = engine.RESULT_BLACK_WIN, "0-1"
     DRAW = engine.RESULT_DRAW, "½-½"
-    WHITE_FORFEIT_WIN = engine.RESULT_WHITE_FORFEIT_WIN, "+/− (White wins by forfeit, unrated)"
-    BLACK_FORFEIT_WIN = engine.RESULT_BLACK_FORFEIT_WIN, "−/+ (Black wins by forfeit, unrated)"
-    DOUBLE_FORFEIT = engine.RESULT_DOUBLE_FORFEIT, "0-0 (double forfeit, unrated)"
+    WHITE_FORFEIT_WIN = (
+        engine.RESULT_WHITE_FORFEIT_WIN,
+        gettext_lazy("+/− (White wins by forfeit, unrated)"),
+    )
+    BLACK_FORFEIT_WIN = (
+        engine.RESULT_BLACK_FORFEIT_WIN,
+        gettext_lazy("−/+ (Black wins by forfeit, unrated)"),
+    )
+    DOUBLE_FORFEIT = engine.RESULT_DOUBLE_FORFEIT, gettext_lazy("0-0 (double forfeit, unrated)")
 
     @classmethod
     def parse(cls, text: str) -> str:
@@ -29,12 +36,15 @@ class Result(models.TextChoices):
         if code in cls.values:
             return code
         *most, last = cls.values
-        raise ValueError(f"'{text}' is not a result; use {', '.join(most)} or {last}.")
+        raise ValueError(
+            gettext("'%(text)s' is not a result; use %(most)s or %(last)s.")
+            % {"text": text, "most": ", ".join(most), "last": last}
+        )
 
 
 class Sex(models.TextChoices):
-    MALE = "M", "Male"
-    FEMALE = "F", "Female"
+    MALE = "M", gettext_lazy("Male")
+    FEMALE = "F", gettext_lazy("Female")
 
 
 class Title(models.TextChoices):

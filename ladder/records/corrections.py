@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ladder.records.bounds import MAX_RATING
@@ -40,14 +41,16 @@ class BaseCorrection(models.Model):
         RatingPeriod,
         on_delete=models.PROTECT,
         related_name="base_corrections",
-        help_text="The period whose opening list it corrects (the list in force during it).",
+        help_text=gettext_lazy(
+            "The period whose opening list it corrects (the list in force during it)."
+        ),
     )
     rating = models.PositiveIntegerField(
         validators=[
             MinValueValidator(BASE_RATING_MIN, message=BASE_RATING_MESSAGE),
             MaxValueValidator(MAX_RATING, message=BASE_RATING_MESSAGE),
         ],
-        help_text="The rating FIDE rated the period's tournaments from.",
+        help_text=gettext_lazy("The rating FIDE rated the period's tournaments from."),
     )
     reason = models.TextField(validators=[refuse_control_characters_but_lines])
     user = models.ForeignKey(
@@ -63,8 +66,10 @@ class BaseCorrection(models.Model):
             models.UniqueConstraint(
                 fields=["player", "rating_list", "period"],
                 name="base_correction_once",
-                violation_error_message="This player's rating on this list in this period is "
-                "corrected already; change that correction.",
+                violation_error_message=gettext_lazy(
+                    "This player's rating on this list in this period is "
+                    "corrected already; change that correction."
+                ),
                 violation_error_code=CONFLICT,
             ),
             models.CheckConstraint(
@@ -75,7 +80,7 @@ class BaseCorrection(models.Model):
             models.CheckConstraint(
                 condition=~Q(reason=""),
                 name="base_correction_reason",
-                violation_error_message="A base correction needs a reason.",
+                violation_error_message=gettext_lazy("A base correction needs a reason."),
             ),
         ]
 

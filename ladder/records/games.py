@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ladder.records.bounds import (
@@ -63,8 +64,10 @@ class Game(models.Model):
         related_name="games",
         null=True,
         blank=True,
-        help_text="The tournament it was played in: its start chooses the list that rates it "
-        "and its period is the game's.",
+        help_text=gettext_lazy(
+            "The tournament it was played in: its start chooses the list that rates it "
+            "and its period is the game's."
+        ),
     )
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
@@ -76,12 +79,14 @@ class Game(models.Model):
         max_length=8,
         choices=RatingList.choices,
         default=RatingList.STANDARD,
-        help_text="The list the game is rated on (from the time control when one is given).",
+        help_text=gettext_lazy(
+            "The list the game is rated on (from the time control when one is given)."
+        ),
     )
     time_control = models.CharField(
         max_length=20,
         blank=True,
-        help_text="Base minutes + increment seconds, e.g. 90+30, 15+10, 3+2.",
+        help_text=gettext_lazy("Base minutes + increment seconds, e.g. 90+30, 15+10, 3+2."),
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -95,12 +100,12 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=~Q(white=F("black")),
                 name="game_white_is_not_black",
-                violation_error_message="A player cannot play themselves.",
+                violation_error_message=gettext_lazy("A player cannot play themselves."),
             ),
             models.CheckConstraint(
                 condition=Q(result__in=Result.values),
                 name="game_result_valid",
-                violation_error_message="Unknown result.",
+                violation_error_message=gettext_lazy("Unknown result."),
             ),
             models.CheckConstraint(
                 condition=Q(date__gte=FIRST_GAME_DATE, date__lte=LAST_GAME_DATE),
@@ -110,7 +115,7 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(rating_list__in=RatingList.values),
                 name="game_rating_list_valid",
-                violation_error_message="Unknown list.",
+                violation_error_message=gettext_lazy("Unknown list."),
             ),
         ]
         indexes = [models.Index(fields=["period", "rating_list"], name="game_period_list_idx")]
@@ -130,7 +135,7 @@ class Game(models.Model):
     def clean(self) -> None:
         # Periods (closed, overlapping) and duplicates are batch checks: ladder.writes.validation.
         if self.white_id and self.black_id and self.white_id == self.black_id:
-            raise ValidationError({"black": "A player cannot play themselves."})
+            raise ValidationError({"black": gettext_lazy("A player cannot play themselves.")})
         if self.tournament_id is not None:
             try:
                 tournament = self.tournament

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 
 from ratings.rules import fide
 
@@ -14,9 +15,9 @@ class RatingList(models.TextChoices):
     """FIDE's three lists (FIDE.md 9): every game is rated on one; a player has a rating on each.
     The names are the rules' (``fide.LISTS``, which a time control chooses among)."""
 
-    STANDARD = fide.LIST_STANDARD, "Standard"
-    RAPID = fide.LIST_RAPID, "Rapid"
-    BLITZ = fide.LIST_BLITZ, "Blitz"
+    STANDARD = fide.LIST_STANDARD, gettext_lazy("Standard")
+    RAPID = fide.LIST_RAPID, gettext_lazy("Rapid")
+    BLITZ = fide.LIST_BLITZ, gettext_lazy("Blitz")
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,16 @@ def parse_list(value: str | None) -> str:
         return default_list()
     if name not in RatingList.values:
         *most, last = RatingList.values
-        raise ValueError(f"'{value}' is not a list; use {', '.join(most)} or {last}.")
+        raise ValueError(
+            gettext("'%(value)s' is not a list; use %(most)s or %(last)s.")
+            % {"value": value, "most": ", ".join(most), "last": last}
+        )
     kept = kept_lists()
     if name not in kept:
-        raise ValueError(f"The club keeps no {name} list (it keeps: {', '.join(kept)}).")
+        raise ValueError(
+            gettext("The club keeps no %(name)s list (it keeps: %(kept)s).")
+            % {"name": name, "kept": ", ".join(kept)}
+        )
     return name
 
 

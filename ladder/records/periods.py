@@ -12,6 +12,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ladder.records.text import (
@@ -21,8 +22,8 @@ from ladder.records.text import (
 
 
 class PeriodStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", gettext_lazy("Open")
+    CLOSED = "closed", gettext_lazy("Closed")
 
 
 class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
@@ -69,7 +70,7 @@ class RatingPeriod(models.Model):
         max_length=20,
         unique=True,
         validators=[PERIOD_LABEL_VALIDATOR],
-        help_text="e.g. 2026-03 for a month.",
+        help_text=gettext_lazy("e.g. 2026-03 for a month."),
     )
     start = models.DateField(unique=True)
     end = models.DateField()
@@ -88,7 +89,7 @@ class RatingPeriod(models.Model):
             models.CheckConstraint(
                 condition=Q(start__lte=F("end")),
                 name="period_start_before_end",
-                violation_error_message="A period cannot end before it starts.",
+                violation_error_message=gettext_lazy("A period cannot end before it starts."),
             ),
             models.CheckConstraint(
                 condition=Q(status__in=PeriodStatus.values), name="period_status_valid"
@@ -109,20 +110,31 @@ class RatingPeriod(models.Model):
     def clean(self) -> None:
         if self.start and self.end:
             if self.end < self.start:
-                raise ValidationError({"end": "A period cannot end before it starts."})
+                raise ValidationError({"end": gettext("A period cannot end before it starts.")})
             clash = (
                 RatingPeriod.objects.overlapping(self.start, self.end).exclude(pk=self.pk).first()
             )
             if clash is not None:
                 raise ValidationError(
-                    f"The period {self.start} to {self.end} overlaps {clash.label} "
-                    f"({clash.start} to {clash.end}); periods cannot overlap."
+                    gettext(
+                        "The period %(start)s to %(end)s overlaps %(label)s "
+                        "(%(clash_start)s to %(clash_end)s); periods cannot overlap."
+                    )
+                    % {
+                        "start": self.start,
+                        "end": self.end,
+                        "label": clash.label,
+                        "clash_start": clash.start,
+                        "clash_end": clash.end,
+                    }  # fmt: skip
                 )
         if self.pk and self.start and self.end:
             outside = self.games.exclude(date__gte=self.start, date__lte=self.end)
             if outside.exists():
                 raise ValidationError(
-                    "Games of this period would fall outside its new dates; move them first."
+                    gettext(
+                        "Games of this period would fall outside its new dates; move them first."
+                    )
                 )
 
     @property
@@ -151,8 +163,11 @@ class RatingPeriod(models.Model):
         if clash is not None:
             raise ValidationError(
                 {
-                    "date": f"No rating period holds {day.isoformat()}, and the month's period "
-                    f"would overlap {clash.label}; create a period for this date first."
+                    "date": gettext(
+                        "No rating period holds %(day)s, and the month's period "
+                        "would overlap %(label)s; create a period for this date first."
+                    )
+                    % {"day": day.isoformat(), "label": clash.label}
                 }
             )
         return start.strftime("%Y-%m"), start, end
@@ -165,8 +180,8 @@ class PeriodLog(models.Model):
     """Why and by whom a period was closed or reopened (a reopen needs a reason)."""
 
     class Action(models.TextChoices):
-        CLOSED = "closed", "Closed"
-        REOPENED = "reopened", "Reopened"
+        CLOSED = "closed", gettext_lazy("Closed")
+        REOPENED = "reopened", gettext_lazy("Reopened")
 
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=8, choices=Action.choices)
@@ -185,7 +200,7 @@ class PeriodLog(models.Model):
 
 def closed_message(period: RatingPeriod) -> str:
     """Say that a period is closed and how to reopen it, for every door alike."""
-    return (
-        f"The period {period.label} is closed; its games are frozen. Reopen it first "
-        f"(admin action 'Reopen', or: manage.py reopen_period {period.label} --reason '...')."
-    )
+    return gettext(
+        "The period %(label)s is closed; its games are frozen. Reopen it first "
+        "(admin action 'Reopen', or: manage.py reopen_period %(label)s --reason '...')."
+    ) % {"label": period.label}

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ladder.records.bounds import (
@@ -110,24 +111,29 @@ class Player(models.Model):
         null=True,
         blank=True,
         unique=True,
-        validators=[MinValueValidator(1, message="A FIDE id is a whole number from 1 up.")],
-        help_text="Unique when given.",
+        validators=[
+            MinValueValidator(1, message=gettext_lazy("A FIDE id is a whole number from 1 up."))
+        ],
+        help_text=gettext_lazy("Unique when given."),
     )
     birth_year = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         validators=[MinValueValidator(MIN_BIRTH_YEAR)],
-        help_text="FIDE publishes only the year; it is all the junior rule needs.",
+        help_text=gettext_lazy("FIDE publishes only the year; it is all the junior rule needs."),
     )
     sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
     federation = models.CharField(
         max_length=3,
         blank=True,
         validators=[refuse_control_characters],
-        help_text="FIDE code, e.g. ENG.",
+        help_text=gettext_lazy("FIDE code, e.g. ENG."),
     )
     title = models.CharField(
-        max_length=3, choices=Title.choices, blank=True, help_text="A real FIDE title only."
+        max_length=3,
+        choices=Title.choices,
+        blank=True,
+        help_text=gettext_lazy("A real FIDE title only."),
     )
     # Entry data, for players who arrive with a history.
     entry_rating = models.PositiveSmallIntegerField(
@@ -137,12 +143,12 @@ class Player(models.Model):
             MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
             MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
         ],
-        help_text="Published rating on entry; blank = unrated.",
+        help_text=gettext_lazy("Published rating on entry; blank = unrated."),
     )
     entry_rated_games = models.PositiveIntegerField(
         default=0,
         validators=[MaxValueValidator(MAX_ENTRY_RATED_GAMES)],
-        help_text="Rated games completed before entry.",
+        help_text=gettext_lazy("Rated games completed before entry."),
     )
     entry_peak_rating = models.PositiveSmallIntegerField(
         null=True,
@@ -151,7 +157,7 @@ class Player(models.Model):
             MinValueValidator(ENTRY_RATING_FLOOR, message=ENTRY_RATING_MESSAGE),
             MaxValueValidator(MAX_RATING, message=ENTRY_RATING_MESSAGE),
         ],
-        help_text="Highest published rating before entry; blank = the entry rating.",
+        help_text=gettext_lazy("Highest published rating before entry; blank = the entry rating."),
     )
     rapid_entry_rating = _entry_rating("rapid")
     rapid_entry_rated_games = _entry_rated_games("rapid")
@@ -198,7 +204,9 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(entry_rated_games__lte=MAX_ENTRY_RATED_GAMES),
                 name="player_entry_rated_games_range",
-                violation_error_message="Rated games before entry cannot exceed 100,000.",
+                violation_error_message=gettext_lazy(
+                    "Rated games before entry cannot exceed 100,000."
+                ),
             ),
             *(
                 constraint
@@ -208,7 +216,9 @@ class Player(models.Model):
                     models.CheckConstraint(
                         condition=Q(**{f"{prefix}entry_rated_games__lte": MAX_ENTRY_RATED_GAMES}),
                         name=f"player_{prefix}entry_rated_games_range",
-                        violation_error_message="Rated games before entry cannot exceed 100,000.",
+                        violation_error_message=gettext_lazy(
+                            "Rated games before entry cannot exceed 100,000."
+                        ),
                     ),
                 )
             ),
@@ -290,4 +300,4 @@ class ListState:
 
     @property
     def label(self) -> str:
-        return RatingList(self.rating_list).label
+        return str(RatingList(self.rating_list).label)

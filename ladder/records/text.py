@@ -7,6 +7,7 @@ import unicodedata
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.records.bounds import (
     MAX_FIDE_ID,
@@ -31,7 +32,8 @@ def refuse_control_characters(value: str) -> None:
     char = _control_character(value)
     if char is not None:
         raise ValidationError(
-            f"Contains the control character U+{ord(char):04X}; use plain printable text.",
+            gettext("Contains the control character %(code)s; use plain printable text.")
+            % {"code": f"U+{ord(char):04X}"},
             code="control_character",
         )
 
@@ -41,15 +43,18 @@ def refuse_control_characters_but_lines(value: str) -> None:
     char = _control_character(value, allowed="\n\r\t")
     if char is not None:
         raise ValidationError(
-            f"Contains the control character U+{ord(char):04X}; use plain printable text.",
+            gettext("Contains the control character %(code)s; use plain printable text.")
+            % {"code": f"U+{ord(char):04X}"},
             code="control_character",
         )
 
 
 PERIOD_LABEL_VALIDATOR = RegexValidator(
     r"\A[0-9A-Za-z][0-9A-Za-z._-]*\Z",
-    "A period label is letters, digits and '-', '_' or '.', starting with a letter or digit "
-    "(e.g. 2026-03): it is part of the period page's address.",
+    gettext_lazy(
+        "A period label is letters, digits and '-', '_' or '.', starting with a letter or digit "
+        "(e.g. 2026-03): it is part of the period page's address."
+    ),
     code="invalid_label",
 )
 
@@ -85,7 +90,9 @@ def read_fide_id(text: str) -> int | None:
 
 def fide_id_message(text: str) -> str:
     """Say that ``text`` is not a FIDE id."""
-    return f"'{text}' is not a FIDE id: write a whole number with the digits 0-9."
+    return gettext("'%(text)s' is not a FIDE id: write a whole number with the digits 0-9.") % {
+        "text": text
+    }
 
 
 class FideIdFormField(forms.IntegerField):

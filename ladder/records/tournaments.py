@@ -14,6 +14,7 @@ from typing import Protocol
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ladder.records.codes import CONFLICT
@@ -53,24 +54,32 @@ class Tournament(models.Model):
         PGN = "pgn", "PGN file"
 
     name = models.CharField(max_length=200, validators=[refuse_control_characters])
-    start = models.DateField(help_text="The first day: the list in force then rates every game.")
+    start = models.DateField(
+        help_text=gettext_lazy("The first day: the list in force then rates every game.")
+    )
     end = models.DateField()
     rating_list = models.CharField(
         "list", max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
     )
     time_control = models.CharField(
-        max_length=20, blank=True, help_text="Base minutes + increment seconds, e.g. 90+30."
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("Base minutes + increment seconds, e.g. 90+30."),
     )
     rated_in = models.ForeignKey(
         RatingPeriod,
         on_delete=models.PROTECT,
         related_name="tournaments",
-        help_text="The period whose list rates it: by default the one holding its last day; "
-        "a later one for a late report (at most the third list after its end, 9.1).",
+        help_text=gettext_lazy(
+            "The period whose list rates it: by default the one holding its last day; "
+            "a later one for a late report (at most the third list after its end, 9.1)."
+        ),
     )
     origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.ENTERED)
     origin_file = models.CharField(
-        max_length=255, blank=True, help_text="The name of the TRF or PGN file it came from."
+        max_length=255,
+        blank=True,
+        help_text=gettext_lazy("The name of the TRF or PGN file it came from."),
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -83,18 +92,19 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(start__lte=F("end")),
                 name="tournament_start_before_end",
-                violation_error_message="A tournament cannot end before it starts.",
+                violation_error_message=gettext_lazy("A tournament cannot end before it starts."),
             ),
             models.CheckConstraint(
                 condition=Q(rating_list__in=RatingList.values),
                 name="tournament_rating_list_valid",
-                violation_error_message="Unknown list.",
+                violation_error_message=gettext_lazy("Unknown list."),
             ),
             models.UniqueConstraint(
                 fields=["name", "start", "rating_list"],
                 name="tournament_once",
-                violation_error_message="A tournament of this name, list and start is "
-                "already recorded.",
+                violation_error_message=gettext_lazy(
+                    "A tournament of this name, list and start is already recorded."
+                ),
                 violation_error_code=CONFLICT,
             ),
         ]
@@ -104,7 +114,7 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         if self.start and self.end and self.end < self.start:
-            raise ValidationError({"end": "A tournament cannot end before it starts."})
+            raise ValidationError({"end": gettext("A tournament cannot end before it starts.")})
         if self.end and self.rated_in_id is not None:
             try:
                 period = self.rated_in
@@ -136,15 +146,13 @@ def game_problems(tournament: Dated, day: date | None, rating_list: str) -> dict
     a day outside its dates, another list than a recorded tournament's."""
     problems: dict[str, str] = {}
     if day is not None and not tournament.start <= day <= tournament.end:
-        problems["date"] = (
-            f"{day} lies outside the tournament {tournament.name} "
-            f"({tournament.start} to {tournament.end})."
-        )
+        problems["date"] = gettext(
+            "%(day)s lies outside the tournament %(name)s (%(start)s to %(end)s)."
+        ) % {"day": day, "name": tournament.name, "start": tournament.start, "end": tournament.end}
     if isinstance(tournament, Tournament) and tournament.rating_list != rating_list:
-        problems["rating_list"] = (
-            f"The tournament {tournament.name} is rated on the "
-            f"{tournament.get_rating_list_display().lower()} list."
-        )
+        problems["rating_list"] = gettext(
+            "The tournament %(name)s is rated on the %(list)s list."
+        ) % {"name": tournament.name, "list": tournament.get_rating_list_display().lower()}
     return problems
 
 
@@ -153,16 +161,22 @@ def check_rated_in(end: date, period: RatingPeriod) -> None:
     if period.end < end:
         raise ValidationError(
             {
-                "rated_in": f"The period {period.label} ends on {period.end}, before the "
-                f"tournament's last day ({end}): a tournament is rated in the period holding "
-                "its end, or a later one."
+                "rated_in": gettext(
+                    "The period %(label)s ends on %(period_end)s, before the "
+                    "tournament's last day (%(end)s): a tournament is rated in the period holding "
+                    "its end, or a later one."
+                )
+                % {"label": period.label, "period_end": period.end, "end": end}
             }
         )
     late = months_between(end, period.start)
     if late > LATE_REPORT_PERIODS:
         raise ValidationError(
             {
-                "rated_in": f"The period {period.label} is past the third list after the "
-                f"tournament's end ({end}): FIDE does not rate a report that late (9.1)."
+                "rated_in": gettext(
+                    "The period %(label)s is past the third list after the "
+                    "tournament's end (%(end)s): FIDE does not rate a report that late (9.1)."
+                )
+                % {"label": period.label, "end": end}
             }
         )

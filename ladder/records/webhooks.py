@@ -22,23 +22,29 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 URL_LENGTH = 500
 SECRET_PREFIX = "whsec_"
-URL_SCHEME_MESSAGE = "Enter an http:// or https:// address that Ladder can send events to."
-URL_CREDENTIALS_MESSAGE = (
+URL_SCHEME_MESSAGE = gettext_lazy(
+    "Enter an http:// or https:// address that Ladder can send events to."
+)
+URL_CREDENTIALS_MESSAGE = gettext_lazy(
     "Leave the user name and password out of the address: the endpoint's secret signs every "
     "event, and an address is shown in the delivery log."
 )
 
 
 class EventType(models.TextChoices):
-    LIST_PUBLISHED = "list.published", "A list is published (a period closes)"
-    LIST_REVISED = "list.revised", "A published list is revised (a period closes again)"
-    RUN_FINISHED = "run.finished", "A rating run finished"
-    RUN_FAILED = "run.failed", "A rating run failed (gave up after its attempts)"
-    PERIOD_REOPENED = "period.reopened", "A period is reopened"
-    TEST = "test", "A test event (sent from the admin)"
+    LIST_PUBLISHED = "list.published", gettext_lazy("A list is published (a period closes)")
+    LIST_REVISED = (
+        "list.revised",
+        gettext_lazy("A published list is revised (a period closes again)"),
+    )
+    RUN_FINISHED = "run.finished", gettext_lazy("A rating run finished")
+    RUN_FAILED = "run.failed", gettext_lazy("A rating run failed (gave up after its attempts)")
+    PERIOD_REOPENED = "period.reopened", gettext_lazy("A period is reopened")
+    TEST = "test", gettext_lazy("A test event (sent from the admin)")
 
 
 SUBSCRIBABLE = [choice for choice in EventType.choices if choice[0] != EventType.TEST]
@@ -58,7 +64,9 @@ def validate_endpoint_url(value: str) -> None:
 def validate_event_types(value: Any) -> None:
     allowed = {choice for choice, _ in SUBSCRIBABLE}
     if not isinstance(value, list) or not value or not set(value) <= allowed:
-        raise ValidationError("Choose at least one of the events Ladder sends.", code="events")
+        raise ValidationError(
+            gettext("Choose at least one of the events Ladder sends."), code="events"
+        )
 
 
 def new_secret() -> str:
@@ -74,21 +82,27 @@ class WebhookEndpoint(models.Model):
 
     url = models.CharField(
         "address", max_length=URL_LENGTH, validators=[validate_endpoint_url],
-        help_text="Where Ladder POSTs the events (http:// or https://, no user name or password).",
+        help_text=gettext_lazy(
+            "Where Ladder POSTs the events (http:// or https://, no user name or password)."
+        ),
     )  # fmt: skip
     description = models.CharField(max_length=200, blank=True)
     secret = models.CharField(
         max_length=100, default=new_secret, editable=False,
-        help_text="Signs every event (HMAC-SHA256); shown in full once, when the endpoint is made.",
+        help_text=gettext_lazy(
+            "Signs every event (HMAC-SHA256); shown in full once, when the endpoint is made."
+        ),
     )  # fmt: skip
     events = models.JSONField(
-        default=list, validators=[validate_event_types], help_text="The events to send."
+        default=list,
+        validators=[validate_event_types],
+        help_text=gettext_lazy("The events to send."),
     )
     is_active = models.BooleanField("active", default=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        verbose_name = "webhook endpoint"
+        verbose_name = gettext_lazy("webhook endpoint")
 
     def __str__(self) -> str:
         return self.description or self.url
@@ -110,7 +124,7 @@ class WebhookEvent(models.Model):
     data = models.JSONField(encoder=DjangoJSONEncoder, default=dict)
 
     class Meta:
-        verbose_name = "webhook event"
+        verbose_name = gettext_lazy("webhook event")
 
     def __str__(self) -> str:
         return f"{self.type} {self.event_id}"
@@ -122,9 +136,9 @@ class WebhookEvent(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending", "pending"
-    DELIVERED = "delivered", "delivered"
-    FAILED = "failed", "failed (gave up)"
+    PENDING = "pending", gettext_lazy("pending")
+    DELIVERED = "delivered", gettext_lazy("delivered")
+    FAILED = "failed", gettext_lazy("failed (gave up)")
 
 
 class WebhookDelivery(models.Model):
@@ -142,8 +156,8 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        verbose_name = "webhook delivery"
-        verbose_name_plural = "webhook deliveries"
+        verbose_name = gettext_lazy("webhook delivery")
+        verbose_name_plural = gettext_lazy("webhook deliveries")
         constraints = [
             models.UniqueConstraint(fields=["event", "endpoint"], name="one_delivery_per_endpoint")
         ]
@@ -164,7 +178,7 @@ class WebhookAttempt(models.Model):
     next_retry_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name = "delivery attempt"
+        verbose_name = gettext_lazy("delivery attempt")
         ordering = ["delivery", "number"]
 
     def __str__(self) -> str:

@@ -1,4 +1,5 @@
-"""Template helpers of the players' pages: the club's name and periods named by their month."""
+"""Template helpers of the players' pages: the club's name, periods named by their month, and
+days written the way the page's language writes them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import date
 from django import template
 from django.conf import settings
 from django.utils.dateformat import format as date_format
+from django.utils.translation import pgettext
 
 register = template.Library()
 
@@ -29,3 +31,28 @@ def month_name(label: object) -> str:
     if match is None or not 1 <= int(match.group(2)) <= 12:
         return text
     return date_format(date(int(match.group(1)), int(match.group(2)), 1), "F Y")
+
+
+def _written(value: object, layout: str) -> str:
+    if not isinstance(value, date):  # a datetime is a date too; None and "" stay blank
+        return ""
+    return date_format(value, layout)
+
+
+@register.filter(expects_localtime=True)
+def day(value: object) -> str:
+    """A day as the page's language writes it short: "2 Mar 2026", "2. Mär 2026"."""
+    return _written(value, pgettext("date format (Django's date filter): 2 Mar 2026", "j M Y"))
+
+
+@register.filter(expects_localtime=True)
+def long_day(value: object) -> str:
+    """A day as the page's language writes it in full: "2 March 2026", "2. März 2026"."""
+    return _written(value, pgettext("date format (Django's date filter): 2 March 2026", "j F Y"))
+
+
+@register.filter(expects_localtime=True)
+def day_time(value: object) -> str:
+    """A moment as the page's language writes it: "2 Mar 2026, 14:05"."""
+    layout = pgettext("date format (Django's date filter): 2 Mar 2026, 14:05", "j M Y, H:i")
+    return _written(value, layout)

@@ -11,6 +11,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.records import (
     K_ABOVE_MESSAGE,
@@ -30,15 +32,15 @@ from ratings.rules import calculator, fide
 OTHER = "other"
 
 
-def rating_field(label: str, **kwargs) -> forms.IntegerField:
+def rating_field(label: Any, **kwargs) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
         min_value=MIN_RATING,
         max_value=MAX_RATING,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
         error_messages={
-            "required": "Enter a rating.",
-            "invalid": "Enter a whole number.",
+            "required": gettext_lazy("Enter a rating."),
+            "invalid": gettext_lazy("Enter a whole number."),
             "min_value": RATING_BELOW_MESSAGE,
             "max_value": RATING_ABOVE_MESSAGE,
         },
@@ -49,27 +51,35 @@ def rating_field(label: str, **kwargs) -> forms.IntegerField:
 class CalculatorForm(forms.Form):
     """One game (or a whole event) for one player, with the options FIDE and the seeds offer."""
 
-    MODE_CHOICES = (("single", "One game"), ("event", "Several games (an event)"))
+    MODE_CHOICES = (
+        ("single", gettext_lazy("One game")),
+        ("event", gettext_lazy("Several games (an event)")),
+    )
     RESULT_CHOICES = tuple(calculator.RESULT_LABELS.items())
     METHOD_CHOICES = tuple(calculator.METHOD_LABELS.items())
-    K_CHOICES = (*((str(k), str(k)) for k in calculator.K_PRESETS), (OTHER, "Other"))
+    K_CHOICES = (*((str(k), str(k)) for k in calculator.K_PRESETS), (OTHER, gettext_lazy("Other")))
 
     mode = forms.ChoiceField(
-        label="Mode", choices=MODE_CHOICES, initial="single", widget=forms.RadioSelect
+        label=gettext_lazy("Mode"), choices=MODE_CHOICES, initial="single", widget=forms.RadioSelect
     )
-    own = rating_field("Your rating", initial=1500)
-    opponent = rating_field("Opponent's rating", initial=1600, required=False)
+    own = rating_field(gettext_lazy("Your rating"), initial=1500)
+    opponent = rating_field(gettext_lazy("Opponent's rating"), initial=1600, required=False)
     result = forms.ChoiceField(
-        label="Result", choices=RESULT_CHOICES, initial="win", widget=forms.RadioSelect
+        label=gettext_lazy("Result"),
+        choices=RESULT_CHOICES,
+        initial="win",
+        widget=forms.RadioSelect,
     )
     games = forms.CharField(
-        label="Games",
+        label=gettext_lazy("Games"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "placeholder": "1600 1\n1720 ½\n1550 0"}),
-        help_text="One game a line: the opponent's rating, then your score (1, ½ or 0).",
+        help_text=gettext_lazy(
+            "One game a line: the opponent's rating, then your score (1, ½ or 0)."
+        ),
     )
     k_preset = forms.ChoiceField(
-        label="K-factor",
+        label=gettext_lazy("K-factor"),
         choices=K_CHOICES,
         initial="20",
         widget=forms.RadioSelect,
@@ -78,7 +88,7 @@ class CalculatorForm(forms.Form):
         "and online calculators use 32.",
     )
     k_other = forms.IntegerField(
-        label="Other K",
+        label=gettext_lazy("Other K"),
         required=False,
         min_value=MIN_K,
         max_value=MAX_K,
@@ -91,22 +101,24 @@ class CalculatorForm(forms.Form):
         },
     )
     method = forms.ChoiceField(
-        label="Expected score from",
+        label=gettext_lazy("Expected score from"),
         choices=METHOD_CHOICES,
         initial=fide.METHOD_FIDE,
         widget=forms.RadioSelect,
     )
     apply_cap = forms.BooleanField(
-        label="400-point rule (8.3.1, FIDE table only)",
+        label=gettext_lazy("400-point rule (8.3.1, FIDE table only)"),
         required=False,
         initial=True,
-        help_text="Count a difference beyond ±400 as ±400 (not for players rated 2650+).",
+        help_text=gettext_lazy(
+            "Count a difference beyond ±400 as ±400 (not for players rated 2650+)."
+        ),
     )
     apply_700 = forms.BooleanField(
-        label="700 rule (8.3.3, FIDE table only)",
+        label=gettext_lazy("700 rule (8.3.3, FIDE table only)"),
         required=False,
         initial=True,
-        help_text="If K × games > 700, K becomes 700 ÷ games, rounded down.",
+        help_text=gettext_lazy("If K × games > 700, K becomes 700 ÷ games, rounded down."),
     )
 
     def clean_games(self) -> list[tuple[int, int]]:
@@ -119,17 +131,27 @@ class CalculatorForm(forms.Form):
                 continue
             if len(parts) != 2:
                 raise ValidationError(
-                    f"Line {number}: write the opponent's rating and your score, e.g. 1600 ½."
+                    gettext(
+                        "Line %(number)s: write the opponent's rating and your score, e.g. 1600 ½."
+                    )
+                    % {"number": number}
                 )
             rating, score = parts
             is_number = rating.isascii() and rating.isdigit()
             if not is_number or not MIN_RATING <= int(rating) <= MAX_RATING:
                 raise ValidationError(
-                    f"Line {number}: '{rating}' is not a rating from {MIN_RATING} to {MAX_RATING}."
+                    gettext(
+                        "Line %(number)s: '%(rating)s' is not a rating from %(low)s to %(high)s."
+                    )
+                    % {"number": number, "rating": rating, "low": MIN_RATING, "high": MAX_RATING}
                 )
             units = calculator.score_units(score)
             if units is None:
-                raise ValidationError(f"Line {number}: {calculator.score_message(score)}")
+                raise ValidationError(
+                    gettext("Line %(number)s:") % {"number": number}
+                    + " "
+                    + calculator.score_message(score)
+                )
             games.append((int(rating), units))
         if len(games) > calculator.MAX_EVENT_GAMES:
             raise ValidationError(calculator.EVENT_TOO_LONG_MESSAGE)
@@ -166,15 +188,17 @@ class CalculatorForm(forms.Form):
         }
 
 
-def count_field(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
-    between = f"Enter a whole number from {low} to {high}."
+def count_field(label: Any, low: int, high: int, **kwargs) -> forms.IntegerField:
+    between = format_lazy(
+        gettext_lazy("Enter a whole number from {low} to {high}."), low=low, high=high
+    )
     return forms.IntegerField(
         label=label,
         required=False,
         min_value=low,
         max_value=high,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
-        error_messages={"invalid": "Enter a whole number.", "min_value": between,
+        error_messages={"invalid": gettext_lazy("Enter a whole number."), "min_value": between,
                         "max_value": between},
         **kwargs,
     )  # fmt: skip
@@ -184,16 +208,21 @@ class KHelperForm(forms.Form):
     """The calculator's K helper: what K FIDE gives a player (8.3.3)."""
 
     rated_games = count_field(
-        "Rated games so far",
+        gettext_lazy("Rated games so far"),
         0,
         MAX_ENTRY_RATED_GAMES,
-        help_text="Games on published lists before this one.",
+        help_text=gettext_lazy("Games on published lists before this one."),
     )
     birth_year = count_field(
-        "Birth year", MIN_BIRTH_YEAR, 2100, help_text="Leave blank if not a junior."
+        gettext_lazy("Birth year"),
+        MIN_BIRTH_YEAR,
+        2100,
+        help_text=gettext_lazy("Leave blank if not a junior."),
     )
     peak_rating = rating_field(
-        "Highest published rating", required=False, help_text="Leave blank if never rated."
+        gettext_lazy("Highest published rating"),
+        required=False,
+        help_text=gettext_lazy("Leave blank if never rated."),
     )
 
     def has_input(self) -> bool:
@@ -204,7 +233,7 @@ class WhatIfForm(forms.Form):
     """The next-game preview on a player's page, on one of the kept lists."""
 
     opponent = rating_field("Opponent's rating")
-    list = forms.ChoiceField(label="List", required=False)
+    list = forms.ChoiceField(label=gettext_lazy("List"), required=False)
 
     def __init__(self, *args, lists: Sequence[str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)

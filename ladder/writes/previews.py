@@ -51,7 +51,7 @@ class RatingChangeAhead:
 
     @property
     def list_label(self) -> str:
-        return RatingList(self.rating_list).label
+        return str(RatingList(self.rating_list).label)
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class LineChange:
 
     @property
     def list_label(self) -> str:
-        return RatingList(self.rating_list).label
+        return str(RatingList(self.rating_list).label)
 
 
 @dataclass

@@ -115,12 +115,12 @@ def test_a_bad_player_is_refused_at_every_door(api, client, boss, tmp_path, fiel
             "blitz_entry_rated_games": 0, "ratingchange_set-TOTAL_FORMS": 0,
             "ratingchange_set-INITIAL_FORMS": 0, field: value}  # fmt: skip
     page = html.unescape(client.post("/admin/ladder/player/add/", form).content.decode())
-    assert (message or "FIDE id") in page
+    assert str(message or "FIDE id") in page
     text = f"name\n{value}\n" if column == "name" else f"name,{column}\nAda,{value}\n"
     shown = import_file(tmp_path, "import_players", text)
     assert f"column '{column}'" in shown
     if message:
-        assert message in shown
+        assert str(message) in shown
     assert not Player.objects.exists()
 
 

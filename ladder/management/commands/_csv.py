@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from django.core.management.base import CommandError
+from django.utils.translation import gettext
 
 from ladder.exceptions import ImportFailed
 from ratings.models import RatingRun
@@ -17,11 +18,13 @@ def import_file(path: str, importer: Callable[[TextIO], Any]) -> Any:
         with open(path, encoding="utf-8-sig", newline="") as file:
             return importer(file)
     except OSError as exc:
-        raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
+        raise CommandError(
+            gettext("Cannot read %(path)s: %(reason)s.") % {"path": path, "reason": exc.strerror}
+        ) from exc
     except UnicodeDecodeError as exc:
-        raise CommandError(f"{path} is not UTF-8 text.") from exc
+        raise CommandError(gettext("%(path)s is not UTF-8 text.") % {"path": path}) from exc
     except ImportFailed as exc:
-        raise CommandError(f"Nothing was imported.\n{exc}") from exc
+        raise CommandError(gettext("Nothing was imported.") + f"\n{exc}") from exc
 
 
 def report_run(stdout: Any) -> None:

@@ -1,4 +1,5 @@
 from django.core.management.base import CommandError
+from django.utils.translation import gettext
 
 from ladder.records import RatingPeriod
 
@@ -8,6 +9,11 @@ def period_by_label(label: str) -> RatingPeriod:
     period = RatingPeriod.objects.filter(label=label).first()
     if period is None:
         known = list(RatingPeriod.objects.values_list("label", flat=True))
-        hint = f" Known periods: {', '.join(known)}." if known else " There are no periods yet."
-        raise CommandError(f"No rating period is labelled '{label}'.{hint}")
+        if known:
+            hint = gettext("Known periods: %(labels)s.") % {"labels": ", ".join(known)}
+        else:
+            hint = gettext("There are no periods yet.")
+        raise CommandError(
+            gettext("No rating period is labelled '%(label)s'.") % {"label": label} + " " + hint
+        )
     return period

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from ladder.exceptions import TrfRefused
 from ladder.files import tournaments
@@ -21,7 +22,9 @@ def read_file(path: str) -> tuple[str, str]:
         with open(path, "rb") as file:
             return decode(file.read())
     except OSError as exc:
-        raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
+        raise CommandError(
+            gettext("Cannot read %(path)s: %(reason)s.") % {"path": path, "reason": exc.strerror}
+        ) from exc
 
 
 def refused(error: TrfRefused) -> CommandError:
@@ -29,14 +32,16 @@ def refused(error: TrfRefused) -> CommandError:
     more = len(error.problems) - MAX_SHOWN
     if more > 0:
         shown.append(f"... and {more} more problems.")
-    return CommandError("Nothing was imported.\n" + "\n".join(shown))
+    return CommandError(gettext("Nothing was imported.") + "\n" + "\n".join(shown))
 
 
 def iso_date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError as exc:
-        raise CommandError(f"--date: '{text}' is not a date in the form YYYY-MM-DD.") from exc
+        raise CommandError(
+            gettext("--date: '%(text)s' is not a date in the form YYYY-MM-DD.") % {"text": text}
+        ) from exc
 
 
 class ImportCommand(BaseCommand):
@@ -81,12 +86,19 @@ class ImportCommand(BaseCommand):
         except TrfRefused as error:
             raise refused(error) from error
         if plan.dry_run:
-            self.stdout.write(f"Dry run: {len(plan.entries)} games checked; nothing was written.")
+            self.stdout.write(
+                gettext("Dry run: %(entries)s games checked; nothing was written.")
+                % {"entries": len(plan.entries)}
+            )
             return
         self.stdout.write(
             self.style.SUCCESS(
-                f"Imported {len(plan.games)} games of '{plan.event}' and "
-                f"{len(plan.new_players)} new players."
+                gettext("Imported %(games)s games of '%(event)s' and %(players)s new players.")
+                % {
+                    "games": len(plan.games),
+                    "event": plan.event,
+                    "players": len(plan.new_players),
+                }  # fmt: skip
             )
         )
         report_run(self.stdout)

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.management.commands._csv import report_run
 from ladder.records import BaseCorrection, RatingList, RatingPeriod, kept_lists
@@ -37,10 +38,13 @@ class Command(BaseCommand):
         try:
             player = PlayerLookup.load().find(options["player"])
         except LookupError as error:
-            raise CommandError(f"PLAYER: {error}") from None
+            raise CommandError(gettext("PLAYER: %(error)s") % {"error": error}) from None
         period = RatingPeriod.objects.filter(label=options["month"]).first()
         if period is None:
-            raise CommandError(f"--month: No rating period is labelled '{options['month']}'.")
+            raise CommandError(
+                gettext("--month: No rating period is labelled '%(month)s'.")
+                % {"month": options["month"]}
+            )
         user = self._user(options["user"])
         found = BaseCorrection.objects.filter(
             player=player, rating_list=rating_list, period=period
@@ -48,9 +52,16 @@ class Command(BaseCommand):
         try:
             if options["delete"]:
                 if found is None:
-                    raise CommandError(f"{player} has no base correction in {period.label}.")
+                    raise CommandError(
+                        gettext("%(player)s has no base correction in %(label)s.")
+                        % {"player": player, "label": period.label}
+                    )
                 actions.delete_base_corrections(corrections=[found], user=user)
-                self.stdout.write(self.style.SUCCESS(f"Deleted the base correction of {player}."))
+                self.stdout.write(
+                    self.style.SUCCESS(
+                        gettext("Deleted the base correction of %(player)s.") % {"player": player}
+                    )
+                )
                 report_run(self.stdout)
                 return
             correction = found or BaseCorrection(
@@ -63,8 +74,17 @@ class Command(BaseCommand):
             raise CommandError(_sentences(error)) from None
         self.stdout.write(
             self.style.SUCCESS(
-                f"{player} is rated from {correction.rating} on the {rating_list} list in "
-                f"{period.label}: {correction.reason}"
+                gettext(
+                    "%(player)s is rated from %(rating)s on the %(list)s list in "
+                    "%(label)s: %(reason)s"
+                )
+                % {
+                    "player": player,
+                    "rating": correction.rating,
+                    "list": rating_list,
+                    "label": period.label,
+                    "reason": correction.reason,
+                }  # fmt: skip
             )
         )
         report_run(self.stdout)
@@ -75,7 +95,7 @@ class Command(BaseCommand):
             return None
         user = get_user_model().objects.filter(username=name).first()
         if user is None:
-            raise CommandError(f"--user: No user is named '{name}'.")
+            raise CommandError(gettext("--user: No user is named '%(name)s'.") % {"name": name})
         return user
 
 
@@ -83,7 +103,9 @@ def _number(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise CommandError(f"--rating: '{text}' is not a whole number.") from None
+        raise CommandError(
+            gettext("--rating: '%(text)s' is not a whole number.") % {"text": text}
+        ) from None
 
 
 def _sentences(error: ValidationError) -> str:

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.management.commands._periods import period_by_label
 from ladder.writes.actions import close_period
@@ -21,4 +22,6 @@ class Command(BaseCommand):
             close_period(period=period)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
-        self.stdout.write(self.style.SUCCESS(f"Closed {period.label}."))
+        self.stdout.write(
+            self.style.SUCCESS(gettext("Closed %(label)s.") % {"label": period.label})
+        )

@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.files import player_export
 from ladder.writes.actions import erase_player
@@ -41,9 +42,18 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             self.style.SUCCESS(
-                f"Erased player #{erasure.player.pk}: now '{erasure.player.name}'; {kept}; "
-                f"{erasure.versions_scrubbed} history versions and {erasure.texts_rewritten} "
-                "other records rewritten. Games and ratings are unchanged."
+                gettext(
+                    "Erased player #%(pk)s: now '%(name)s'; %(kept)s; %(versions)s history "
+                    "versions and %(texts)s other records rewritten. Games and ratings are "
+                    "unchanged."
+                )
+                % {
+                    "pk": erasure.player.pk,
+                    "name": erasure.player.name,
+                    "kept": kept,
+                    "versions": erasure.versions_scrubbed,
+                    "texts": erasure.texts_rewritten,
+                }  # fmt: skip
             )
         )
 
@@ -52,5 +62,7 @@ def _active_user(username: str) -> Any:
     User = get_user_model()
     user = User.objects.filter(**{User.USERNAME_FIELD: username, "is_active": True}).first()
     if user is None:
-        raise CommandError(f"No active user is called '{username}'.")
+        raise CommandError(
+            gettext("No active user is called '%(username)s'.") % {"username": username}
+        )
     return user

@@ -3,6 +3,7 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from ladder.files.backup import export_club
 
@@ -27,7 +28,12 @@ class Command(BaseCommand):
             with open(file, "w", encoding="utf-8") as out:
                 json.dump(document, out, indent=1, ensure_ascii=False)
         except OSError as error:
-            raise CommandError(f"Cannot write {file}: {error.strerror}.") from error
+            raise CommandError(
+                gettext("Cannot write %(file)s: %(reason)s.")
+                % {"file": file, "reason": error.strerror}
+            ) from error
         sections = ("players", "periods", "games", "publications", "users")
         counts = ", ".join(f"{len(document[k])} {k}" for k in sections)
-        self.stderr.write(f"Exported {counts} to {file}.")
+        self.stderr.write(
+            gettext("Exported %(counts)s to %(file)s.") % {"counts": counts, "file": file}
+        )

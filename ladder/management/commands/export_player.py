@@ -4,6 +4,7 @@ about one player (ID: their id or FIDE id), as JSON or as a zip of CSV files."""
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.files import player_export
 
@@ -30,7 +31,9 @@ class Command(BaseCommand):
     def handle(self, *args: str, **options: Any) -> None:
         zipped = options["format"] == "csv"
         if zipped and not options["output"]:
-            raise CommandError("A CSV export is a zip file; give --output FILE to write it to.")
+            raise CommandError(
+                gettext("A CSV export is a zip file; give --output FILE to write it to.")
+            )
         try:
             player = player_export.find_player(options["id"])
         except LookupError as error:
@@ -47,5 +50,11 @@ class Command(BaseCommand):
                 with open(options["output"], "w", encoding="utf-8") as file:
                     file.write(player_export.as_json(data) + "\n")
         except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from error
-        self.stdout.write(f"Wrote the data of player #{player.pk} to {options['output']}.")
+            raise CommandError(
+                gettext("Cannot write %(output)s: %(reason)s.")
+                % {"output": options["output"], "reason": error.strerror}
+            ) from error
+        self.stdout.write(
+            gettext("Wrote the data of player #%(pk)s to %(output)s.")
+            % {"pk": player.pk, "output": options["output"]}
+        )

@@ -1,6 +1,7 @@
 """manage.py export_trf --event NAME [--output FILE]: write an event as a TRF-16."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from ladder.files import exports
 
@@ -28,5 +29,11 @@ class Command(BaseCommand):
             with open(options["output"], "w", encoding="utf-8") as file:
                 file.write(text)
         except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from error
-        self.stdout.write(f"Wrote '{options['event']}' to {options['output']}.")
+            raise CommandError(
+                gettext("Cannot write %(output)s: %(reason)s.")
+                % {"output": options["output"], "reason": error.strerror}
+            ) from error
+        self.stdout.write(
+            gettext("Wrote '%(event)s' to %(output)s.")
+            % {"event": options["event"], "output": options["output"]}
+        )

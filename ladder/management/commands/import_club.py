@@ -5,6 +5,7 @@ import json
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ladder.exceptions import NotAnExport
 from ladder.files.backup import read_club
@@ -34,17 +35,24 @@ class Command(BaseCommand):
             with open(file, encoding="utf-8") as source:
                 document = json.load(source)
         except OSError as error:
-            raise CommandError(f"Cannot read {file}: {error.strerror}.") from error
+            raise CommandError(
+                gettext("Cannot read %(file)s: %(reason)s.")
+                % {"file": file, "reason": error.strerror}
+            ) from error
         except UnicodeDecodeError as error:
-            raise CommandError(f"{file} is not UTF-8 text.") from error
+            raise CommandError(gettext("%(file)s is not UTF-8 text.") % {"file": file}) from error
         except (ValueError, RecursionError) as error:
-            raise CommandError(f"{file} is not JSON: {error}.") from error
+            raise CommandError(
+                gettext("%(file)s is not JSON: %(error)s.") % {"file": file, "error": error}
+            ) from error
         started = timezone.now()
         try:
             counts = actions.restore_club(plan=read_club(document), replace=replace)
         except (NotAnExport, ValidationError) as error:
             messages = getattr(error, "messages", [str(error)])
-            raise CommandError("Nothing was restored.\n" + "\n".join(messages)) from error
+            raise CommandError(
+                gettext("Nothing was restored.") + "\n" + "\n".join(messages)
+            ) from error
         self.stdout.write(
             "Restored " + ", ".join(f"{n} {what}" for what, n in counts.items()) + "."
         )

@@ -1,6 +1,7 @@
 """manage.py import_games FILE: import games from a CSV file, all or nothing, then rate them."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext
 
 from ladder.files import csv_import
 from ladder.files.csv_import import GAME_COLUMNS
@@ -20,5 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         games = import_file(options["file"], csv_import.import_games)
-        self.stdout.write(self.style.SUCCESS(f"Imported {len(games)} games."))
+        self.stdout.write(
+            self.style.SUCCESS(gettext("Imported %(games)s games.") % {"games": len(games)})
+        )
         report_run(self.stdout)

@@ -1,6 +1,7 @@
 """manage.py import_players FILE: import players from a CSV file, all or nothing."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext
 
 from ladder.files import csv_import
 from ladder.files.csv_import import PLAYER_COLUMNS
@@ -19,4 +20,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         created = import_file(options["file"], csv_import.import_players)
-        self.stdout.write(self.style.SUCCESS(f"Imported {len(created)} players."))
+        self.stdout.write(
+            self.style.SUCCESS(gettext("Imported %(created)s players.") % {"created": len(created)})
+        )

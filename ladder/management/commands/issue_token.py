@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 
 from ladder.records import ApiToken
 from ladder.writes import tokens as token_writes
@@ -27,7 +28,10 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise CommandError(f"No user is named '{username}'; create one with createsuperuser.")
+            raise CommandError(
+                gettext("No user is named '%(username)s'; create one with createsuperuser.")
+                % {"username": username}
+            )
         tokens = ApiToken.objects.filter(user=user)
         if options["list"]:
             for token in tokens:
@@ -39,8 +43,14 @@ class Command(BaseCommand):
             chosen = tokens if options["revoke_all"] else tokens.filter(prefix=options["revoke"])
             count = token_writes.revoke_tokens(chosen)
             if options["revoke"] and not chosen.exists():
-                raise CommandError(f"{username} has no token starting '{options['revoke']}'.")
-            self.stdout.write(f"Revoked {count} token" + ("" if count == 1 else "s") + ".")
+                raise CommandError(
+                    gettext("%(username)s has no token starting '%(revoke)s'.")
+                    % {"username": username, "revoke": options["revoke"]}
+                )
+            self.stdout.write(
+                ngettext("Revoked %(count)s token.", "Revoked %(count)s tokens.", count)
+                % {"count": count}
+            )
             return
         try:
             _, key = token_writes.issue_token(user=user, days=options["days"], name=options["name"])

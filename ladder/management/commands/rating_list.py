@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.files.cells import neutralise
 from ladder.management.commands._periods import period_by_label
@@ -44,14 +45,17 @@ class Command(BaseCommand):
         chosen = options["rating_list"]
         if chosen not in kept_lists():
             raise CommandError(
-                f"The club keeps no {chosen} list (it keeps: {', '.join(kept_lists())})."
+                gettext("The club keeps no %(name)s list (it keeps: %(kept)s).")
+                % {"name": chosen, "kept": ", ".join(kept_lists())}
             )
         if options["label"]:
             period: RatingPeriod | None = period_by_label(options["label"])
         else:
             period = RatingPeriod.objects.latest_period()
         if period is None:
-            raise CommandError("There are no rating periods yet; enter or import games first.")
+            raise CommandError(
+                gettext("There are no rating periods yet; enter or import games first.")
+            )
         self.chosen = chosen
         self.published = ""
         if options["revision"] is not None:
@@ -74,8 +78,11 @@ class Command(BaseCommand):
         if found is None:
             which = f"revision {revision} of " if revision else ""
             raise CommandError(
-                f"There is no {which}published {chosen} list for {period.label}: a period's "
-                "list is published when the period closes."
+                gettext(
+                    "There is no %(which)spublished %(list)s list for %(label)s: a period's "
+                    "list is published when the period closes."
+                )
+                % {"which": which, "list": chosen, "label": period.label}
             )
         published, lines = found
         self.published = f" as published {published.published_at:%Y-%m-%d}" + (

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.management.commands._periods import period_by_label
 from ladder.records import RatingList, kept_lists
@@ -33,8 +34,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["rating_list"] and options["rating_list"] not in kept_lists():
             raise CommandError(
-                f"The club keeps no {options['rating_list']} list "
-                f"(it keeps: {', '.join(kept_lists())})."
+                gettext("The club keeps no %(name)s list (it keeps: %(kept)s).")
+                % {"name": options["rating_list"], "kept": ", ".join(kept_lists())}
             )
         period = period_by_label(options["label"]) if options["label"] else None
         lists = [options["rating_list"]] if options["rating_list"] else kept_lists()

@@ -2,6 +2,7 @@
 (CSV imports, club restores, the demo club) the first history version they lack."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext
 
 from ladder.writes import actions
 
@@ -17,7 +18,7 @@ class Command(BaseCommand):
         counts = actions.record_first_versions()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Recorded a first version of {counts['players']} players and "
-                f"{counts['games']} games."
+                gettext("Recorded a first version of %(players)s players and %(games)s games.")
+                % {"players": counts["players"], "games": counts["games"]}
             )
         )

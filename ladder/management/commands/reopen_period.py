@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.management.commands._periods import period_by_label
 from ladder.writes.actions import reopen_period
@@ -30,12 +31,16 @@ class Command(BaseCommand):
             reopen_period(period=period, reason=options["reason"], user=user)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
-        self.stdout.write(self.style.SUCCESS(f"Reopened {period.label}."))
+        self.stdout.write(
+            self.style.SUCCESS(gettext("Reopened %(label)s.") % {"label": period.label})
+        )
 
 
 def _active_user(username: str) -> Any:
     User = get_user_model()
     user = User.objects.filter(**{User.USERNAME_FIELD: username, "is_active": True}).first()
     if user is None:
-        raise CommandError(f"No active user is called '{username}'.")
+        raise CommandError(
+            gettext("No active user is called '%(username)s'.") % {"username": username}
+        )
     return user

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ladder.records import LIST_FIELDS, Player, RatingList, RatingPeriod, Result, kept_lists
 from ladder.writes import actions
@@ -107,10 +108,12 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if Player.objects.exists():
             if options["if_empty"]:
-                self.stdout.write("The club already has players; demo data not loaded.")
+                self.stdout.write(gettext("The club already has players; demo data not loaded."))
                 self._login_hint()
                 return
-            raise CommandError("The club already has players; seed_demo loads an empty club only.")
+            raise CommandError(
+                gettext("The club already has players; seed_demo loads an empty club only.")
+            )
         first = RatingRun.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
         with transaction.atomic():  # the players and games, all or none
             periods = self._seed(random.Random(options["seed"]))
@@ -122,7 +125,9 @@ class Command(BaseCommand):
         runs.settle()
         done = RatingRun.objects.filter(pk__gt=first, status="done").order_by("pk")
         summary = " ".join(runs.describe(run) for run in done)
-        self.stdout.write(self.style.SUCCESS(f"Demo club loaded. {summary}"))
+        self.stdout.write(
+            self.style.SUCCESS(gettext("Demo club loaded. %(summary)s") % {"summary": summary})
+        )
         self._login_hint()
 
     def _seed(self, rng: random.Random) -> list[RatingPeriod]:

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from ladder.management.commands._periods import period_by_label
 from ladder.records import Player, RatingList, bounds, kept_lists
@@ -21,7 +22,7 @@ def rules_day(text: str) -> date | None:
     try:
         return eras.parse_rules_setting(text)
     except ValueError as error:
-        raise CommandError(f"--rules: {error}") from None
+        raise CommandError(gettext("--rules: %(error)s") % {"error": error}) from None
 
 
 def whole(name: str, low: int, high: int):
@@ -31,7 +32,10 @@ def whole(name: str, low: int, high: int):
         except ValueError:
             value = low - 1
         if not low <= value <= high:
-            raise CommandError(f"--{name}: '{text}' is not a whole number from {low} to {high}.")
+            raise CommandError(
+                gettext("--%(name)s: '%(text)s' is not a whole number from %(low)s to %(high)s.")
+                % {"name": name, "text": text, "low": low, "high": high}
+            )
         return value
 
     return read
@@ -63,7 +67,8 @@ class Command(BaseCommand):
         rating_list = options["rating_list"] or kept_lists()[0]
         if rating_list not in kept_lists():
             raise CommandError(
-                f"The club keeps no {rating_list} list (it keeps: {', '.join(kept_lists())})."
+                gettext("The club keeps no %(name)s list (it keeps: %(kept)s).")
+                % {"name": rating_list, "kept": ", ".join(kept_lists())}
             )
         period = period_by_label(options["label"]) if options["label"] else None
         found = simulate_rules(
@@ -83,7 +88,10 @@ class Command(BaseCommand):
 
     def _table(self, found: Simulation, names: dict[int, str], limit: int) -> None:
         span = f"{found.periods[0]} to {found.periods[-1]}" if found.periods else "no period"
-        self.stdout.write(f"{found.rating_list} list, {span}, simulated (nothing was written).")
+        self.stdout.write(
+            gettext("%(rating_list)s list, %(span)s, simulated (nothing was written).")
+            % {"rating_list": found.rating_list, "span": span}
+        )
         shown = found.moves if not limit else found.moves[:limit]
         for move in shown:
             self.stdout.write(
@@ -91,7 +99,10 @@ class Command(BaseCommand):
                 f"{_text(move.new):>8}  {_change(move.old, move.new)}"
             )
         if len(shown) < len(found.moves):
-            self.stdout.write(f"... and {len(found.moves) - len(shown)} more players.")
+            self.stdout.write(
+                gettext("... and %(shown)s more players.")
+                % {"shown": len(found.moves) - len(shown)}
+            )
         for line in _summary(found):
             self.stdout.write(line)
 

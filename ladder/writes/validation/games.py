@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Field, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ladder.exceptions import (
     ConflictError,
@@ -124,14 +125,14 @@ class PlayerLookup:
         """Return the player ``text`` names; raise ``LookupError`` with the reason."""
         text = " ".join(text.split())
         if not text:
-            raise LookupError("A player (FIDE id or name) is required.")
+            raise LookupError(gettext("A player (FIDE id or name) is required."))
         if text.isdigit() and not text.isascii():  # "١٢٣٤٥": a FIDE id in other digits
             raise LookupError(fide_id_message(text))
         if text.isascii() and text.isdigit():
             fide_id = parse_fide_id(text)
             player = self.by_fide_id.get(fide_id) if fide_id is not None else None
             if player is None:
-                raise LookupError(f"No player has the FIDE id {text}.")
+                raise LookupError(gettext("No player has the FIDE id %(text)s.") % {"text": text})
             return player
         key = name_key(text)
         if key in self.by_label:
@@ -143,9 +144,12 @@ class PlayerLookup:
             ids = ", ".join(str(p.fide_id) for p in matches if p.fide_id)
             hint = f" ({ids})" if ids else ""
             raise LookupError(
-                f"Several players are named '{text}'; enter the FIDE id instead{hint}."
+                gettext("Several players are named '%(text)s'; enter the FIDE id instead%(hint)s.")
+                % {"text": text, "hint": hint}
             )
-        raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
+        raise LookupError(
+            gettext("No player is named '%(text)s'.") % {"text": text} + self.suggest(key)
+        )
 
     def suggest(self, key: str) -> str:
         names = {k: group[0].name for k, group in self.by_name.items()}
@@ -154,7 +158,9 @@ class PlayerLookup:
         close = self._names.close_matches(key, n=3, cutoff=0.6)
         if not close:
             return ""
-        return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+        return " " + gettext("Did you mean %(names)s?") % {
+            "names": gettext(" or ").join(f"'{names[c]}'" for c in close)
+        }
 
 
 class PlayerRecord:
@@ -226,8 +232,10 @@ def typed(name: str, value: str, lookup: PlayerLookup | None) -> tuple[Any, str 
     """What a typed player (``white``, ``black``) or result is, or what is wrong with it:
     (the Player or the result as stored, None) or (None, the problem)."""
     if not value.strip():
+        if name == "result":
+            return None, gettext("The result is missing.")
         return None, (
-            "The result is missing." if name == "result" else f"{name.capitalize()} is missing."
+            gettext("White is missing.") if name == "white" else gettext("Black is missing.")
         )
     try:
         if name == "result":
@@ -315,10 +323,9 @@ def check_date(day: date, periods: Periods, checked: Checked) -> None:
 
 def future_message(day: date, bound: date) -> str:
     """Say that a game cannot be dated ``day``, after ``bound`` (``latest_game_date``)."""
-    return (
-        f"A game cannot be dated after {bound.isoformat()} (the end of next month): "
-        f"{day.isoformat()} is still to come."
-    )
+    return gettext(
+        "A game cannot be dated after %(bound)s (the end of next month): %(day)s is still to come."
+    ) % {"bound": bound.isoformat(), "day": day.isoformat()}
 
 
 def latest_game_date(today: date | None = None) -> date:
@@ -356,9 +363,11 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
             return
         unkept = str(error)
     if control is not None and timed != chosen:
-        checked.add("rating_list", f"A {control} game is a {timed} game (FIDE counts "
-                    f"{control.minutes_for_60_moves} minutes for 60 moves): it belongs to the "
-                    f"{timed} list, not the {chosen} list.")  # fmt: skip
+        checked.add("rating_list", gettext(
+            "A %(control)s game is a %(timed)s game (FIDE counts %(minutes)s minutes for 60 "
+            "moves): it belongs to the %(timed)s list, not the %(chosen)s list."
+        ) % {"control": control, "timed": timed, "minutes": control.minutes_for_60_moves,
+             "chosen": chosen})  # fmt: skip
     elif unkept is not None:
         checked.add("rating_list", unkept)
     elif other is not None and other != control and chosen in (RatingList.RAPID, RatingList.BLITZ):
@@ -380,11 +389,11 @@ def _written(text: str) -> str:
 
 def too_fast_message(control: fide.TimeControl, needed: int, threshold: int) -> str:
     """Say that a time control is too fast for the standard list at these players' ratings."""
-    return (
-        f"A {control} game is too fast for the standard list when a player is rated "
-        f"{threshold} or more: FIDE asks for {needed} minutes each for 60 moves, so it is "
+    return gettext(
+        "A %(control)s game is too fast for the standard list when a player is rated "
+        "%(threshold)s or more: FIDE asks for %(needed)s minutes each for 60 moves, so it is "
         "rated on no list."
-    )
+    ) % {"control": control, "threshold": threshold, "needed": needed}
 
 
 # The fields ``full_clean`` checks on a game the validator built: the players are resolved
@@ -456,8 +465,11 @@ class Periods:
             checked.closed = True
             checked.add(
                 "date",
-                f"No rating period holds {day.isoformat()}, and the lists after it are already "
-                "published; a game cannot be added before a published list.",
+                gettext(
+                    "No rating period holds %(day)s, and the lists after it are already "
+                    "published; a game cannot be added before a published list."
+                )
+                % {"day": day.isoformat()},
             )
 
 
@@ -506,7 +518,9 @@ def _check_rounds(checked: list[Checked], *, exclude: Game | None) -> None:
     taken: dict[tuple[date, str, str, int], str] = {}  # (day, event, round, player) -> where
     for pk, day, event, round_, white, black in recorded_in_rounds(games, exclude=exclude):
         for player_id in (white, black):
-            taken.setdefault((day, event, round_, player_id), f"in game #{pk}")
+            taken.setdefault(
+                (day, event, round_, player_id), gettext("in game #%(pk)s") % {"pk": pk}
+            )
     for item in rounds:
         game = cast(Game, item.game)
         for player in (game.white, game.black):
@@ -519,7 +533,7 @@ def _check_rounds(checked: list[Checked], *, exclude: Game | None) -> None:
             where = (
                 f"at {source[:1].lower()}{source[1:]}"
                 if source
-                else "in another game of this batch"
+                else gettext("in another game of this batch")
             )
             for player in (game.white, game.black):
                 taken[game.date, game.event, game.round, player.pk] = where
@@ -545,7 +559,11 @@ def recorded_in_rounds(
 def paired_twice_message(round_: str, name: str, where: str) -> str:
     """Say that a player is given a second game in one round (``where``: the other game, "at
     line 5" as the door names it, or "in game #12" when it is recorded)."""
-    return f"Round {round_}: {name} is paired twice (also {where})."
+    return gettext("Round %(round)s: %(name)s is paired twice (also %(where)s).") % {
+        "round": round_,
+        "name": name,
+        "where": where,
+    }
 
 
 def recorded_like(
@@ -571,16 +589,21 @@ def recorded_like(
 
 def recorded_message(white: Player, black: Player, result: str, day: date, pk: int) -> str:
     """Say that a game is already recorded (as game ``pk``)."""
-    return (
-        f"This game is already recorded: {white.name} - {black.name} {result} on "
-        f"{day.isoformat()} (game #{pk})."
-    )
+    return gettext(
+        "This game is already recorded: %(white)s - %(black)s %(result)s on %(day)s (game #%(pk)s)."
+    ) % {
+        "white": white.name,
+        "black": black.name,
+        "result": result,
+        "day": day.isoformat(),
+        "pk": pk,
+    }
 
 
 def repeat_message(first: str) -> str:
     """Say that a game repeats an earlier one of its batch (``first``: how the door names it)."""
-    first = first or "another game of this batch"
-    return f"This game repeats {first[:1].lower()}{first[1:]}."
+    first = first or gettext("another game of this batch")
+    return gettext("This game repeats %(first)s.") % {"first": f"{first[:1].lower()}{first[1:]}"}
 
 
 def ensure_event_new(event: str, days: Collection[date]) -> None:
@@ -592,9 +615,18 @@ def ensure_event_new(event: str, days: Collection[date]) -> None:
     first = stored.order_by("created").values_list("created", flat=True).first()
     if first is not None:
         raise EventAlreadyImported(
-            f"This event was already imported on {first:%Y-%m-%d at %H:%M}: "
-            f"'{event}' has games from {min(days)} to {max(days)} in the ladder; "
-            "nothing was imported. Delete its games first to import it again."
+            gettext(
+                "This event was already imported on %(day)s at %(time)s: '%(event)s' has games "
+                "from %(first)s to %(last)s in the ladder; nothing was imported. Delete its games "
+                "first to import it again."
+            )
+            % {
+                "day": f"{first:%Y-%m-%d}",
+                "time": f"{first:%H:%M}",
+                "event": event,
+                "first": min(days),
+                "last": max(days),
+            }  # fmt: skip
         )
 
 

@@ -8,6 +8,7 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.utils.translation import gettext, ngettext
 
 from ladder.exceptions import (
     PeriodClosedError,
@@ -43,11 +44,11 @@ def check_period(period: RatingPeriod, *, stored: RatingPeriod | None = None) ->
         changed = [name for name in ("label", "start", "end")
                    if getattr(period, name) != getattr(stored, name)]  # fmt: skip
         if changed:
-            message = (
-                f"The period {stored.label} is closed; its label and dates belong to its "
+            message = gettext(
+                "The period %(label)s is closed; its label and dates belong to its "
                 "published list. Reopen it first (admin action 'Reopen', or: manage.py "
-                f"reopen_period {stored.label} --reason '...')."
-            )
+                "reopen_period %(label)s --reason '...')."
+            ) % {"label": stored.label}
             raise PeriodClosedError(dict.fromkeys(changed, message))
         return
     if period.start is None or period.end is None or period.end < period.start:
@@ -63,26 +64,39 @@ def check_period(period: RatingPeriod, *, stored: RatingPeriod | None = None) ->
     )
     if latest is not None and period.start <= latest.end:
         problems["start"] = [
-            f"A period must start after {latest.end.isoformat()}, the end of {latest.label} "
-            "(the latest published list): its games would change lists already published."
+            gettext(
+                "A period must start after %(end)s, the end of %(label)s "
+                "(the latest published list): its games would change lists already published."
+            )
+            % {"end": latest.end.isoformat(), "label": latest.label}
         ]
     bound = latest_game_date()
     if period.end > bound:
         problems["end"] = [
-            f"A period cannot end after {bound.isoformat()}, the last day a game may be dated "
-            f"today: {period.end.isoformat()} is still to come."
+            gettext(
+                "A period cannot end after %(bound)s, the last day a game may be dated "
+                "today: %(end)s is still to come."
+            )
+            % {"bound": bound.isoformat(), "end": period.end.isoformat()}
         ]
     months = 2 if TWO_MONTH_LISTS[0] <= period.start <= TWO_MONTH_LISTS[1] else 1
     longest = longest_period_end(period.start, months)
     if months == 2 and longest > TWO_MONTH_LISTS[1]:
         longest = max(TWO_MONTH_LISTS[1], longest_period_end(period.start, 1))
     if period.end > longest:
-        length = "one month" if months == 1 else "two months"
-        why = ("FIDE publishes its lists monthly" if months == 1
-               else "FIDE published its lists every two months until June 2012")  # fmt: skip
+        if months == 1:
+            message = gettext(
+                "A rating period is at most one month long (FIDE publishes its lists monthly): "
+                "a period starting on %(start)s ends on %(longest)s at the latest."
+            )
+        else:
+            message = gettext(
+                "A rating period is at most two months long (FIDE published its lists every "
+                "two months until June 2012): a period starting on %(start)s ends on "
+                "%(longest)s at the latest."
+            )
         problems.setdefault("end", []).append(
-            f"A rating period is at most {length} long ({why}): a period starting on "
-            f"{period.start.isoformat()} ends on {longest.isoformat()} at the latest."
+            message % {"start": period.start.isoformat(), "longest": longest.isoformat()}
         )
     if problems:
         raise ValidationError(problems)
@@ -115,21 +129,34 @@ def check_period_deletion(periods: Iterable[RatingPeriod]) -> None:
     for period in periods:
         if period.is_closed:
             problems.append(
-                f"The period {period.label} is closed; its published list is kept, so it "
-                "cannot be deleted."
+                gettext(
+                    "The period %(label)s is closed; its published list is kept, so it "
+                    "cannot be deleted."
+                )
+                % {"label": period.label}
             )
         elif period.pk in games:
             count = games[period.pk]
             problems.append(
-                f"The period {period.label} holds {count} game{'s' if count != 1 else ''}; "
-                "delete or move them first."
+                ngettext(
+                    "The period %(label)s holds %(count)s game; delete or move them first.",
+                    "The period %(label)s holds %(count)s games; delete or move them first.",
+                    count,
+                )
+                % {"label": period.label, "count": count}
             )
         elif period.pk in corrected:
-            problems.append(f"The period {period.label} holds base corrections; delete them first.")
+            problems.append(
+                gettext("The period %(label)s holds base corrections; delete them first.")
+                % {"label": period.label}
+            )
         elif period.pk in published:
             problems.append(
-                f"The list of {period.label} was published before the period was reopened; "
-                "published lists are kept, so it cannot be deleted."
+                gettext(
+                    "The list of %(label)s was published before the period was reopened; "
+                    "published lists are kept, so it cannot be deleted."
+                )
+                % {"label": period.label}
             )
     if problems:
         raise ValidationError(problems)

@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db.models import Field
+from django.utils.translation import gettext
 
 from ladder.exceptions import (
     PeriodClosedError,
@@ -49,7 +50,10 @@ def check_players(
             _player_checks(player, problems[index])
         if player.fide_id is not None:
             if player.fide_id in first:
-                message = f"FIDE id {player.fide_id} is also on {names[first[player.fide_id]]}."
+                message = gettext("FIDE id %(fide_id)s is also on %(where)s.") % {
+                    "fide_id": player.fide_id,
+                    "where": names[first[player.fide_id]],
+                }
                 problems[index].setdefault("fide_id", []).append(message)
             first.setdefault(player.fide_id, index)
     stored = Player.objects.exclude(fide_id=None)
@@ -57,7 +61,9 @@ def check_players(
         stored = stored.filter(fide_id__in=list(first))
     taken = {i for i in stored.values_list("fide_id", flat=True) if i in first} if first else ()
     for fide_id in sorted(taken):
-        message = f"A player with FIDE id {fide_id} already exists."
+        message = gettext("A player with FIDE id %(fide_id)s already exists.") % {
+            "fide_id": fide_id
+        }
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
     return problems
 
@@ -146,11 +152,11 @@ def check_entry_change(player: Player) -> None:
         first.setdefault(rating_list, label)
     problems: dict[str, list[str]] = {}
     for rating_list, label in first.items():
-        message = (
-            f"{player.name} has {rating_list} games in the published list of {label}, which "
+        message = gettext(
+            "%(name)s has %(list)s games in the published list of %(label)s, which "
             "their entry data shape; reopen it first (admin action 'Reopen', or: manage.py "
-            f"reopen_period {label} --reason '...') to change them."
-        )
+            "reopen_period %(label)s --reason '...') to change them."
+        ) % {"name": player.name, "list": rating_list, "label": label}
         for name in changed[rating_list]:
             problems.setdefault(name, [message])
     if problems:
@@ -184,16 +190,21 @@ def check_player_deletion(players: Iterable[Player]) -> None:
     for player in players:
         if player.pk in played:
             problems.append(
-                f"{player.name} has games in the ladder; a player with games cannot be deleted."
+                gettext("%(name)s has games in the ladder; a player with games cannot be deleted.")
+                % {"name": player.name}
             )
         elif player.pk in listed:
             problems.append(
-                f"{player.name} is on the published list of {listed[player.pk]}; published "
-                "lists keep every line, so the player cannot be deleted."
+                gettext(
+                    "%(name)s is on the published list of %(label)s; published "
+                    "lists keep every line, so the player cannot be deleted."
+                )
+                % {"name": player.name, "label": listed[player.pk]}
             )
         elif player.pk in corrected:
             problems.append(
-                f"{player.name} has base corrections; delete them first to delete the player."
+                gettext("%(name)s has base corrections; delete them first to delete the player.")
+                % {"name": player.name}
             )
     if problems:
         raise ValidationError(problems)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from ladder.records import Game, RatingPeriod, Tournament, closed_message
 from ladder.records.codes import CONFLICT
@@ -43,11 +44,14 @@ def rated_period(
     """The period that rates a tournament named by a file (None: its end's month, not yet
     created), or the problems by field."""
     if spec.end < spec.start:
-        return None, {"end": "A tournament cannot end before it starts."}
+        return None, {"end": gettext("A tournament cannot end before it starts.")}
     if spec.rated_in:
         period = next((p for p in periods if p.label == spec.rated_in), None)
         if period is None:
-            return None, {"rated_in": f"No rating period is labelled '{spec.rated_in}'."}
+            return None, {
+                "rated_in": gettext("No rating period is labelled '%(label)s'.")
+                % {"label": spec.rated_in}
+            }
     else:
         period = next((p for p in periods if p.contains(spec.end)), None)
         if period is None:
@@ -80,9 +84,20 @@ def tournament_for(spec: TournamentSpec, rating_list: str) -> Tournament:
         if found.end != spec.end or found.rated_in_id != period.pk:
             raise ValidationError(
                 {
-                    "tournament": f"The tournament {found.name} is recorded from {found.start} "
-                    f"to {found.end}, rated in {found.rated_in.label}; this file says "
-                    f"{spec.start} to {spec.end}, rated in {period.label}."
+                    "tournament": gettext(
+                        "The tournament %(name)s is recorded from %(start)s to %(end)s, rated in "
+                        "%(rated_in)s; this file says %(file_start)s to %(file_end)s, rated in "
+                        "%(period)s."
+                    )
+                    % {
+                        "name": found.name,
+                        "start": found.start,
+                        "end": found.end,
+                        "rated_in": found.rated_in.label,
+                        "file_start": spec.start,
+                        "file_end": spec.end,
+                        "period": period.label,
+                    }  # fmt: skip
                 }
             )
         return found
@@ -131,16 +146,21 @@ def check_tournament_change(tournament: Tournament) -> None:
         return
     games = stored.games.all()
     if stored.rating_list != tournament.rating_list and games.exists():
-        message = "The tournament has games on its list; it keeps that list."
+        message = gettext("The tournament has games on its list; it keeps that list.")
         raise ValidationError({"rating_list": ValidationError(message, code=CONFLICT)})
     if tournament.start is None or tournament.end is None:
         return
     outside = games.exclude(date__gte=tournament.start, date__lte=tournament.end).first()
     if outside is not None:
-        message = (
-            f"Its game of {outside.date} (#{outside.pk}) would fall outside "
-            f"{tournament.start} to {tournament.end}; correct the game first."
-        )
+        message = gettext(
+            "Its game of %(day)s (#%(pk)s) would fall outside "
+            "%(start)s to %(end)s; correct the game first."
+        ) % {
+            "day": outside.date,
+            "pk": outside.pk,
+            "start": tournament.start,
+            "end": tournament.end,
+        }  # fmt: skip
         raise ValidationError({"start": ValidationError(message, code=CONFLICT)})
 
 
@@ -155,6 +175,7 @@ def check_tournament_deletion(tournaments: list[Tournament]) -> None:
     busy = [t.name for t in tournaments if t.pk in with_games]
     if busy:
         raise ValidationError(
-            f"Delete the games of {', '.join(busy)} first: a tournament with games stays.",
+            gettext("Delete the games of %(names)s first: a tournament with games stays.")
+            % {"names": ", ".join(busy)},
             code=CONFLICT,
         )

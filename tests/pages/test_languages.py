@@ -1,0 +1,199 @@
+"""In the club's language: pages and the API answer in German or French when asked (the
+switcher's cookie, else ``Accept-Language``), in English otherwise; the read cache keeps each
+language apart; the footer's switcher works without a script, at 390 px and 1280 px."""
+
+from __future__ import annotations
+
+from datetime import date
+from http import HTTPStatus
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from ladder.records import Game
+from tests import caches
+from tests.browser.support import ARTIFACTS
+from tests.factories import GameFactory, PlayerFactory
+
+LANGUAGE_COOKIE = settings.LANGUAGE_COOKIE_NAME
+
+
+@pytest.fixture
+def editor(db) -> APIClient:
+    user = User.objects.create_user("editor")
+    user.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="ladder", codename__in=["add_game", "add_player"]
+        )
+    )
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def two_players(db):
+    anna = PlayerFactory(name="Anna Adler", entry_rating=1900)
+    boris = PlayerFactory(name="Boris Brandt", entry_rating=1800)
+    GameFactory(white=anna, black=boris, date=date(2026, 3, 2))
+    return anna, boris
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ['<html lang="de">', "Rangliste", "Sprache", "Zum Inhalt springen"]),
+        ("fr", ['<html lang="fr">', "Classement", "Langue", "Aller au contenu"]),
+        ("en", ['<html lang="en">', "Standings", "Language", "Skip to content"]),
+    ],
+)
+def test_a_page_answers_in_the_language_asked_for(client, two_players, language, words):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5")
+
+    assert response.status_code == HTTPStatus.OK
+    assert response["Content-Language"] == language
+    assert "Accept-Language" in response["Vary"]
+    text = response.content.decode()
+    for word in words:
+        assert word in text
+
+
+def test_without_accept_language_a_page_is_english(client, two_players):
+    text = client.get("/").content.decode()
+
+    assert '<html lang="en">' in text
+    assert "Standings" in text
+
+
+def test_dates_on_a_page_follow_the_language(client, two_players):
+    anna, _ = two_players
+    url = "/periods/2026-03/"
+
+    assert "1 Mar 2026" in client.get(url).content.decode()
+    assert "1. März 2026" in client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "1 mars 2026" in client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("de", "Ein Spieler kann nicht gegen sich selbst spielen."),
+        ("fr", "Un joueur ne peut pas jouer contre lui-même."),
+        ("en", "A player cannot play themselves."),
+    ],
+)
+def test_the_api_gives_field_errors_in_the_language_asked_for(
+    editor, two_players, language, message
+):
+    anna, _ = two_players
+    payload = {"date": "2026-03-20", "white": anna.pk, "black": anna.pk, "result": "1-0"}
+
+    response = editor.post("/api/v1/games/", payload, format="json", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.json() == {"black": [message]}
+    assert response["Content-Language"] == language
+    assert Game.objects.count() == 1
+
+
+def test_the_api_translates_the_frameworks_own_messages_too(editor, db):
+    response = editor.post("/api/v1/games/", {}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.json()["date"] == ["Dieses Feld ist zwingend erforderlich."]
+
+
+def test_the_switcher_sets_the_language_and_goes_back(client, two_players):
+    page = client.get("/periods/").content.decode()
+    assert 'action="/i18n/setlang/"' in page
+    assert 'name="next" value="/periods/"' in page
+
+    response = client.post("/i18n/setlang/", {"language": "fr", "next": "/periods/"})
+
+    assert response.status_code == HTTPStatus.FOUND
+    assert response["Location"] == "/periods/"
+    assert response.cookies[LANGUAGE_COOKIE].value == "fr"
+    # The cookie wins over the browser's Accept-Language.
+    again = client.get("/periods/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="fr">' in again
+    assert "Périodes de classement" in again
+
+
+def test_the_switcher_refuses_to_send_a_visitor_elsewhere(client, db):
+    response = client.post("/i18n/setlang/", {"language": "de", "next": "https://evil.example/"})
+
+    assert response.status_code == HTTPStatus.FOUND
+    assert response["Location"] == "/"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_read_cache_keeps_each_language_apart(settings):
+    caches.use(settings, caches.DATABASE)
+    PlayerFactory(name="Anna Adler", entry_rating=1900)
+    client = Client()
+
+    english = client.get("/")
+    german = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    german_again = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    client.cookies[LANGUAGE_COOKIE] = "fr"
+    french = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+
+    assert (english["X-Read-Cache"], german["X-Read-Cache"]) == ("miss", "miss")
+    assert german_again["X-Read-Cache"] == "hit"
+    assert "Rangliste" in german_again.content.decode()
+    assert german_again["Content-Language"] == "de"
+    assert "Standings" in english.content.decode()
+    assert french["X-Read-Cache"] == "miss"
+    assert "Classement" in french.content.decode()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_switching_the_language_in_chromium(browser, live_server, committed, width):
+    with committed():
+        anna = PlayerFactory(name="Anna Adler", entry_rating=1900)
+        boris = PlayerFactory(name="Boris Brandt", entry_rating=1800)
+        GameFactory(white=anna, black=boris, date=date(2026, 3, 2))
+    context = browser.new_context(
+        viewport={"width": width, "height": 844 if width < 500 else 900}, is_mobile=width < 500
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/periods/")
+    assert page.locator("html").get_attribute("lang") == "en"
+
+    switcher = page.locator("form.language-switcher")
+    for part in ("select", "button"):
+        box = switcher.locator(part).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width
+        assert box["height"] >= 44  # a finger's target
+    switcher.locator("select").select_option("de")
+    with page.expect_navigation():
+        switcher.locator("button").click()
+
+    assert page.url == live_server.url + "/periods/"
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("h1").inner_text() == "Wertungsperioden"
+    assert page.locator("form.language-switcher select").input_value() == "de"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"language-de-{width}.png"), full_page=True)
+
+    for url in ("/", f"/players/{anna.pk}/", "/calculator/", "/statistics/"):
+        page.goto(live_server.url + url)  # the cookie keeps German on every page
+        assert page.locator("html").get_attribute("lang") == "de", url
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, url
+
+    page.locator("form.language-switcher select").select_option("fr")
+    with page.expect_navigation():
+        page.locator("form.language-switcher button").click()
+    assert page.url == live_server.url + "/statistics/"  # back on the page it was sent from
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.locator("h1").inner_text().startswith("Statistiques")
+    context.close()
