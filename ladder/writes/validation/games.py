@@ -40,7 +40,7 @@ from ladder.records import (
     parse_fide_id,
     parse_list,
 )
-from ladder.records.names import NameIndex, name_key
+from ladder.records.names import name_key, rank, search_key, skeleton
 from ladder.records.tournaments import game_problems
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
@@ -106,7 +106,7 @@ class PlayerLookup:
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in self.players:
             self.by_name[name_key(player.name)].append(player)
-        self._names: NameIndex | None = None
+        self._keys: list[str] | None = None  # the names' search keys, for the first unknown
 
     @classmethod
     def load(cls, *, light: bool = False) -> PlayerLookup:
@@ -134,7 +134,7 @@ class PlayerLookup:
         key = name_key(text)
         if key in self.by_label:
             return self.by_label[key]
-        matches = self.by_name.get(key, [])
+        matches = _plain_first(self.by_name.get(key, []))
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -145,14 +145,27 @@ class PlayerLookup:
             )
         raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
 
+    def close(self, text: str, n: int = 3) -> list[list[Player]]:
+        """Return the players of up to ``n`` names closest to ``text`` (typos, word order,
+        accents, transliteration, sound: ``ladder.records.names.rank``), best first."""
+        groups = list(self.by_name.values())
+        if self._keys is None:  # worked out once, for the first unknown name
+            self._keys = [search_key(group[0].name) for group in groups]
+        return [groups[r.index] for r in rank(search_key(text), self._keys, limit=n)]
+
     def suggest(self, key: str) -> str:
-        names = {k: group[0].name for k, group in self.by_name.items()}
-        if self._names is None:  # built once, for the first unknown name
-            self._names = NameIndex(list(names))
-        close = self._names.close_matches(key, n=3, cutoff=0.6)
+        close = [group[0].name for group in self.close(key)]
         if not close:
             return ""
-        return " Did you mean " + " or ".join(f"'{names[c]}'" for c in close) + "?"
+        return " Did you mean " + " or ".join(f"'{name}'" for name in close) + "?"
+
+
+def _plain_first(players: list[Player]) -> list[Player]:
+    """The players one key names, the look-alikes left out when one has the plain name: a
+    name written with invisible characters or another script's look-alike letters (from
+    before the write path refused them) is never the one a typed name finds."""
+    plain = [p for p in players if skeleton(p.name) == " ".join(p.name.split())]
+    return plain if len(plain) == 1 else players
 
 
 class PlayerRecord:
