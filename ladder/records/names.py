@@ -142,6 +142,12 @@ def search_key(name: str) -> str:
     return " ".join(_NOT_ALNUM.sub(" ", text.lower()).split())
 
 
+def words_key(name: str) -> str:
+    """Return the words of a name's ``search_key`` in alphabetical order: one key for every
+    order and spelling of the same words ("Carlsen, Magnus", "magnus carlsen")."""
+    return " ".join(sorted(search_key(name).split()))
+
+
 def _sounds(key: str) -> tuple[str, ...]:
     return tuple(sorted(jellyfish.metaphone(word) for word in key.split()))
 

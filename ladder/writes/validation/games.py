@@ -40,7 +40,7 @@ from ladder.records import (
     parse_fide_id,
     parse_list,
 )
-from ladder.records.names import name_key, rank, search_key, skeleton
+from ladder.records.names import name_key, rank, search_key, skeleton, words_key
 from ladder.records.tournaments import game_problems
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
@@ -96,8 +96,10 @@ class Checked:
 
 
 class PlayerLookup:
-    """Find players as people write them: a FIDE id, or the name (case and spacing ignored),
-    or the name with the FIDE id as ``str(player)`` shows it. Loaded in one query."""
+    """Find players as people write them: a FIDE id, or the name (case, accents, spacing,
+    invisible characters and look-alike letters ignored; else its words in any order and
+    transliterated), or the name with the FIDE id as ``str(player)`` shows it; typos get a
+    "Did you mean". Loaded in one query."""
 
     def __init__(self, players: Iterable[Player]) -> None:
         self.players = list(players)
@@ -107,6 +109,7 @@ class PlayerLookup:
         for player in self.players:
             self.by_name[name_key(player.name)].append(player)
         self._keys: list[str] | None = None  # the names' search keys, for the first unknown
+        self._words: dict[str, list[Player]] | None = None  # the players by their words
 
     @classmethod
     def load(cls, *, light: bool = False) -> PlayerLookup:
@@ -134,7 +137,7 @@ class PlayerLookup:
         key = name_key(text)
         if key in self.by_label:
             return self.by_label[key]
-        matches = _plain_first(self.by_name.get(key, []))
+        matches = _plain_first(self.by_name.get(key, []) or self.by_words(text))
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -144,6 +147,15 @@ class PlayerLookup:
                 f"Several players are named '{text}'; enter the FIDE id instead{hint}."
             )
         raise LookupError(f"No player is named '{text}'.{self.suggest(key)}")
+
+    def by_words(self, text: str) -> list[Player]:
+        """The players whose name has the words of ``text`` in any order, spelling,
+        transliteration or punctuation ("Magnus Carlsen" is "Carlsen, Magnus")."""
+        if self._words is None:  # worked out once, for the first name not found as written
+            self._words = defaultdict(list)
+            for player in self.players:
+                self._words[words_key(player.name)].append(player)
+        return self._words.get(words_key(text), []) if words_key(text) else []
 
     def close(self, text: str, n: int = 3) -> list[list[Player]]:
         """Return the players of up to ``n`` names closest to ``text`` (typos, word order,
