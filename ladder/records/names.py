@@ -75,8 +75,14 @@ def _latin_look_alike(char: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=8192)
 def _script(char: str) -> str:
+    """The script of a character, as Unicode's data name it (LATIN, CYRILLIC, COMMON...)."""
     return str(categories.alias(char))
+
+
+def _latin_only(text: str) -> bool:
+    return all(_script(c) in ("LATIN", "COMMON") for c in set(text) if not c.isascii())
 
 
 def look_alike_letters(name: str) -> list[str]:
@@ -85,6 +91,8 @@ def look_alike_letters(name: str) -> list[str]:
     Latin ones ("Рау" in Cyrillic). A word wholly in another script with letters of its own
     ("Иванчук") has none: it is a name in that script."""
     found: list[str] = []
+    if name.isascii() or _latin_only(name):
+        return found
     for word in name.split():
         letters = [c for c in word if c.isalpha()]
         foreign = [c for c in letters if not c.isascii() and _script(c) != "LATIN"]
@@ -97,7 +105,6 @@ def look_alike_letters(name: str) -> list[str]:
     return found
 
 
-@functools.lru_cache(maxsize=65536)
 def skeleton(name: str) -> str:
     """Return what a reader sees of a name: invisible characters dropped, the compatibility
     form (NFKC: full-width letters are letters), look-alike letters of another script as the
@@ -105,6 +112,8 @@ def skeleton(name: str) -> str:
     if name.isascii():
         return " ".join(name.split())
     text = unicodedata.normalize("NFKC", name.translate(_STRIP_INVISIBLE))
+    if _latin_only(text):  # most names that are not ASCII: accented Latin letters
+        return " ".join(text.split())
     alike = set(look_alike_letters(text))
     if alike:
         text = "".join(_latin_look_alike(c) or c if c in alike else c for c in text)
@@ -142,10 +151,10 @@ def search_key(name: str) -> str:
     return " ".join(_NOT_ALNUM.sub(" ", text.lower()).split())
 
 
-def words_key(name: str) -> str:
-    """Return the words of a name's ``search_key`` in alphabetical order: one key for every
-    order and spelling of the same words ("Carlsen, Magnus", "magnus carlsen")."""
-    return " ".join(sorted(search_key(name).split()))
+def words_of(key: str) -> str:
+    """Return the words of a ``search_key`` in alphabetical order: one key for every order and
+    spelling of the same words ("Carlsen, Magnus", "magnus carlsen")."""
+    return " ".join(sorted(key.split()))
 
 
 def _sounds(key: str) -> tuple[str, ...]:

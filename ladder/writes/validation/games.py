@@ -40,7 +40,7 @@ from ladder.records import (
     parse_fide_id,
     parse_list,
 )
-from ladder.records.names import name_key, rank, search_key, skeleton, words_key
+from ladder.records.names import name_key, rank, search_key, skeleton, words_of
 from ladder.records.tournaments import game_problems
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
@@ -154,15 +154,16 @@ class PlayerLookup:
         if self._words is None:  # worked out once, for the first name not found as written
             self._words = defaultdict(list)
             for player in self.players:
-                self._words[words_key(player.name)].append(player)
-        return self._words.get(words_key(text), []) if words_key(text) else []
+                self._words[words_of(_search_key(player))].append(player)
+        words = words_of(search_key(text))
+        return self._words.get(words, []) if words else []
 
     def close(self, text: str, n: int = 3) -> list[list[Player]]:
         """Return the players of up to ``n`` names closest to ``text`` (typos, word order,
         accents, transliteration, sound: ``ladder.records.names.rank``), best first."""
         groups = list(self.by_name.values())
         if self._keys is None:  # worked out once, for the first unknown name
-            self._keys = [search_key(group[0].name) for group in groups]
+            self._keys = [_search_key(group[0]) for group in groups]
         return [groups[r.index] for r in rank(search_key(text), self._keys, limit=n)]
 
     def suggest(self, key: str) -> str:
@@ -170,6 +171,11 @@ class PlayerLookup:
         if not close:
             return ""
         return " Did you mean " + " or ".join(f"'{name}'" for name in close) + "?"
+
+
+def _search_key(player: Player) -> str:
+    """The player's stored search key (a player not stored yet: its name's)."""
+    return player.search_key or search_key(player.name)
 
 
 def _plain_first(players: list[Player]) -> list[Player]:
@@ -183,11 +189,14 @@ def _plain_first(players: list[Player]) -> list[Player]:
 class PlayerRecord:
     """What finding a player, its messages and a standard game's time control read of one."""
 
-    __slots__ = ("pk", "name", "fide_id", "rating")
+    __slots__ = ("pk", "name", "fide_id", "rating", "search_key")
     __str__ = Player.__str__  # the one way a player is written
 
-    def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
+    def __init__(
+        self, pk: int, name: str, fide_id: int | None, rating: int | None, search_key: str = ""
+    ) -> None:
         self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
+        self.search_key = search_key
 
 
 # --- games --------------------------------------------------------------------------------------
