@@ -149,3 +149,12 @@ def test_the_real_name_beside_a_stored_impostor_names_the_impostor():
             "LETTER IE); correct that player's name first, or enter that player."
         ]
     }
+
+
+def test_a_big_file_finds_the_look_alike_in_one_query(tmp_path, django_assert_max_num_queries):
+    real = _existing()
+    rows = "".join(f"Member {n:04d},\n" for n in range(600))
+    with django_assert_max_num_queries(12):  # the same number as for a file of ten
+        shown = import_file(tmp_path, "import_players", f"name,fide_id\n{rows}{CYRILLIC},\n")
+    assert shown == f"Nothing was imported.\nline 602, column 'name': {_expected(real, CYRILLIC)}"
+    assert Player.objects.count() == 1

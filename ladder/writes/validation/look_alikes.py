@@ -29,15 +29,14 @@ from ladder.records.names import (
     search_key,
     skeleton,
 )
-
-_IN_LIST = 500  # search keys a query names at a time (SQLite limits a statement's values)
+from ladder.writes.validation.games import IN_LIST_LIMIT
 
 
 def check_look_alikes(players: Sequence[Player], *, sources: Sequence[str] = ()) -> list[str]:
     """Return each player's look-alike problem with their name ("" for none), in order.
 
     ``sources`` name the players of a batch ("line 5") for one that looks like another of the
-    same batch. One query per 500 distinct names, only for the players whose name changed.
+    same batch. One query.
     """
     names = [" ".join(player.name.split()) for player in players]
     stored = _stored_look_alikes(players)
@@ -129,14 +128,17 @@ def _named(player: Player) -> str:
 
 
 def _stored_look_alikes(players: Sequence[Player]) -> dict[str, list[Player]]:
-    """The stored players whose search key is one of the players' (look-alikes share it)."""
-    keys = sorted({search_key(p.name) for p in players} - {""})
+    """The stored players whose search key is one of the players' (look-alikes share it): one
+    query, for many players every stored player's (SQLite limits a statement's values)."""
+    keys = {search_key(p.name) for p in players} - {""}
+    if not keys:
+        return {}
+    stored = Player.objects.order_by("pk")
+    if len(keys) <= IN_LIST_LIMIT:
+        stored = stored.filter(search_key__in=sorted(keys))
     found: dict[str, list[Player]] = {}
-    for start in range(0, len(keys), _IN_LIST):
-        chunk = keys[start : start + _IN_LIST]
-        rows = Player.objects.filter(search_key__in=chunk).only(
-            "pk", "name", "fide_id", "search_key"
-        )
-        for player in rows.order_by("pk"):
-            found.setdefault(player.search_key, []).append(player)
+    rows = stored.values_list("pk", "name", "fide_id", "search_key")
+    for pk, name, fide_id, key in rows.iterator(chunk_size=10_000):
+        if key in keys:
+            found.setdefault(key, []).append(Player(pk=pk, name=name, fide_id=fide_id))
     return found
