@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-history bench-web worker install browser clean messages
+.PHONY: run test lint bench bench-history bench-web bench-search worker install browser clean messages
 
 # The settings fail closed (debug off, a secret key required); local targets use the settings
 # for local tools, which add a throwaway key (ladder/settings_local.py). Never for deployment.
@@ -72,6 +72,11 @@ bench-history: $(STAMP)
 ## way (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench-web; needs Debian's wrk).
 bench-web: $(STAMP)
 	$(PY) scripts/bench_web.py $(BENCH_WEB_ARGS)
+
+## Benchmark the name search over a million players (PostgreSQL: DATABASE_URL=postgres://.../postgres
+## make bench-search; last line p50_ms=<x> p95_ms=<y> players=<n>; see scripts/bench_search.py).
+bench-search: $(STAMP)
+	$(PY) scripts/bench_search.py $(BENCH_SEARCH_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

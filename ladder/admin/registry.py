@@ -53,6 +53,7 @@ from ladder.writes.validation import (
     check_entry_change,
     check_games,
     check_player_deletion,
+    check_player_name,
     ensure_open,
 )
 from ratings.rules import fide
@@ -168,6 +169,13 @@ class PlayerForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if "name" in data:
+            named = copy.copy(self.instance)
+            named.name = data["name"]
+            try:
+                check_player_name(named)
+            except ValidationError as error:
+                self.add_error("name", error.message_dict["name"])
         if self.instance.pk is None:
             return data
         candidate = copy.copy(self.instance)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from ladder.records import player_search
 from ladder.records.bounds import (
     ENTRY_RATING_FLOOR,
     ENTRY_RATING_MESSAGE,
@@ -27,8 +28,8 @@ from ladder.records.lists import (
     ListFields,
     RatingList,
 )
+from ladder.records.names import search_key
 from ladder.records.text import (
-    parse_fide_id,
     refuse_control_characters,
 )
 
@@ -69,6 +70,23 @@ def _entry_peak_rating(name: str) -> models.PositiveSmallIntegerField:
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Create players in bulk, each with the search key of its name (``save`` sets it
+        for one)."""
+        objs = list(objs)
+        for player in objs:
+            player.set_search_key()
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        """Update players in bulk; a changed name changes its search key too."""
+        objs, fields = list(objs), list(fields)
+        if "name" in fields and "search_key" not in fields:
+            for player in objs:
+                player.set_search_key()
+            fields.append("search_key")
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
     def rated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
         return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": False})
 
@@ -76,16 +94,13 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": True})
 
     def search(self, text: str) -> PlayerQuerySet:
-        """Filter by part of the name, or by the exact FIDE id when the text is a number."""
-        # No stored text holds a NUL, and PostgreSQL refuses one in a query parameter.
-        text = text.replace("\x00", "").strip()
-        if not text:
-            return self
-        condition = Q(name__icontains=text)
-        fide_id = parse_fide_id(text)
-        if fide_id is not None:
-            condition |= Q(fide_id=fide_id)
-        return self.filter(condition)
+        """Filter by name, tolerant of case, accents, word order, transliteration and typos,
+        or by the exact FIDE id when the text is a number (``player_search.matching``)."""
+        return player_search.matching(self, text)
+
+    def closest(self, text: str, *, limit: int = 10) -> list[Player]:
+        """Return up to ``limit`` players the text names, the closest first."""
+        return player_search.closest(self, text, limit=limit)
 
     def standings(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
         """Order rated players first by their rating on the list, then by name."""
@@ -106,6 +121,9 @@ def entry_rating_range(prefix: str) -> models.CheckConstraint:
 
 class Player(models.Model):
     name = models.CharField(max_length=200, db_index=True, validators=[refuse_control_characters])
+    # Derived from the name (ladder.records.names.search_key), set on every save: what a
+    # search compares. Trigram-indexed on PostgreSQL (migration 0021).
+    search_key = models.TextField(editable=False, db_index=True, default="")
     fide_id = models.PositiveBigIntegerField(
         "FIDE id",
         null=True,
@@ -189,6 +207,7 @@ class Player(models.Model):
     history = HistoricalRecords(
         excluded_fields=[
             *(name for fields in LIST_FIELDS.values() for name in fields.derived),
+            "search_key",
             "updated",
         ]
     )
@@ -234,10 +253,18 @@ class Player(models.Model):
     def save(self, *args, **kwargs) -> None:
         if self._state.adding:
             self.start_from_entry()
+        self.set_search_key()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "search_key"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("ladder:player", args=[self.pk])
+
+    def set_search_key(self) -> None:
+        """Set the search key of the player's name (every way players are written sets it)."""
+        self.search_key = search_key(self.name)
 
     def start_from_entry(self) -> None:
         """Set the derived state of a player with no games, on every list: the entry data."""

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from ladder.records import Player, kept_lists
-from ladder.records.names import NameIndex, name_key
+from ladder.records.names import name_key
 from ladder.writes.validation import PlayerLookup
 from ratings import selectors
 
@@ -128,8 +128,7 @@ def _candidates(lookup: PlayerLookup, typed: str, player: Player) -> list[dict[s
     key = name_key(typed)
     found = list(lookup.by_name.get(key, []))
     if not found and key:
-        close = NameIndex(list(lookup.by_name)).close_matches(key, n=3, cutoff=0.6)
-        found = [p for name in close for p in lookup.by_name[name]]
+        found = [p for group in lookup.close(typed) for p in group]
     return [
         {"player": p, "url": reverse("ladder:head-to-head", args=[player.pk, p.pk])}
         for p in found

@@ -47,6 +47,7 @@ from ladder.writes.validation import (
     check_period,
     check_period_deletion,
     check_player_deletion,
+    check_player_name,
     check_players,
     ensure_event_new,
     ensure_open,
@@ -291,6 +292,7 @@ def save_player(*, player: Player, user: Any = None) -> Player:
     if player.pk is not None and not stored.exists():
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     player.full_clean()
+    check_player_name(player)
     check_entry_change(player)
     try:
         with transaction.atomic():  # a savepoint: the transaction survives a refused insert

@@ -40,6 +40,7 @@ def _copy(players: Sequence[Player]) -> None:
             player.pk = pk
     with connection.cursor() as cursor, cursor.copy(statement) as copy:
         for player in players:
+            player.set_search_key()
             player.created = player.updated = now
             player._state.adding = False
             copy.write_row([getattr(player, field.attname) for field in fields])

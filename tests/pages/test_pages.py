@@ -119,8 +119,12 @@ def test_standings_query_budget(client, build_ladder, django_assert_max_num_quer
     # publication, the page's lines), one the top movers.
     with django_assert_max_num_queries(10):
         assert client.get(reverse("ladder:standings")).status_code == HTTPStatus.OK
-    with django_assert_max_num_queries(10):
+    # A search asks first whether any name holds the words typed (the rated, the unrated),
+    # then, only when none does, looks for typos.
+    with django_assert_max_num_queries(12):
         client.get(reverse("ladder:standings"), {"q": "Player", "inactive": "1", "page": "2"})
+    with django_assert_max_num_queries(14):
+        client.get(reverse("ladder:standings"), {"q": "Plyaer", "inactive": "1", "page": "2"})
 
 
 # --- a player's page -----------------------------------------------------------------------

@@ -32,6 +32,7 @@ from ladder.writes.validation.games import (
     typed,
     typed_problem,
 )
+from ladder.writes.validation.look_alikes import check_look_alikes, check_player_name
 from ladder.writes.validation.periods import (
     TWO_MONTH_LISTS,
     check_period,
@@ -64,9 +65,11 @@ __all__ = [
     "check_entry_change",
     "check_games",
     "check_list",
+    "check_look_alikes",
     "check_period",
     "check_period_deletion",
     "check_player_deletion",
+    "check_player_name",
     "check_players",
     "clean_problems",
     "ensure_event_new",

@@ -42,7 +42,7 @@ from ladder.records import (
     parse_fide_id,
     parse_list,
 )
-from ladder.records.names import NameIndex, name_key
+from ladder.records.names import name_key, rank, search_key, skeleton, words_of
 from ladder.records.tournaments import game_problems
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
@@ -99,8 +99,10 @@ class Checked:
 
 
 class PlayerLookup:
-    """Find players as people write them: a FIDE id, or the name (case and spacing ignored),
-    or the name with the FIDE id as ``str(player)`` shows it. Loaded in one query."""
+    """Find players as people write them: a FIDE id, or the name (case, accents, spacing,
+    invisible characters and look-alike letters ignored; else its words in any order and
+    transliterated), or the name with the FIDE id as ``str(player)`` shows it; typos get a
+    "Did you mean". Loaded in one query."""
 
     def __init__(self, players: Iterable[Player]) -> None:
         self.players = list(players)
@@ -109,7 +111,8 @@ class PlayerLookup:
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in self.players:
             self.by_name[name_key(player.name)].append(player)
-        self._names: NameIndex | None = None
+        self._keys: list[str] | None = None  # the names' search keys, for the first unknown
+        self._words: dict[str, list[Player]] | None = None  # the players by their words
 
     @classmethod
     def load(cls, *, light: bool = False) -> PlayerLookup:
@@ -137,7 +140,7 @@ class PlayerLookup:
         key = name_key(text)
         if key in self.by_label:
             return self.by_label[key]
-        matches = self.by_name.get(key, [])
+        matches = _plain_first(self.by_name.get(key, []) or self.by_words(text))
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -151,26 +154,57 @@ class PlayerLookup:
             gettext("No player is named '%(text)s'.") % {"text": text} + self.suggest(key)
         )
 
+    def by_words(self, text: str) -> list[Player]:
+        """The players whose name has the words of ``text`` in any order, spelling,
+        transliteration or punctuation ("Magnus Carlsen" is "Carlsen, Magnus")."""
+        if self._words is None:  # worked out once, for the first name not found as written
+            self._words = defaultdict(list)
+            for player in self.players:
+                self._words[words_of(_search_key(player))].append(player)
+        words = words_of(search_key(text))
+        return self._words.get(words, []) if words else []
+
+    def close(self, text: str, n: int = 3) -> list[list[Player]]:
+        """Return the players of up to ``n`` names closest to ``text`` (typos, word order,
+        accents, transliteration, sound: ``ladder.records.names.rank``), best first."""
+        groups = list(self.by_name.values())
+        if self._keys is None:  # worked out once, for the first unknown name
+            self._keys = [_search_key(group[0]) for group in groups]
+        return [groups[r.index] for r in rank(search_key(text), self._keys, limit=n)]
+
     def suggest(self, key: str) -> str:
-        names = {k: group[0].name for k, group in self.by_name.items()}
-        if self._names is None:  # built once, for the first unknown name
-            self._names = NameIndex(list(names))
-        close = self._names.close_matches(key, n=3, cutoff=0.6)
+        close = [group[0].name for group in self.close(key)]
         if not close:
             return ""
         return " " + gettext("Did you mean %(names)s?") % {
-            "names": gettext(" or ").join(f"'{names[c]}'" for c in close)
+            "names": gettext(" or ").join(f"'{name}'" for name in close)
         }
+
+
+def _search_key(player: Player) -> str:
+    """The player's stored search key (a player not stored yet: its name's)."""
+    return player.search_key or search_key(player.name)
+
+
+def _plain_first(players: list[Player]) -> list[Player]:
+    """The players one key names, the look-alikes left out when one has the plain name: a
+    name written with invisible characters or another script's look-alike letters (from
+    before the write path refused them) is never the one a typed name finds."""
+    plain = [p for p in players if skeleton(p.name) == " ".join(p.name.split())]
+    return plain if len(plain) == 1 else players
 
 
 class PlayerRecord:
     """What finding a player, its messages and a standard game's time control read of one."""
 
-    __slots__ = ("pk", "name", "fide_id", "rating")
+    __slots__ = ("pk", "name", "fide_id", "rating", "search_key")
     __str__ = Player.__str__  # the one way a player is written
 
-    def __init__(self, pk: int, name: str, fide_id: int | None, rating: int | None) -> None:
+    def __init__(
+        self, pk: int, name: str, fide_id: int | None, rating: int | None, search_key: str = ""
+    ) -> None:
         self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
+        self.search_key = search_key
 
 
 # --- games --------------------------------------------------------------------------------------

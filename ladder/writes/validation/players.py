@@ -28,6 +28,7 @@ from ladder.writes.validation.games import (
     IN_LIST_LIMIT,
     field_problems,
 )
+from ladder.writes.validation.look_alikes import check_look_alikes
 from ratings.models import PublishedRating
 
 # --- new players --------------------------------------------------------------------------------
@@ -40,7 +41,8 @@ def check_players(
 
     Each player is checked by the model's own validators (``full_clean`` of the entry data:
     the derived fields are not the door's), the batch for a FIDE id given twice (``sources``:
-    how the door names each player, "line 5") and for a FIDE id a stored player has (one query).
+    how the door names each player, "line 5"), for a FIDE id a stored player has (one query)
+    and for a name that only looks like another player's (``look_alikes``).
     """
     names = list(sources) or batch_names(len(players))
     problems: list[dict[str, list[str]]] = [{} for _ in players]
@@ -65,6 +67,9 @@ def check_players(
             "fide_id": fide_id
         }
         problems[first[fide_id]].setdefault("fide_id", []).append(message)
+    for found, problem in zip(problems, check_look_alikes(players, sources=names), strict=True):
+        if problem:
+            found.setdefault("name", []).append(problem)
     return problems
 
 
