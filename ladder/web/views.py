@@ -74,7 +74,7 @@ def standings(request):
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
-    visible = Player.objects.rated(rating_list)
+    visible = Player.objects.current().rated(rating_list)
     if not show_inactive:
         visible = selectors.active_players(visible, on=today, rating_list=rating_list)
     ordered = visible.search(query).standings(rating_list)
@@ -100,7 +100,9 @@ def standings(request):
                 "inactive": selectors.is_inactive(p, on=today, rating_list=rating_list),
             }
         )
-    unrated_players = Player.objects.unrated(rating_list).search(query).order_by("name", "pk")
+    unrated_players = (
+        Player.objects.current().unrated(rating_list).search(query).order_by("name", "pk")
+    )
     unrated = Paginator(unrated_players, PER_PAGE)
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:

@@ -112,7 +112,7 @@ class PlayerLookup:
     def load(cls, *, light: bool = False) -> PlayerLookup:
         """Read every player in one query; ``light``: as ``PlayerRecord``s (a big file's
         screen finds 100,000 players without a model instance each)."""
-        players = Player.objects.order_by("name", "pk")
+        players = Player.objects.current().order_by("name", "pk")
         if light:
             records = players.values_list(*PlayerRecord.__slots__)
             return cls(cast(list[Player], [PlayerRecord(*row) for row in records]))
