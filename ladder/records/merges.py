@@ -117,3 +117,18 @@ class NotDuplicate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first} is not {self.second}"
+
+
+def kept_for(player: Player) -> int:
+    """The id of the player a record's references lead to: its own, or the one it was merged
+    into (through a merge of the kept player since). One query a merge followed."""
+    seen = {player.pk}
+    target = player.merged_into_id
+    while target is not None:
+        following = Player.objects.filter(pk=target).values_list("merged_into_id", flat=True)
+        nxt = following.first()
+        if nxt is None or nxt in seen:
+            return target
+        seen.add(target)
+        target = nxt
+    return player.pk

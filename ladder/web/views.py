@@ -24,6 +24,7 @@ from ladder.records import (
     kept_lists,
     parse_list,
 )
+from ladder.web import merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
@@ -143,6 +144,8 @@ def player(request, pk: int):
     """Show a player: every kept list's rating, then per list the chart and the periods with
     their games explained, and the next game on a chosen list."""
     player = get_object_or_404(Player, pk=pk)
+    if (moved := merged.moved(request, pk=player)) is not None:
+        return moved
     today = timezone.localdate()
     year = selectors.current_year()
     kept = kept_lists()

@@ -37,6 +37,7 @@ from ladder.records import (
     RatingPeriod,
     refuse_control_characters_but_lines,
 )
+from ladder.records import versions as data_version
 from ladder.records.merges import TAKEN_IDENTITY
 from ladder.writes import correction_window
 from ratings import publication, runs
@@ -433,6 +434,7 @@ def _rate_again(
             reason=reason[: runs.REASON_LENGTH],
             user=user,
         )
+    data_version.bump_on_commit()  # a merged record leaves the reads even with no game moved
     if start is None or not _closed_from(start):
         return []
     runs.execute_pending(wait=True)
