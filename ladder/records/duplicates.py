@@ -166,4 +166,5 @@ def _name_evidence(a: Person, b: Person, latin: dict[int, str], similarity: floa
         if a.name.isascii() and b.name.isascii():
             return f"the same name in another order ({a.name} / {b.name})"
         return f"the same name transliterated, in another order ({a.name} / {b.name})"
-    return f"close names ({a.name} / {b.name}: {round(similarity)}% alike)"
+    scripts = "" if a.name.isascii() and b.name.isascii() else ", transliterated"
+    return f"close names{scripts} ({a.name} / {b.name}: {round(similarity)}% alike)"
