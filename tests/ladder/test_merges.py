@@ -4,12 +4,15 @@ an unmerge leaves the club exactly as if the merge had never been made."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
+from ladder.exceptions import ReopenRefused
 from ladder.records import (
     BaseCorrection,
     Game,
@@ -21,7 +24,7 @@ from ladder.records import (
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import publication, selectors
-from ratings.models import Publication, RatingChange
+from ratings.models import Publication, RatingChange, RatingRun, RunStatus
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -257,3 +260,69 @@ def test_the_standings_rating_list_and_lookup_leave_the_merged_record_out(club, 
     ]
     assert "Able, Ann" not in names
     assert "Ann Able" in names
+
+
+def test_a_closed_list_beyond_its_window_needs_the_reopen_permission(club, settings):
+    ann, dup, bob, cat = club
+    settings.LADDER_CORRECTION_WINDOW_DAYS = 30
+    later = timezone.now() + timedelta(days=400)
+    before = state()
+    with pytest.raises(ReopenRefused) as error:
+        actions.merge_players(keep=ann.pk, other=dup.pk, reason="r", now=later)
+    assert error.value.messages[0].startswith(
+        "It changes the published list of 2026-01. The correction window of 2026-01 (30 days"
+    )
+    assert state() == before
+    boss = User.objects.create_superuser("boss", "boss@example.org", "pw")
+    outcome = actions.merge_players(keep=ann.pk, other=dup.pk, reason="r", user=boss, now=later)
+    assert outcome.record.user == boss
+
+
+def test_in_background_mode_a_merge_into_closed_lists_rates_before_it_publishes(
+    club, settings, committed
+):
+    ann, dup, bob, cat = club
+    settings.LADDER_RECOMPUTE = "background"
+    with committed():
+        outcome = actions.merge_players(keep=ann.pk, other=dup.pk, reason="Same person")
+    assert {p.period.label for p in outcome.revisions} == {"2026-01", "2026-02"}
+    assert not RatingRun.objects.filter(status=RunStatus.QUEUED).exists()
+    january = RatingChange.objects.get(player=ann, period__label="2026-01")
+    assert january.games == 2  # her own game and the merged record's
+
+
+def test_a_player_with_no_game_leaves_the_published_lists_and_comes_back(club, committed):
+    ann, dup, bob, cat = club
+    newcomer = PlayerFactory(name="Ann Able Junior", entry_rating=None, entry_rated_games=0)
+    with committed():
+        actions.close_period(period=RatingPeriod.objects.get(label="2026-03"))
+    before = state()
+    with committed():
+        outcome = actions.merge_players(keep=ann.pk, other=newcomer.pk, reason="r")
+    assert outcome.games == 0
+    assert outcome.from_period.label == "2026-03"
+    march = Publication.objects.filter(period__label="2026-03", rating_list="standard")
+    assert not march.order_by("-revision").first().lines.filter(player=newcomer).exists()
+    with committed():
+        actions.unmerge_players(other=newcomer.pk)
+    assert state() == before
+
+
+def test_a_merge_of_a_merge_is_followed_and_unmerged_in_order(club, committed, client):
+    ann, dup, bob, cat = club
+    third = PlayerFactory(name="A. Able")
+    with committed():
+        actions.merge_players(keep=dup.pk, other=third.pk, reason="r")
+    with committed():
+        actions.merge_players(keep=ann.pk, other=dup.pk, reason="r")
+    assert client.get(f"/players/{third.pk}/")["Location"] == f"/players/{ann.pk}/"
+    with pytest.raises(ValidationError) as error:
+        actions.unmerge_players(other=third.pk)
+    assert error.value.message_dict == {
+        "other": [f"Able, Ann was merged into player #{ann.pk} since; unmerge Able, Ann first."]
+    }
+    with committed():
+        actions.unmerge_players(other=dup.pk)
+    with committed():
+        actions.unmerge_players(other=third.pk)
+    assert not Player.objects.filter(merged_into__isnull=False).exists()
