@@ -14,6 +14,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.response import Response
 
+from ladder.api.merged_ids import MOVED, refuse_merged
 from ladder.api.schema import errors
 from ladder.api.serializers import DecimalText, PlayerRefSerializer
 from ladder.api.views import ApiMixin
@@ -106,7 +107,7 @@ class HeadToHeadSerializer(serializers.Serializer):
         OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id."),
         OpenApiParameter("other", int, OpenApiParameter.PATH, description="The opponent's id."),
     ],
-    responses={200: HeadToHeadSerializer, **errors(404)},
+    responses={200: HeadToHeadSerializer, **errors(404), 301: MOVED},
 )
 class HeadToHeadView(ApiMixin, GenericAPIView):
     queryset = Player.objects.all()
@@ -121,6 +122,7 @@ class HeadToHeadView(ApiMixin, GenericAPIView):
             )
         first = get_object_or_404(Player, pk=id)
         second = get_object_or_404(Player, pk=other)
+        refuse_merged(request, id=first, other=second)
         found = selectors.head_to_head(first, second)
         first_points, second_points = found.score
         data = {

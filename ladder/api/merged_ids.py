@@ -5,15 +5,13 @@ would change a record whose games are another's now. Documented in the schema
 
 from __future__ import annotations
 
-from http import HTTPStatus
-
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
-from rest_framework.exceptions import APIException
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
-from rest_framework.response import Response
 
+from ladder.api.exceptions import PlayerMerged
 from ladder.records import Player
 from ladder.records.merges import kept_for
 
@@ -38,13 +36,22 @@ MOVED = OpenApiResponse(
 MERGED_ANSWERS = {301: MOVED, 410: MOVED}
 
 
-class PlayerMerged(APIException):
-    """A merged player's id: 301 for a read (``location``), 410 for a write."""
-
-    def __init__(self, merged: Player, kept_id: int, location: str | None) -> None:
-        self.kept_id, self.location = kept_id, location
-        self.status_code = HTTPStatus.MOVED_PERMANENTLY if location else HTTPStatus.GONE
-        super().__init__(f"Player #{merged.pk} was merged into player #{kept_id}.")
+def refuse_merged(request: Request, **players: Player) -> None:
+    """Raise ``PlayerMerged`` when one of ``players`` (by their URL argument's name) was
+    merged: a read is sent to the same URL with the kept players' ids."""
+    merged = [p for p in players.values() if p.merged_into_id is not None]
+    if not merged:
+        return
+    kept = {name: kept_for(p) for name, p in players.items()}
+    location = None
+    match = request.resolver_match
+    if request.method in SAFE_METHODS and match is not None:
+        kwargs = dict(match.kwargs) | kept
+        query = request.META.get("QUERY_STRING")
+        path = reverse(match.view_name, kwargs=kwargs) + (f"?{query}" if query else "")
+        location = request.build_absolute_uri(path)
+    first = merged[0]
+    raise PlayerMerged(first.pk, kept_for(first), location)
 
 
 class MergedRedirectMixin:
@@ -53,19 +60,6 @@ class MergedRedirectMixin:
     def get_object(self) -> Player:
         player: Player = super().get_object()  # type: ignore[misc]
         request: Request = self.request  # type: ignore[attr-defined]
-        if player.merged_into_id is None:
-            return player
-        kept = kept_for(player)
-        location = None
-        if request.method in SAFE_METHODS:
-            path = request.path.replace(f"/{player.pk}/", f"/{kept}/", 1)
-            query = request.META.get("QUERY_STRING")
-            location = request.build_absolute_uri(path + (f"?{query}" if query else ""))
-        raise PlayerMerged(player, kept, location)
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, PlayerMerged):
-            headers = {"Location": exc.location} if exc.location else {}
-            data = {"detail": str(exc.detail), "merged_into": exc.kept_id}
-            return Response(data, status=exc.status_code, headers=headers)
-        return super().handle_exception(exc)  # type: ignore[misc]
+        lookup = self.lookup_url_kwarg or self.lookup_field  # type: ignore[attr-defined]
+        refuse_merged(request, **{lookup: player})
+        return player

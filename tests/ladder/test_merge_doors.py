@@ -159,3 +159,19 @@ def test_the_schema_documents_the_merge_answers(client):
     assert {"301"} <= set(player["get"]["responses"])
     assert {"410"} <= set(player["patch"]["responses"])
     assert "post" in schema["paths"]["/api/v1/players/{id}/merge/"]
+
+
+def test_the_other_player_endpoints_send_a_merged_id_on(pair, committed):
+    ann, dup, bob = pair
+    with committed():
+        actions.merge_players(keep=ann.pk, other=dup.pk, reason="r")
+    versus = APIClient().get(f"/api/v1/players/{bob.pk}/head-to-head/{dup.pk}/")
+    assert versus.status_code == HTTPStatus.MOVED_PERMANENTLY
+    assert versus["Location"].endswith(f"/api/v1/players/{bob.pk}/head-to-head/{ann.pk}/")
+    rating = APIClient().get(f"/api/v1/players/{dup.pk}/rating/?date=2026-03-31")
+    assert rating.status_code == HTTPStatus.MOVED_PERMANENTLY
+    assert rating["Location"].endswith(f"/api/v1/players/{ann.pk}/rating/?date=2026-03-31")
+    assert rating.json() == {
+        "detail": f"Player #{dup.pk} was merged into player #{ann.pk}.",
+        "merged_into": ann.pk,
+    }
