@@ -33,6 +33,7 @@ from ladder.records.players import Player
 
 NAME_CUTOFF = 85  # names less alike than this are not proposed, whatever else agrees
 MAX_BLOCK = 2000  # players compared at once, all pairs (4 million comparisons at most)
+_SMALL = 6  # blocks this small are compared pair by pair
 _PREFIX = 3  # a block shares the first letters of one word of the name
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -117,6 +118,12 @@ def _blocks(people: list[Person], latin: dict[int, str]) -> Iterator[list[int]]:
 def _close_pairs(block: list[int], latin: dict[int, str]) -> Iterator[tuple[int, int]]:
     """The pairs of the block whose names are at least ``NAME_CUTOFF`` alike."""
     names = [latin[pk] for pk in block]
+    if len(block) <= _SMALL:  # most blocks: a call each is cheaper than a matrix
+        for i, first in enumerate(names):
+            for j in range(i + 1, len(names)):
+                if fuzz.token_sort_ratio(first, names[j], score_cutoff=NAME_CUTOFF):
+                    yield block[i], block[j]
+        return
     scores = process.cdist(
         names, names, scorer=fuzz.token_sort_ratio, score_cutoff=NAME_CUTOFF, dtype=np.uint8
     )
