@@ -175,3 +175,20 @@ def test_the_other_player_endpoints_send_a_merged_id_on(pair, committed):
         "detail": f"Player #{dup.pk} was merged into player #{ann.pk}.",
         "merged_into": ann.pk,
     }
+
+
+def test_a_game_for_a_merged_record_is_refused_at_the_api(pair, committed):
+    ann, dup, bob = pair
+    with committed():
+        actions.merge_players(keep=ann.pk, other=dup.pk, reason="r")
+    client = APIClient()
+    client.force_authenticate(User.objects.create_superuser("boss", "b@example.org", "pw"))
+    answer = client.post(
+        "/api/v1/games/",
+        {"date": "2026-03-20", "white": dup.pk, "black": bob.pk, "result": "1-0"},
+        format="json",
+    )
+    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert answer.json() == {
+        "white": [f"Able, Ann was merged into player #{ann.pk}; enter the game for that player."]
+    }
