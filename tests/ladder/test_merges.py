@@ -326,3 +326,38 @@ def test_a_merge_of_a_merge_is_followed_and_unmerged_in_order(club, committed, c
     with committed():
         actions.unmerge_players(other=third.pk)
     assert not Player.objects.filter(merged_into__isnull=False).exists()
+
+
+def test_on_the_demo_club_merge_then_unmerge_equals_never_merged(committed):
+    """Six months on three lists, five of them closed and published. Boris's games of the first
+    month and of the open one were entered under a second record; merge it into his, then
+    unmerge it, and compare everything."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    with committed():
+        call_command("seed_demo", stdout=StringIO())
+    boris = Player.objects.get(name="Boris Aleksandrov")
+    dup = PlayerFactory(name="Aleksandrov, Boris", entry_rating=2400, fide_id=None)
+    periods = list(RatingPeriod.objects.order_by("start"))
+    first, last = periods[0], periods[-1]
+    with committed():
+        actions.reopen_period(period=first, reason="Boris's second card")
+    for period in (first, last):
+        for game in Game.objects.filter(period=period).filter(white=boris)[:3]:
+            with committed():
+                actions.correct_game(game=game, changes={"white": dup})
+    with committed():
+        actions.close_period(period=first)
+    before = state()
+    with committed():
+        outcome = actions.merge_players(keep=boris.pk, other=dup.pk, reason="One person")
+    assert outcome.games >= 4
+    assert outcome.from_period == first
+    labels = {p.period.label for p in outcome.revisions}
+    assert labels == {p.label for p in periods[:-1]}  # every closed list, none beyond
+    assert state() != before
+    with committed():
+        actions.unmerge_players(other=dup.pk)
+    assert state() == before
