@@ -89,6 +89,12 @@ def find_duplicates(
     return found
 
 
+def comparisons(people: list[Person]) -> int:
+    """How many pairs of names the finder compares for ``people`` (all pairs: n(n-1)/2)."""
+    latin = {p.pk: p.latin for p in people}
+    return sum(len(block) * (len(block) - 1) // 2 for block in _blocks(people, latin))
+
+
 def load_people() -> list[Person]:
     """Every player not merged, as the finder reads them (one query)."""
     rows = Player.objects.current().order_by("pk")

@@ -361,3 +361,18 @@ def test_on_the_demo_club_merge_then_unmerge_equals_never_merged(committed):
     with committed():
         actions.unmerge_players(other=dup.pk)
     assert state() == before
+
+
+def test_a_base_correction_of_a_merged_record_is_refused(club, committed):
+    ann, dup, bob, cat = club
+    with committed():
+        actions.merge_players(keep=ann.pk, other=dup.pk, reason="r")
+    correction = BaseCorrection(
+        player=dup, period=RatingPeriod.objects.get(label="2026-03"), rating=1900, reason="FIDE"
+    )
+    with pytest.raises(ValidationError) as error:
+        actions.save_base_correction(correction=correction)
+    assert error.value.message_dict == {
+        "player": [f"Able, Ann was merged into player #{ann.pk}; correct that player's rating."]
+    }
+    assert not BaseCorrection.objects.exists()
