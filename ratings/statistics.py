@@ -109,7 +109,8 @@ def _bins(rating_list: str) -> list[tuple[int, int]]:
     rating = LIST_FIELDS[rating_list].rating
     start = ExpressionWrapper(F(rating) / BIN_WIDTH * BIN_WIDTH, output_field=IntegerField())
     rows = (
-        Player.objects.current().rated(rating_list)
+        Player.objects.current()
+        .rated(rating_list)
         .annotate(bin=start)
         .values("bin")
         .annotate(count=Count("pk"))
@@ -132,7 +133,8 @@ def _ks(rating_list: str, *, year: int) -> list[Bar]:
     peak, games = fields.peak_rating, fields.rated_games
     junior_from = fide.junior_born_from(year)
     groups = (
-        Player.objects.current().rated(rating_list)
+        Player.objects.current()
+        .rated(rating_list)
         .annotate(
             k_peak=Case(
                 When(**{f"{peak}__gte": fide.K_FOR_GOOD_PEAK}, then=Value(fide.K_FOR_GOOD_PEAK)),
