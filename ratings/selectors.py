@@ -88,12 +88,12 @@ def rating_list(
     """
     period = period or RatingPeriod.objects.latest_period()
     if period is None:
-        players = Player.objects.standings(rating_list)
+        players = Player.objects.current().standings(rating_list)
         return [_entry_from_player(p, rating_list) for p in players]
     changes = latest_changes(through=period.start, rating_list=rating_list)
     latest = {rc.player_id: rc for rc in changes.select_related("period")}
     entries = []
-    for player in Player.objects.order_by("name", "pk"):
+    for player in Player.objects.current().order_by("name", "pk"):
         change = latest.get(player.pk)
         if change is None:
             entries.append(_entry_from_player(player, rating_list))

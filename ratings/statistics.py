@@ -82,7 +82,7 @@ def pool(rating_list: str, *, year: int, on: date) -> Pool:
         for i, ((threshold, _), upper) in enumerate(zip(fide.LEVELS, bounds, strict=False))
     }
     lowest = fide.LEVELS[-1][0]
-    totals = Player.objects.aggregate(
+    totals = Player.objects.current().aggregate(
         rated=Count("pk", filter=rated),
         unrated=Count("pk", filter=~rated),
         inactive=Count("pk", filter=rated & Q(**{f"{fields.last_rated_on}__lte": cutoff})),
@@ -109,7 +109,8 @@ def _bins(rating_list: str) -> list[tuple[int, int]]:
     rating = LIST_FIELDS[rating_list].rating
     start = ExpressionWrapper(F(rating) / BIN_WIDTH * BIN_WIDTH, output_field=IntegerField())
     rows = (
-        Player.objects.rated(rating_list)
+        Player.objects.current()
+        .rated(rating_list)
         .annotate(bin=start)
         .values("bin")
         .annotate(count=Count("pk"))
@@ -132,7 +133,8 @@ def _ks(rating_list: str, *, year: int) -> list[Bar]:
     peak, games = fields.peak_rating, fields.rated_games
     junior_from = fide.junior_born_from(year)
     groups = (
-        Player.objects.rated(rating_list)
+        Player.objects.current()
+        .rated(rating_list)
         .annotate(
             k_peak=Case(
                 When(**{f"{peak}__gte": fide.K_FOR_GOOD_PEAK}, then=Value(fide.K_FOR_GOOD_PEAK)),
@@ -327,7 +329,7 @@ def percentiles(player: Player, rating_lists: list[str]) -> dict[str, int]:
         field = LIST_FIELDS[name].rating
         counts[f"{name}_rated"] = Count("pk", filter=Q(**{f"{field}__isnull": False}))
         counts[f"{name}_below"] = Count("pk", filter=Q(**{f"{field}__lt": rating}))
-    found = Player.objects.aggregate(**counts)
+    found = Player.objects.current().aggregate(**counts)
     shares = {}
     for name in asked:
         others = found[f"{name}_rated"] - 1

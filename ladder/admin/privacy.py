@@ -39,7 +39,7 @@ class ErasureForm(forms.Form):
 class PlayerPrivacyAdmin:
     """Mixed into the player admin: the export's URLs and the erase action."""
 
-    actions = ("erase_players",)
+    actions: tuple[str, ...] = ("erase_players",)
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view  # type: ignore[attr-defined]

@@ -28,6 +28,7 @@ from django.utils.translation import gettext, gettext_lazy
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from ladder.admin import previews as admin_previews
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
+from ladder.admin.merges import PlayerMergeAdmin
 from ladder.admin.privacy import PlayerPrivacyAdmin
 from ladder.admin.ratings import RatingHistoryInline
 from ladder.admin.rounds import enter_round_view, list_choice
@@ -191,8 +192,11 @@ class PlayerForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(PlayerPrivacyAdmin, DeleteThroughActionAdmin, RevertThroughChangeAdmin):
+class PlayerAdmin(
+    PlayerMergeAdmin, PlayerPrivacyAdmin, DeleteThroughActionAdmin, RevertThroughChangeAdmin
+):
     form = PlayerForm
+    actions = ("erase_players", "merge_selected", "unmerge_selected")
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)
     search_help_text = "Search by part of the name, or by the exact FIDE id."

@@ -32,8 +32,22 @@ def field_errors(error: DjangoValidationError) -> dict:
     return detail
 
 
+class PlayerMerged(exceptions.APIException):
+    """A merged player's id (``ladder.api.merged_ids``): 301 for a read (``location``), 410
+    for a write, each with the kept player's id."""
+
+    def __init__(self, merged_id: int, kept_id: int, location: str | None) -> None:
+        self.kept_id, self.location = kept_id, location
+        self.status_code = HTTPStatus.MOVED_PERMANENTLY if location else HTTPStatus.GONE
+        super().__init__(f"Player #{merged_id} was merged into player #{kept_id}.")
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer service errors like DRF's own: JSON, field messages, the right status."""
+    if isinstance(exc, PlayerMerged):
+        headers = {"Location": exc.location} if exc.location else {}
+        data = {"detail": str(exc.detail), "merged_into": exc.kept_id}
+        return Response(data, status=exc.status_code, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # Django's own limit (DATA_UPLOAD_MAX_MEMORY_SIZE)
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         exc = exceptions.ParseError(

@@ -15,6 +15,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.response import Response
 
+from ladder.api.merged_ids import MOVED, refuse_merged
 from ladder.api.schema import errors
 from ladder.api.serializers import DecimalText, PlayerRefSerializer
 from ladder.api.views import ApiMixin
@@ -117,7 +118,7 @@ class HeadToHeadSerializer(serializers.Serializer):
             description="The opponent's id (another player).",
         ),
     ],
-    responses={200: HeadToHeadSerializer, **errors(404)},
+    responses={200: HeadToHeadSerializer, **errors(404), 301: MOVED},
 )
 class HeadToHeadView(ApiMixin, GenericAPIView):
     queryset = Player.objects.all()
@@ -132,6 +133,7 @@ class HeadToHeadView(ApiMixin, GenericAPIView):
             )
         first = get_object_or_404(Player, pk=id)
         second = get_object_or_404(Player, pk=other)
+        refuse_merged(request, id=first, other=second)
         found = selectors.head_to_head(first, second)
         first_points, second_points = found.score
         data = {

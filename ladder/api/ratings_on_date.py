@@ -16,6 +16,7 @@ from rest_framework import serializers
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.response import Response
 
+from ladder.api.merged_ids import MOVED, refuse_merged
 from ladder.api.schema import errors
 from ladder.api.serializers import ListQueryField, PlayerRefSerializer
 from ladder.api.views import ApiMixin, list_parameter
@@ -102,7 +103,7 @@ class RatingOnDateSerializer(serializers.Serializer):
         ),
         OpenApiParameter("live", OpenApiTypes.BOOL, description="Add the live rating on that day."),
     ],
-    responses={200: RatingOnDateSerializer, **errors(400, 404)},
+    responses={200: RatingOnDateSerializer, **errors(400, 404), 301: MOVED},
 )
 class RatingOnDateView(ApiMixin, GenericAPIView):
     queryset = Player.objects.all()
@@ -114,6 +115,7 @@ class RatingOnDateView(ApiMixin, GenericAPIView):
         query = RatingOnDateQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         player = get_object_or_404(Player, pk=id)
+        refuse_merged(request, id=player)
         day = query.validated_data.get("date") or timezone.localdate()
         rating_list = query.validated_data["list"]
         found = history_reads.rating_on(player, day, rating_list, live=query.validated_data["live"])

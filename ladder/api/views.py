@@ -38,12 +38,21 @@ from ladder.api import serializers as s
 from ladder.api.authentication import HashedTokenAuthentication
 from ladder.api.exceptions import exception_handler
 from ladder.api.idempotency import idempotent
+from ladder.api.merged_ids import MERGED_ANSWERS, MOVED, MergedRedirectMixin
 from ladder.api.pagination import RatingListPagination
 from ladder.api.permissions import ModelPermissions
 from ladder.api.previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
 from ladder.api.renderers import CSVRenderer
 from ladder.caching import read_cache
-from ladder.records import Game, PeriodLog, Player, RatingList, RatingPeriod, default_list
+from ladder.records import (
+    Game,
+    PeriodLog,
+    Player,
+    PlayerQuerySet,
+    RatingList,
+    RatingPeriod,
+    default_list,
+)
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import history_reads, publication, runs, selectors
@@ -131,7 +140,7 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
         description="One player: entry data and the current state derived from every game, with "
         "the K that applies now and its reason; the live rating (`rating`, provisional) beside "
         "the official one (`official_rating`, from the last published list, `official_list`).",
-        responses={200: s.PlayerSerializer, **errors(404)},
+        responses={200: s.PlayerSerializer, **errors(404), **MERGED_ANSWERS},
     ),
     create=extend_schema(
         summary="Add a player",
@@ -155,16 +164,18 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
     update=extend_schema(
         summary="Replace a player's data",
         description="Needs `ladder.change_player`. A change to the entry data or birth year "
-        "recomputes the player's ratings from their first game.",
-        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+        "recomputes the player's ratings from their first game. A merged player's record is "
+        "410 Gone, with `merged_into`.",
+        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS), 410: MOVED},
     ),
     partial_update=extend_schema(
         summary="Change some of a player's data",
         description="Needs `ladder.change_player`; see PUT.",
-        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS)},
+        responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS), 410: MOVED},
     ),
 )
 class PlayerViewSet(
+    MergedRedirectMixin,
     ApiMixin,
     IdempotentCreateMixin,
     mixins.ListModelMixin,
@@ -179,6 +190,11 @@ class PlayerViewSet(
     filter_backends = [DjangoFilterBackend, filters.ListOrderingFilter]
     ordering_fields = ["name", "rating", "rated_games", "fide_id", "last_rated_on", "id"]
     ordering = ["name", "id"]
+
+    def get_queryset(self):
+        players = cast(PlayerQuerySet, super().get_queryset())
+        # A merged record is off the list; its id still answers (301/410, ``merged_ids``).
+        return players.current() if self.action == "list" else players
 
     def get_serializer_context(self) -> dict:
         # One query for the whole page: K depends on the year of the period being rated.
@@ -202,7 +218,7 @@ class PlayerViewSet(
         "rating used (from the list that opened the period), D used after the 400-point rule, "
         "PD, score and dR.",
         parameters=[list_parameter("The list: " + LIST_DEFAULT)],
-        responses={200: s.HistorySerializer(many=True), **errors(400, 404)},
+        responses={200: s.HistorySerializer(many=True), **errors(400, 404), 301: MOVED},
         filters=False,
     )
     @action(detail=True, filter_backends=[], serializer_class=s.HistorySerializer)

@@ -37,6 +37,7 @@ from ladder.records.lists import (
     kept_lists,
     parse_list,
 )
+from ladder.records.merges import NotDuplicate, PlayerMerge
 from ladder.records.names import name_key, name_keys
 from ladder.records.periods import (
     PeriodLog,
@@ -93,11 +94,13 @@ __all__ = [
     "MIN_BIRTH_YEAR",
     "MIN_K",
     "MIN_RATING",
+    "NotDuplicate",
     "PERIOD_LABEL_VALIDATOR",
     "PLAYER_ENTRY_FIELDS",
     "PeriodLog",
     "PeriodStatus",
     "Player",
+    "PlayerMerge",
     "PlayerQuerySet",
     "RATING_ABOVE_MESSAGE",
     "RATING_BELOW_MESSAGE",

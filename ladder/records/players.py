@@ -93,6 +93,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def unrated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
         return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": True})
 
+    def current(self) -> PlayerQuerySet:
+        """The players not merged into another (a merged record stays, for its old links)."""
+        return self.filter(merged_into__isnull=True)
+
     def search(self, text: str) -> PlayerQuerySet:
         """Filter by name, tolerant of case, accents, word order, transliteration and typos,
         or by the exact FIDE id when the text is a number (``player_search.matching``)."""
@@ -200,6 +204,16 @@ class Player(models.Model):
     blitz_peak_rating = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     blitz_last_rated_on = models.DateField(null=True, blank=True, editable=False)
     blitz_last_change = models.IntegerField(null=True, blank=True, editable=False)
+    # Set by a merge (``ladder.writes.merges``): this record's games are the kept player's now.
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_players",
+        editable=False,
+        help_text="Set by a merge: the player this record was merged into.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 
 from ladder.files import exports
 from ladder.records import Player, RatingPeriod
+from ladder.web import merged
 from ladder.web.views import chosen_list
 
 
@@ -40,5 +41,7 @@ def period_games_csv(request, label: str) -> HttpResponse:
 def player_history_csv(request, pk: int) -> HttpResponse:
     """A player's rating history on one list, one row a period."""
     player, chosen = get_object_or_404(Player, pk=pk), chosen_list(request)
+    if (moved := merged.moved(request, pk=player)) is not None:
+        return moved
     name = exports.filename(player.name)
     return _csv(exports.history_csv(player, chosen), f"history-{chosen}-{name}")

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from ladder.records import Player, kept_lists
 from ladder.records.names import name_key
+from ladder.web import merged
 from ladder.writes.validation import PlayerLookup
 from ratings import selectors
 
@@ -32,6 +33,8 @@ def head_to_head(request, pk: int, other: int) -> HttpResponse:
         context = {"player": first, "problem": problem, "typed": "", "candidates": []}
         return render(request, "ladder/compare.html", context, status=404)
     second = get_object_or_404(Player, pk=other)
+    if (moved := merged.moved(request, pk=first, other=second)) is not None:
+        return moved
     found = selectors.head_to_head(first, second)
     first_points, second_points = found.score
     context = {
@@ -106,6 +109,8 @@ def compare(request, pk: int) -> HttpResponse:
     """Find the player typed in "compare with…" (a name or a FIDE id, as every door finds
     players) and go to the head-to-head page; else say why, with the players meant if any."""
     player = get_object_or_404(Player, pk=pk)
+    if (moved := merged.moved(request, pk=player)) is not None:
+        return moved
     typed = request.GET.get("name", "")[:NAME_MAX]
     context: dict[str, Any] = {"player": player, "typed": typed, "problem": "", "candidates": []}
     if "name" in request.GET:

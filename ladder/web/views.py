@@ -24,6 +24,7 @@ from ladder.records import (
     kept_lists,
     parse_list,
 )
+from ladder.web import merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
@@ -74,7 +75,7 @@ def standings(request):
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
-    visible = Player.objects.rated(rating_list)
+    visible = Player.objects.current().rated(rating_list)
     if not show_inactive:
         visible = selectors.active_players(visible, on=today, rating_list=rating_list)
     ordered = visible.search(query).standings(rating_list)
@@ -100,7 +101,9 @@ def standings(request):
                 "inactive": selectors.is_inactive(p, on=today, rating_list=rating_list),
             }
         )
-    unrated_players = Player.objects.unrated(rating_list).search(query).order_by("name", "pk")
+    unrated_players = (
+        Player.objects.current().unrated(rating_list).search(query).order_by("name", "pk")
+    )
     unrated = Paginator(unrated_players, PER_PAGE)
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:
@@ -153,6 +156,8 @@ def player(request, pk: int):
     """Show a player: every kept list's rating, then per list the chart and the periods with
     their games explained, and the next game on a chosen list."""
     player = get_object_or_404(Player, pk=pk)
+    if (moved := merged.moved(request, pk=player)) is not None:
+        return moved
     today = timezone.localdate()
     year = selectors.current_year()
     kept = kept_lists()

@@ -37,7 +37,7 @@ from ladder.records import (
 )
 from ladder.records import versions as data_version
 from ladder.records.codes import CONFLICT
-from ladder.writes import audit, correction_window, privacy, restore, storage
+from ladder.writes import audit, correction_window, merges, privacy, restore, storage
 from ladder.writes.validation import (
     ClubPlan,
     GameEntry,
@@ -83,6 +83,9 @@ __all__ = [
     "delete_players",
     "enter_games",
     "erase_player",
+    "mark_not_duplicate",
+    "merge_players",
+    "unmerge_players",
     "import_games",
     "import_players",
     "import_tournament",
@@ -291,6 +294,10 @@ def save_player(*, player: Player, user: Any = None) -> Player:
     stored = Player.objects.select_for_update().filter(pk=player.pk)
     if player.pk is not None and not stored.exists():
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
+    if player.pk is not None and stored.filter(merged_into__isnull=False).exists():
+        raise ValidationError(
+            f"{player} was merged into another player; unmerge them to change this record."
+        )
     player.full_clean()
     check_player_name(player)
     check_entry_change(player)
@@ -343,6 +350,48 @@ def erase_player(*, player: Player, reason: str, user: Any = None) -> privacy.Er
     if stored is None:
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     return privacy.erase(player=stored, reason=reason, user=_user(user))
+
+
+# --- who is who: merges -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def merge_players(
+    *, keep: Any, other: Any, reason: str, user: Any = None, now: datetime | None = None
+) -> merges.MergeOutcome:
+    """Merge player ``other`` (an id) into player ``keep``: their games, base corrections and
+    blank identity fields move to the kept player, who is rated again from the earliest period
+    it changes; a closed list it changes gets a revision (``ladder.writes.merges``).
+
+    Raise ``ValidationError`` with field errors (``keep``, ``other``, ``reason``): the same
+    player, an unknown one, one merged already, a merge that makes a player play themselves
+    or twice in a round, two corrections of one list and period, two FIDE ids; or
+    ``ReopenRefused`` (a closed list beyond its correction window). ``now``: the moment the
+    window is judged at."""
+    reason = merges.clean_reason(reason, required=True)
+    _lock_published(exclusive=True)  # a merge revises published lists, as a close does
+    kept, merged = merges.lock_pair(keep, other)
+    return merges.merge(kept=kept, merged=merged, reason=reason, user=_user(user), now=now)
+
+
+@transaction.atomic
+def unmerge_players(
+    *, other: Any, reason: str = "", user: Any = None, now: datetime | None = None
+) -> merges.MergeOutcome:
+    """Undo the merge of player ``other`` (an id): what it moved goes back and both are rated
+    again, so that the ratings and lists are as if it had never been made (a closed list
+    gets a revision back). Raise ``ValidationError`` (``other``: unknown, or not merged)."""
+    reason = merges.clean_reason(reason, required=False)
+    _lock_published(exclusive=True)
+    merged = merges.lock_merged(other)
+    return merges.unmerge(merged=merged, reason=reason, user=_user(user), now=now)
+
+
+@transaction.atomic
+def mark_not_duplicate(*, first: Player, second: Player, user: Any = None, note: str = "") -> Any:
+    """Remember that two players are different people: the duplicate finder proposes them no
+    more. Saying it twice is saying it once."""
+    return merges.remember_not_duplicate(first, second, user=_user(user), note=note)
 
 
 # --- files --------------------------------------------------------------------------------------
@@ -654,6 +703,14 @@ def save_base_correction(*, correction: BaseCorrection, user: Any = None) -> Bas
     its reason (FIDE.md 10.1), and rate the period again from it; the period must be open (and
     so must the one it moves from)."""
     correction.full_clean()
+    kept = Player.objects.filter(pk=correction.player_id).values_list("merged_into_id", flat=True)
+    if (kept_id := kept.first()) is not None:
+        raise ValidationError(
+            {
+                "player": f"{correction.player} was merged into player #{kept_id}; correct that "
+                "player's rating."
+            }  # fmt: skip
+        )
     periods = {correction.period_id}
     if correction.pk is not None:
         stored = BaseCorrection.objects.select_for_update().filter(pk=correction.pk).first()

@@ -19,7 +19,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
-from ladder.records import EventType, Game, PeriodLog, Player, RatingPeriod, kept_lists, webhooks
+from ladder.records import (
+    EventType,
+    Game,
+    PeriodLog,
+    Player,
+    PlayerMerge,
+    RatingPeriod,
+    kept_lists,
+    webhooks,
+)
 from ratings import selectors
 from ratings.models import Publication, PublishedRating, RatingChange
 from ratings.recompute import bulk
@@ -51,6 +60,23 @@ def revise_later(period: RatingPeriod, *, user: Any = None) -> list[Publication]
             break
         if other.published:  # else closed before lists were kept as published
             made += _publish(other, user=user, reason="")
+    return made
+
+
+def revise_from(period: RatingPeriod, *, reason: str, user: Any = None) -> list[Publication]:
+    """Publish, with ``reason``, a revision of every closed period's lists from ``period`` on
+    that changed, up to the first open period (a merge or an unmerge: the change is made in
+    every one of them at once, no period being reopened)."""
+    published = Publication.objects.filter(period=OuterRef("pk"))
+    periods = RatingPeriod.objects.filter(start__gte=period.start).annotate(
+        published=Exists(published)
+    )
+    made: list[Publication] = []
+    for other in periods.order_by("start"):
+        if not other.is_closed:
+            break
+        if other.published:
+            made += _publish(other, user=user, reason=reason)
     return made
 
 
@@ -131,7 +157,10 @@ def _lines_now(
         .values_list("player_id", flat=True)
         .distinct()
     )
-    lines = {pid: line for pid, line in lines.items() if pid in published or pid in played}
+    back = _listed_again(period, rating_list, set(lines) - published.keys() - played)
+    lines = {
+        pid: line for pid, line in lines.items() if pid in published or pid in played or pid in back
+    }
     differing = {
         pid for pid, line in lines.items()
         if pid not in played and pid in published and published[pid] != line
@@ -139,6 +168,22 @@ def _lines_now(
     for pid in differing - _ever_played(differing, period, rating_list):
         lines[pid] = published[pid]
     return lines
+
+
+def _listed_again(period: RatingPeriod, rating_list: str, candidates: set[int]) -> set[int]:
+    """The ``candidates`` that an unmerge brings back to a list that named them before their
+    merge took them off it (a player is never taken off a published list otherwise). One
+    small query (the players ever unmerged), two when one of them is a candidate."""
+    if not candidates:
+        return set()
+    undone = PlayerMerge.objects.filter(undone_at__isnull=False).values_list("merged_id", flat=True)
+    unmerged = set(undone) & candidates
+    if not unmerged:
+        return set()
+    lines = PublishedRating.objects.filter(
+        publication__period=period, publication__rating_list=rating_list, player_id__in=unmerged
+    )
+    return set(lines.values_list("player_id", flat=True).distinct())
 
 
 def _ever_played(players: set[int], period: RatingPeriod, rating_list: str) -> set[int]:

@@ -124,4 +124,4 @@ def test_the_schema_documents_it(anon):
     schema = anon.get("/api/v1/schema/?format=json").json()
     operation = schema["paths"]["/api/v1/players/{id}/head-to-head/{other}/"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {"id", "other"}
-    assert set(operation["responses"]) == {"200", "404"}
+    assert set(operation["responses"]) == {"200", "301", "404"}  # 301: a merged player's id

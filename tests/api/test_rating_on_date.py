@@ -237,7 +237,7 @@ def test_the_schema_documents_both(anon):
     paths = anon.get("/api/v1/schema/?format=json").json()["paths"]
     operation = paths["/api/v1/players/{id}/rating/"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {"id", "date", "list", "live"}
-    assert set(operation["responses"]) == {"200", "400", "404"}
+    assert set(operation["responses"]) == {"200", "301", "400", "404"}  # 301: a merged player's id
     listed = paths["/api/v1/rating-list/"]["get"]
     assert {"date", "format"} <= {p["name"] for p in listed["parameters"]}
     assert "text/csv" in listed["responses"]["200"]["content"]

@@ -31,6 +31,8 @@ def test_schema_is_openapi_3_and_lists_every_endpoint(anon):
         "/api/v1/players/{id}/history/",
         "/api/v1/players/{id}/head-to-head/{other}/",
         "/api/v1/players/{id}/rating/",
+        "/api/v1/players/{id}/merge/",
+        "/api/v1/players/{id}/unmerge/",
         "/api/v1/games/",
         "/api/v1/games/{id}/",
         "/api/v1/periods/",

@@ -118,7 +118,7 @@ class PlayerLookup:
     def load(cls, *, light: bool = False) -> PlayerLookup:
         """Read every player in one query; ``light``: as ``PlayerRecord``s (a big file's
         screen finds 100,000 players without a model instance each)."""
-        players = Player.objects.order_by("name", "pk")
+        players = Player.objects.current().order_by("name", "pk")
         if light:
             records = players.values_list(*PlayerRecord.__slots__)
             return cls(cast(list[Player], [PlayerRecord(*row) for row in records]))
@@ -298,6 +298,10 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
             checked.add(colour, problem)
         else:
             players[colour] = found
+    for colour, player in players.items():
+        kept = getattr(player, "merged_into_id", None)  # a light lookup holds no merged player
+        if kept is not None:
+            checked.add(colour, merged_message(player, kept))
     result, problem = typed("result", entry.result, lookup)
     if problem is not None:
         checked.add("result", problem)
@@ -316,6 +320,11 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
     if checked.ok:
         checked.game = game
     return checked
+
+
+def merged_message(player: Player, kept_id: int) -> str:
+    """Say that a player's record was merged into another's (``ladder.writes.merges``)."""
+    return f"{player} was merged into player #{kept_id}; enter the game for that player."
 
 
 def _check_tournament(
