@@ -258,9 +258,11 @@ def read_club(document: Any) -> ClubPlan:
                 "permissions": reader.names(item, where, "permissions"),
             }
         )
+    national = ("national_federation", "national_id")  # version 4 on
+    player_fields = [f for f in PLAYER_FIELDS if version > 3 or f not in national]
     for where, item in reader.items(document, "players"):
         plan.players.append(
-            Located(where, reader.record(Player, item, where, ["id", *PLAYER_FIELDS]))
+            Located(where, reader.record(Player, item, where, ["id", *player_fields]))
         )
     for where, item in reader.items(document, "periods"):
         period = reader.record(

@@ -42,7 +42,7 @@ class Match:
 
     entrant: Entrant
     player: Player
-    how: str  # "FIDE id", "name" or "new"
+    how: str  # "FIDE id", "national id", "name" or "new"
 
     @property
     def new(self) -> bool:

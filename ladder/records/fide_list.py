@@ -47,7 +47,7 @@ def _k(label: str) -> models.PositiveSmallIntegerField:
 class FideListQuerySet(models.QuerySet["FideListEntry"]):
     def latest_month(self) -> date | None:
         """The month of the newest list imported, or None."""
-        return self.aggregate(month=Max("month"))["month"]  # type: ignore[no-any-return]
+        return self.aggregate(month=Max("month"))["month"]
 
     def latest_for(self, fide_ids: Iterable[int | None]) -> dict[int, FideListEntry]:
         """The rows of the newest list imported for these FIDE ids, by FIDE id: one query."""

@@ -264,6 +264,7 @@ class Player(models.Model):
         return f"{self.name} ({self.fide_id})" if self.fide_id else self.name
 
     def save(self, *args, **kwargs) -> None:
+        self.settle_national_id()
         if self._state.adding:
             self.start_from_entry()
         super().save(*args, **kwargs)

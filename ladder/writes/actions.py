@@ -595,7 +595,7 @@ def import_tournament(
 
 def import_fide_list(
     *,
-    rows: Iterable[list[str]],
+    rows: Iterable[str],
     month: date,
     columns: Sequence[str],
     federation: str = "",
@@ -603,8 +603,8 @@ def import_fide_list(
     user: Any = None,
     dry_run: bool = False,
 ) -> FideListReport:
-    """Store FIDE's list of ``month`` (``rows``: ``FideListEntry``'s fields as COPY text, as
-    ``ladder.files.fide_list`` reads them; ``columns``: the fields the file gives), correct the
+    """Store FIDE's list of ``month`` (``rows``: COPY lines of ``FideListEntry``'s fields
+    ``columns``, as ``ladder.files.fide_list`` reads them), correct the
     identity of the club's players on it (name, federation, sex, birth year, title) as
     ``save_player`` saves a change, and add the players of ``federation`` and of ``ids`` not in
     the club yet, with their entry data from the list (``add_players``); all in one
@@ -652,7 +652,7 @@ def import_fide_list(
 
 
 def _apply_identity(
-    report: FideListReport, club: dict[str, int], found: dict[str, dict], *, user: Any
+    report: FideListReport, club: dict[str, int], found: dict[str, dict[str, Any]], *, user: Any
 ) -> None:
     """Correct the identity of the club's players on the list: the name, federation, sex and
     title of all of them in one bulk update with their history versions (no rating depends on

@@ -59,7 +59,10 @@ def test_federation_adds_players_with_entry_data():
     out = run(str(FILES / "players_list_foa.txt"), "--month", "2026-10", "--federation", "nor")
     assert "4 players were added" in out
     carlsen = Player.objects.get(fide_id=1503014)
-    assert (carlsen.entry_rating, carlsen.entry_rated_games) == (2833, 30)  # K 10: 30 games at least
+    assert (carlsen.entry_rating, carlsen.entry_rated_games) == (
+        2833,
+        30,
+    )  # K 10: 30 games at least
     assert carlsen.rapid_entry_rating == 2823 and carlsen.rating == 2833
     nilsen = Player.objects.get(fide_id=1510045)
     assert (nilsen.entry_rating, nilsen.entry_rated_games, nilsen.rapid_entry_rating) == (
@@ -200,7 +203,9 @@ def test_the_admin_upload_names_a_bad_line(admin_client):
 
 def test_the_action_refuses_a_player_the_list_would_break():
     carlsen = PlayerFactory(fide_id=1503014, name="Magnus Carlsen")
-    rows = iter(["1503014\t" + "x" * 100 + "\tNOR\tM\tGM\t\t\t\t2800\t0\t10\t0\t0\t0\t0\t0\t0\t1990\t"])
+    rows = iter(
+        ["1503014\t" + "x" * 100 + "\tNOR\tM\tGM\t\t\t\t2800\t0\t10\t0\t0\t0\t0\t0\t0\t1990\t"]
+    )
     columns = ("fide_id", "name", "federation", "sex", "title", "women_title", "other_titles",
                "foa_title", "standard_rating", "standard_games", "standard_k", "rapid_rating",
                "rapid_games", "rapid_k", "blitz_rating", "blitz_games", "blitz_k", "birth_year",
