@@ -700,8 +700,13 @@ def _apply_identity(
         if year is not None:
             report.changes.append(_birth_year(player, year, label, fide_id, user=user))
     if plain:
-        bulk_update_with_history(plain, Player, sorted(fields), batch_size=1000,
-                                 default_user=_user(user), default_change_reason=reason)  # fmt: skip
+        fide_list.update_identity(plain, sorted(fields))
+        # Their history versions, in bulk (the rows are written above: no fields here).
+        bulk_update_with_history(
+            plain, Player, [], batch_size=1000, default_user=_user(user),
+            default_change_reason=reason,
+        )  # fmt: skip
+        # fmt: skip
         data_version.bump_on_commit()
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import connection
+from django.utils import timezone
 
 from ladder.records import (
     ENTRY_RATING_FLOOR,
@@ -191,6 +192,22 @@ class KeepRule:
             return row
 
         return pick
+
+
+def update_identity(players: Sequence[Player], fields: Sequence[str]) -> None:
+    """Write the identity fields of players FIDE's list corrected, in one ``executemany``
+    (pipelined by psycopg): ``bulk_update`` builds a CASE a field for every player, which
+    took a minute for 2,000 players (measured)."""
+    quote = connection.ops.quote_name
+    now = timezone.now()
+    assignments = ", ".join(f"{quote(name)} = %s" for name in (*fields, "updated"))
+    statement = f"UPDATE {quote(Player._meta.db_table)} SET {assignments} WHERE id = %s"
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            statement, [[*(getattr(p, name) for name in fields), now, p.pk] for p in players]
+        )
+    for player in players:
+        player.updated = now
 
 
 # --- what the list says of a player ------------------------------------------------------------

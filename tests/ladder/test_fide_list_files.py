@@ -47,7 +47,8 @@ def test_combined_list_with_foa():
     )  # fmt: skip
     assert (carlsen["rapid_rating"], carlsen["rapid_games"]) == ("2823", "12")
     assert carlsen["birth_year"] == "1990"
-    assert rows[1]["flag"] == "w" and rows[1]["women_title"] == "WFM"
+    assert rows[1]["flag"] == "w"
+    assert rows[1]["women_title"] == "WFM"
 
 
 def test_a_title_longer_than_its_column_pushes_the_rest_of_its_line():
@@ -56,16 +57,19 @@ def test_a_title_longer_than_its_column_pushes_the_rest_of_its_line():
     assert berg["other_titles"] == "SI,FI,LSI,SLI,NA"
     assert berg["foa_title"] == "AFM"
     assert (berg["rapid_rating"], berg["rapid_games"], berg["rapid_k"]) == ("1700", "4", "20")
-    assert berg["birth_year"] == "1975" and berg["flag"] == "i"
+    assert berg["birth_year"] == "1975"
+    assert berg["flag"] == "i"
 
 
 def test_an_older_list_without_foa_and_with_an_overflowing_title():
     listed, rows = read("players_list_legacy.txt")
     assert "foa_title" in listed.columns  # blank: the column is not in the file
     berg = next(r for r in rows if r["fide_id"] == "1520000")
-    assert berg["other_titles"] == "SI,FI,LSI,SLI,NA" and berg["foa_title"] == ""
+    assert berg["other_titles"] == "SI,FI,LSI,SLI,NA"
+    assert berg["foa_title"] == ""
     assert (berg["standard_rating"], berg["rapid_rating"]) == ("0", "1700")
-    assert rows[0]["standard_rating"] == "2833" and rows[0]["blitz_rating"] == "2886"
+    assert rows[0]["standard_rating"] == "2833"
+    assert rows[0]["blitz_rating"] == "2886"
 
 
 def test_a_per_list_file_names_its_month_and_its_list():
@@ -74,7 +78,8 @@ def test_a_per_list_file_names_its_month_and_its_list():
     assert listed.lists == ("standard",)
     assert listed.month == date(2026, 10, 1)  # the header's OCT26
     assert "rapid_rating" not in listed.columns
-    assert rows[0]["standard_rating"] == "2833" and rows[0]["standard_k"] == "10"
+    assert rows[0]["standard_rating"] == "2833"
+    assert rows[0]["standard_k"] == "10"
     berg = next(r for r in rows if r["fide_id"] == "1520000")
     assert berg["standard_rating"] == "0"  # blank: unrated, FIDE's 0
 
@@ -84,14 +89,16 @@ def test_a_per_list_file_whose_name_says_no_list_needs_one():
     with pytest.raises(ImportFailed, match="which list"):
         read("list.txt", data)
     listed, rows = read("list.txt", data, rating_list="rapid")
-    assert listed.lists == ("rapid",) and rows[0]["rapid_rating"] == "2833"
+    assert listed.lists == ("rapid",)
+    assert rows[0]["rapid_rating"] == "2833"
 
 
 def test_the_xml_zipped():
     listed, rows = read("players_list_xml.zip")
     assert listed.shape == "xml"
     assert len(rows) == 6
-    assert rows[0]["name"] == "Carlsen, Magnus" and rows[0]["blitz_rating"] == "2886"
+    assert rows[0]["name"] == "Carlsen, Magnus"
+    assert rows[0]["blitz_rating"] == "2886"
     assert rows[3]["other_titles"] == "SI,FI,LSI,SLI,NA"
     assert rows[5]["birth_year"] == "0"
 

@@ -74,7 +74,8 @@ def test_a_trf_2026_nrs_record_gives_new_players_their_national_id_and_matches_o
     plan = tournaments.read(TRF.encode(), event="Club Rapid")
     assert not plan.problems
     by_name = {match.entrant.name: match for match in plan.matches}
-    assert by_name["Berg, Per"].player == berg and by_name["Berg, Per"].how == "national id"
+    assert by_name["Berg, Per"].player == berg
+    assert by_name["Berg, Per"].how == "national id"
     hansen = by_name["Hansen, Ola"].player
     assert (hansen.national_federation, hansen.national_id) == ("NOR", "12345")
     tournaments.import_tournament(plan)
@@ -87,7 +88,8 @@ def test_the_api_filters_and_searches_by_national_id(client):
     assert len(client.get("/api/v1/players/?national_id=555").json()["results"]) == 2
     found = client.get("/api/v1/players/?national_id=NOR:555").json()["results"]
     assert [p["id"] for p in found] == [player.pk]
-    assert found[0]["national_federation"] == "NOR" and found[0]["national_id"] == "555"
+    assert found[0]["national_federation"] == "NOR"
+    assert found[0]["national_id"] == "555"
     assert len(client.get("/api/v1/players/?search=555").json()["results"]) == 2
 
 
