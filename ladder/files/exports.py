@@ -249,8 +249,13 @@ def period_games_csv(period: RatingPeriod, rating_list: str | None = None) -> st
 
 
 def _who(player: Player) -> str:
-    """How an import finds the player again: the FIDE id, else the name."""
-    return str(player.fide_id) if player.fide_id else player.name
+    """How an import finds the player again: the FIDE id, else the national id
+    (``NOR:12345``), else the name."""
+    if player.fide_id:
+        return str(player.fide_id)
+    if player.national_id:
+        return f"{player.national_federation}:{player.national_id}"
+    return player.name
 
 
 def rating_list_csv(period: RatingPeriod | None, list_name: str = RatingList.STANDARD) -> str:
@@ -259,17 +264,6 @@ def rating_list_csv(period: RatingPeriod | None, list_name: str = RatingList.STA
     players; formula cells neutralised as in every CSV Ladder writes."""
     rows = [entry.as_dict() for entry in official.period_list(period, list_name).entries]
     header = list(rows[0]) if rows else ["id", "name"]
-    if "fide_id" in header:  # each player's national id beside the FIDE id (one query)
-        national = {
-            pk: (federation, number)
-            for pk, federation, number in Player.objects.filter(pk__in=[row["id"] for row in rows])
-            .exclude(national_id="")
-            .values_list("pk", "national_federation", "national_id")
-        }
-        at = header.index("fide_id") + 1
-        header[at:at] = ["national_federation", "national_id"]
-        for row in rows:
-            row["national_federation"], row["national_id"] = national.get(row["id"], ("", ""))
     return csv_text(header, ([row[name] for name in header] for row in rows))
 
 

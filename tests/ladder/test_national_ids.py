@@ -106,3 +106,15 @@ def test_the_backup_writes_national_ids_and_reads_a_version_3_file(tmp_path):
     path.write_text(json.dumps(old))
     call_command("import_club", str(path), "--replace", stdout=StringIO())
     assert Player.objects.get(name="Ada").national_id == ""
+
+
+def test_the_games_csv_names_a_player_without_fide_id_by_national_id(client):
+    from datetime import date
+
+    from tests.factories import GameFactory, PeriodFactory
+
+    period = PeriodFactory(start=date(2026, 3, 1), end=date(2026, 3, 31))
+    ola = PlayerFactory(name="Ola", federation="NOR", national_id="12345")
+    GameFactory(white=ola, black=PlayerFactory(name="Kari"), period=period)
+    lines = client.get("/periods/2026-03/games.csv").content.decode().splitlines()
+    assert lines[1].startswith("2026-03-10,NOR:12345,Kari,")
