@@ -11,7 +11,7 @@ Three shapes, zipped or not (``open_list`` tells them apart by their first bytes
 
 The columns of a TXT are found from its header, each running from its name to the next name;
 a title longer than its column (``SI,FI,LSI,SLI,NA``) pushes the rest of its line right, which
-the line's length tells. Rows come out as text in ``FIDE_ROW_FIELDS`` order, ready for COPY
+the line's length tells. Rows come out as text in ``ROW_FIELDS`` order, ready for COPY
 (FIDE's ``0`` for none kept, a blank number read as 0); a bad line is a ``FileProblem``
 naming the line and the 1-based column, and the file is refused whole at its end
 (``ImportFailed``) -- nothing is ever loaded whole.
@@ -27,16 +27,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from operator import itemgetter
-from typing import IO, Any
-from xml.parsers import expat
+from typing import IO
 
 from django.utils import timezone
 
 from ladder.exceptions import FileProblem, FileProblems, ImportFailed
-from ladder.records.fide_list import LIST_COLUMNS, ROW_FIELDS
+from ladder.files import fide_list_xml
+from ladder.files.fide_list_rows import (
+    MAX_PROBLEMS,
+    NUMBERS,
+    TEXT_LENGTHS,
+    check,
+    columns_of,
+    escaped,
+)
+from ladder.records.fide_list import LIST_COLUMNS
 
-NULL = "\\N"
-MAX_PROBLEMS = 50  # a file this wrong is reported at its first 50 problems
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 _MONTH_TOKEN = re.compile(rf"^({'|'.join(_MONTHS)})(\d\d)$", re.IGNORECASE)
 _NAME_MONTH = re.compile(rf"({'|'.join(_MONTHS)})(\d\d)frl", re.IGNORECASE)
@@ -65,46 +71,6 @@ _COMBINED = {
     "flag": "flag",
 }
 # The XML's element names and the row field each fills.
-_XML = {
-    "fideid": "fide_id",
-    "name": "name",
-    "country": "federation",
-    "sex": "sex",
-    "title": "title",
-    "w_title": "women_title",
-    "o_title": "other_titles",
-    "foa_title": "foa_title",
-    "rating": "standard_rating",
-    "games": "standard_games",
-    "k": "standard_k",
-    "rapid_rating": "rapid_rating",
-    "rapid_games": "rapid_games",
-    "rapid_k": "rapid_k",
-    "blitz_rating": "blitz_rating",
-    "blitz_games": "blitz_games",
-    "blitz_k": "blitz_k",
-    "birthday": "birth_year",
-    "flag": "flag",
-}
-# Numbers: the most digits each may have, and whether FIDE's 0 means "none" (stored null).
-_NUMBERS = {
-    "fide_id": (12, False),
-    "birth_year": (4, True),
-    **{name: (4, True) for names in LIST_COLUMNS.values() for name in (names[0], names[2])},
-    **{names[1]: (4, False) for names in LIST_COLUMNS.values()},
-}
-_TEXT_LENGTHS = {
-    "name": 100,
-    "federation": 3,
-    "sex": 1,
-    "title": 5,
-    "women_title": 5,
-    "other_titles": 40,
-    "foa_title": 5,
-    "flag": 3,
-}
-FIDE_ROW_FIELDS = ROW_FIELDS
-_INDEX = {name: i for i, name in enumerate(ROW_FIELDS)}
 
 
 @dataclass
@@ -122,11 +88,7 @@ class FideListFile:
     def columns(self) -> tuple[str, ...]:
         """The row fields of each row, in order: the identity, and the lists it carries."""
         lists = {name for rating_list in self.lists for name in LIST_COLUMNS[rating_list]}
-        return _columns(lists)
-
-
-def _is_list(name: str) -> bool:
-    return any(name in names for names in LIST_COLUMNS.values())
+        return columns_of(lists)
 
 
 def month_of(text: str) -> date:
@@ -180,7 +142,7 @@ def _open_plain(file: IO[bytes], name: str, rating_list: str) -> FideListFile:
     first = file.readline()
     problems = FileProblems()
     if first.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        rows = _xml_rows(first, file, problems)
+        rows = fide_list_xml.xml_rows(first, file, problems)
         return FideListFile("xml", tuple(LIST_COLUMNS), month, rows, problems)
     header = _decode(first).lstrip("\ufeff").rstrip("\r\n")
     spans, lists, header_month = _layout(header, name, rating_list)
@@ -282,11 +244,11 @@ def _txt_rows(
     column of a problem."""
     width = len(header.rstrip())
     given = {f for f, _, _ in spans}
-    columns = _columns(given)
+    columns = columns_of(given)
     by_field = {f: (a, b) for f, a, b in spans}
     getter = itemgetter(*(slice(*by_field.get(f, (0, 0))) for f in columns))
     valid = _pattern(columns)
-    text_order = [i for i, (f, _, b) in enumerate(spans) if f in _TEXT_LENGTHS and b < width]
+    text_order = [i for i, (f, _, b) in enumerate(spans) if f in TEXT_LENGTHS and b < width]
     stream = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape")
     number = 1
     for line in stream:
@@ -305,7 +267,7 @@ def _txt_rows(
         if len(line) > width:
             plan = _shifted(line, spans, text_order, len(line) - width) or plan
         values = {f: line[a:b].strip() for f, a, b in plan}
-        bad = _check(values)
+        bad = check(values)
         if bad:
             name, reason = bad
             if len(problems) < MAX_PROBLEMS:
@@ -313,16 +275,9 @@ def _txt_rows(
                 problems.add(number, column, reason)
             continue
         if not problems:
-            yield "\t".join(_escaped(values.get(f, "")) for f in columns)
+            yield "\t".join(escaped(values.get(f, "")) for f in columns)
     if problems:
         raise ImportFailed(list(problems))
-
-
-_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
-def _escaped(value: str) -> str:
-    return value.translate(_ESCAPES)
 
 
 def _cp1252_if_not_utf8(line: str) -> str:
@@ -333,12 +288,6 @@ def _cp1252_if_not_utf8(line: str) -> str:
     except UnicodeEncodeError:
         return line.encode("utf-8", "surrogateescape").decode("cp1252", errors="replace")
     return line
-
-
-def _columns(given: set[str]) -> tuple[str, ...]:
-    """The row fields a file fills: every identity field (blank when the file has no such
-    column, as older lists have no FOA), and the lists the file carries."""
-    return tuple(f for f in ROW_FIELDS if f in given or not _is_list(f))
 
 
 def _pattern(columns: tuple[str, ...]) -> re.Pattern[str]:
@@ -352,9 +301,7 @@ def _pattern(columns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
         "\t".join(
             parts.get(f)
-            or (
-                rf"\d{{1,{_NUMBERS[f][0]}}}" if f in _NUMBERS else rf"[^\t]{{0,{_TEXT_LENGTHS[f]}}}"
-            )
+            or (rf"\d{{1,{NUMBERS[f][0]}}}" if f in NUMBERS else rf"[^\t]{{0,{TEXT_LENGTHS[f]}}}")
             for f in columns
         )
     )
@@ -384,98 +331,6 @@ def _shifted(
             b += extra
         plan.append((f, a, b))
     return plan
-
-
-def _check(values: dict[str, str]) -> tuple[str, str] | None:
-    """The first problem of a row's values (the field and the reason), else None; a blank
-    number is FIDE's 0 (none)."""
-    if not values.get("fide_id"):
-        return "fide_id", "The FIDE id is missing."
-    for name, (digits, _) in _NUMBERS.items():
-        if name not in values:
-            continue
-        value = values[name]
-        if not value:
-            values[name] = "0"
-        elif not (value.isdigit() and value.isascii() and len(value) <= digits):
-            what = name.replace("_", " ")
-            return name, f"'{value}' is not a {what} (a whole number of up to {digits} digits)."
-    if values["fide_id"].strip("0") == "":
-        return "fide_id", "The FIDE id is 0."
-    if not values.get("name"):
-        return "name", "The name is missing."
-    for name, most in _TEXT_LENGTHS.items():
-        value = values.get(name, "")
-        if len(value) > most:
-            return name, f"The {name.replace('_', ' ')} '{value}' is longer than {most} characters."
-        if any(c < " " for c in value):
-            return name, f"The {name.replace('_', ' ')} holds a control character (a tab?)."
-    federation = values.get("federation", "")
-    if federation and not (federation.isalpha() and federation.isascii()):
-        return "federation", f"'{federation}' is not a federation (three letters)."
-    sex = values.get("sex", "")
-    if sex and sex not in ("M", "F"):
-        return "sex", f"'{sex}' is not a sex (M or F)."
-    return None
-
-
-# --- XML -------------------------------------------------------------------------------------
-
-
-def _xml_rows(first: bytes, file: IO[bytes], problems: FileProblems) -> Iterator[str]:
-    """The players of FIDE's XML as COPY lines of every field, through expat (streamed, 1 MB
-    at a time, nothing kept but the players read and not yet handed on; expat knows the line
-    of each element, which a problem names)."""
-    parser = expat.ParserCreate()
-    ready: list[str] = []
-    state: dict[str, Any] = {"row": None, "text": [], "line": 0, "lines": {}}
-
-    def start(tag: str, attributes: dict) -> None:
-        if tag == "player":
-            state["row"], state["line"], state["lines"] = {}, parser.CurrentLineNumber, {}
-        state["text"] = []
-
-    def end(tag: str) -> None:
-        values = state["row"]
-        if values is None:
-            return
-        if tag == "player":
-            for name in ROW_FIELDS:
-                values.setdefault(name, "")
-            bad = _check(values)
-            if bad:
-                name, reason = bad
-                if len(problems) < MAX_PROBLEMS:
-                    line = state["lines"].get(name, state["line"])
-                    problems.add(line, _XML_TAG[name], reason)
-            elif not problems:
-                ready.append("\t".join(_escaped(values[f]) for f in ROW_FIELDS))
-            state["row"] = None
-        elif tag in _XML:
-            values[_XML[tag]] = "".join(state["text"]).strip()
-            state["lines"][_XML[tag]] = parser.CurrentLineNumber
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = lambda text: state["text"].append(text)
-    chunk = first
-    while True:
-        try:
-            parser.Parse(chunk, not chunk)
-        except expat.ExpatError as error:
-            reason = f"The XML is broken: {expat.errors.messages[error.code]}."
-            problems.add(error.lineno, error.offset + 1, reason)
-            raise ImportFailed(list(problems)) from error
-        yield from ready
-        ready.clear()
-        if not chunk:
-            break
-        chunk = file.read(1 << 20)
-    if problems:
-        raise ImportFailed(list(problems))
-
-
-_XML_TAG = {f: f"<{tag}>" for tag, f in _XML.items()}
 
 
 def choose_month(given: str | None, listed: FideListFile) -> date:
