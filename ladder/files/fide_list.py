@@ -301,7 +301,7 @@ def _pattern(columns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
         "\t".join(
             parts.get(f)
-            or (rf"\d{{1,{NUMBERS[f][0]}}}" if f in NUMBERS else rf"[^\t]{{0,{TEXT_LENGTHS[f]}}}")
+            or (rf"\d{{1,{NUMBERS[f]}}}" if f in NUMBERS else rf"[^\t]{{0,{TEXT_LENGTHS[f]}}}")
             for f in columns
         )
     )

@@ -7,11 +7,11 @@ from ladder.records.fide_list import LIST_COLUMNS, ROW_FIELDS
 
 MAX_PROBLEMS = 50  # a file this wrong is reported at its first 50 problems
 
+# The most digits each number may have (FIDE's 0 for "none" is kept as 0).
 NUMBERS = {
-    "fide_id": (12, False),
-    "birth_year": (4, True),
-    **{name: (4, True) for names in LIST_COLUMNS.values() for name in (names[0], names[2])},
-    **{names[1]: (4, False) for names in LIST_COLUMNS.values()},
+    "fide_id": 12,
+    "birth_year": 4,
+    **{name: 4 for names in LIST_COLUMNS.values() for name in names},
 }
 TEXT_LENGTHS = {
     "name": 100,
@@ -46,7 +46,7 @@ def check(values: dict[str, str]) -> tuple[str, str] | None:
     number is FIDE's 0 (none)."""
     if not values.get("fide_id"):
         return "fide_id", "The FIDE id is missing."
-    for name, (digits, _) in NUMBERS.items():
+    for name, digits in NUMBERS.items():
         if name not in values:
             continue
         value = values[name]
