@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-history bench-web bench-search worker install browser clean messages
+.PHONY: run test lint bench bench-history bench-web bench-search bench-fide-list worker install browser clean messages
 
 # The settings fail closed (debug off, a secret key required); local targets use the settings
 # for local tools, which add a throwaway key (ladder/settings_local.py). Never for deployment.
@@ -77,6 +77,11 @@ bench-web: $(STAMP)
 ## make bench-search; last line p50_ms=<x> p95_ms=<y> players=<n>; see scripts/bench_search.py).
 bench-search: $(STAMP)
 	$(PY) scripts/bench_search.py $(BENCH_SEARCH_ARGS)
+
+## FIDE's whole combined list (1.93 million lines) imported; last line seconds=<x> peak_mib=<y>
+## (PostgreSQL: DATABASE_URL=postgres://.../postgres make bench-fide-list).
+bench-fide-list: $(STAMP)
+	$(PY) scripts/bench_fide_list.py $(BENCH_FIDE_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -27,6 +27,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin import periods as admin_periods  # noqa: F401  (registers RatingPeriod and PeriodLog)
 from ladder.admin import previews as admin_previews
+from ladder.admin.fide_list import import_fide_list_view
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
 from ladder.admin.merges import PlayerMergeAdmin
 from ladder.admin.privacy import PlayerPrivacyAdmin
@@ -165,7 +166,7 @@ class PlayerForm(forms.ModelForm):
         model = Player
         # The admin's fieldsets choose the fields shown; these are the ones a user may edit.
         fields = ("name", "fide_id", "birth_year", "sex", "federation", "title",
-                  *PLAYER_ENTRY_FIELDS)  # fmt: skip
+                  "national_federation", "national_id", *PLAYER_ENTRY_FIELDS)  # fmt: skip
         field_classes = {"fide_id": FideIdFormField}
 
     def clean(self) -> dict[str, Any]:
@@ -199,7 +200,7 @@ class PlayerAdmin(
     actions = ("erase_players", "merge_selected", "unmerge_selected")
     list_filter = (RatedFilter, InactiveFilter, JuniorFilter, LevelFilter, "title", "federation")
     search_fields = ("name",)
-    search_help_text = "Search by part of the name, or by the exact FIDE id."
+    search_help_text = "Search by part of the name, the exact FIDE id or national id."
     inlines = (RatingHistoryInline,)
     k_standard = _k_display(RatingList.STANDARD)
     k_rapid = _k_display(RatingList.RAPID)
@@ -216,7 +217,21 @@ class PlayerAdmin(
     def get_fieldsets(self, request, obj=None):
         """The player, then each kept list's entry data and derived state."""
         sets: list[tuple[str | None, dict[str, Any]]] = [
-            (None, {"fields": ("name", "fide_id", "birth_year", "sex", "federation", "title")})
+            (
+                None,
+                {
+                    "fields": (
+                        "name",
+                        "fide_id",
+                        "birth_year",
+                        "sex",
+                        "federation",
+                        "title",
+                        "national_federation",
+                        "national_id",
+                    )
+                },
+            )  # fmt: skip
         ]
         for name in kept_lists():
             label = RatingList(name).label
@@ -236,6 +251,13 @@ class PlayerAdmin(
 
     def get_search_results(self, request, queryset, search_term):
         return queryset.search(search_term), False
+
+    def get_urls(self):
+        fide_view = self.admin_site.admin_view(lambda r: import_fide_list_view(r, self))
+        return [
+            path("import-fide-list/", fide_view, name="ladder_player_import_fide_list"),
+            *super().get_urls(),
+        ]
 
     @admin.display(description=gettext_lazy("Level"))
     def level(self, obj: Player) -> str:

@@ -101,7 +101,11 @@ class FideIdFilter(django_filters.NumberFilter):
 
 class PlayerFilter(django_filters.FilterSet):
     search = django_filters.CharFilter(
-        method="filter_search", label="Part of the name, or the exact FIDE id."
+        method="filter_search", label="Part of the name, or the exact FIDE id or national id."
+    )
+    national_id = django_filters.CharFilter(
+        method="filter_national_id",
+        label="A national id: `12345`, or with its federation, `NOR:12345`.",
     )
     rated = django_filters.BooleanFilter(
         method="filter_rated", label="Rated (true) or unrated on the list (`list`)."
@@ -122,6 +126,9 @@ class PlayerFilter(django_filters.FilterSet):
 
     def filter_search(self, queryset, name, value):
         return queryset.search(value)
+
+    def filter_national_id(self, queryset, name, value):
+        return queryset.national(value)
 
     def filter_list(self, queryset, name, value):
         return queryset  # read by the other filters and by the ordering

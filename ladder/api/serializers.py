@@ -27,6 +27,7 @@ from ladder.records import (
     PLAYER_ENTRY_FIELDS,
     RATING_ABOVE_MESSAGE,
     RATING_BELOW_MESSAGE,
+    FideListEntry,
     Game,
     PeriodLog,
     Player,
@@ -216,12 +217,43 @@ def _official(standing: official.Standing) -> dict:
     }
 
 
+class FideOnListSerializer(serializers.Serializer):
+    rating = serializers.IntegerField(allow_null=True, help_text="null: unrated on FIDE's list.")
+    games = serializers.IntegerField(allow_null=True, help_text="Games in FIDE's last period.")
+    k = serializers.IntegerField(allow_null=True)
+
+
+class FideListSerializer(serializers.Serializer):
+    """Documents ``PlayerSerializer.fide`` (built as plain values)."""
+
+    month = serializers.CharField(help_text="The list's month, YYYY-MM.")
+    name = serializers.CharField()
+    federation = serializers.CharField()
+    inactive = serializers.BooleanField()
+    standard = FideOnListSerializer()
+    rapid = FideOnListSerializer()
+    blitz = FideOnListSerializer()
+
+
+def fide_list_data(row: FideListEntry) -> dict:
+    """A player's row of FIDE's list, as the API gives it."""
+    lists = {}
+    for name in ("standard", "rapid", "blitz"):
+        rating, games, k = row.on_list(name)
+        lists[name] = {"rating": rating, "games": games, "k": k}
+    return {"month": f"{row.month:%Y-%m}", "name": row.name, "federation": row.federation,
+            "inactive": row.inactive, **lists}  # fmt: skip
+
+
 class PlayerListSerializer(serializers.ListSerializer):
     """Players read together: the official lists of the whole page in two queries."""
 
     def to_representation(self, data: Any) -> list:
         players = list(data.all() if hasattr(data, "all") else data)
         cast(dict, self._context)["officials"] = official.official_lists(kept_lists(), players)
+        cast(dict, self._context)["fide_rows"] = FideListEntry.objects.latest_for(
+            p.fide_id for p in players
+        )
         return super().to_representation(players)
 
 
@@ -272,6 +304,11 @@ class PlayerSerializer(serializers.ModelSerializer):
     official_rating = serializers.SerializerMethodField(help_text=OFFICIAL_RATING_HELP)
     official_list = serializers.SerializerMethodField(help_text=OFFICIAL_LIST_HELP)
     provisional = serializers.SerializerMethodField(help_text=PROVISIONAL_HELP)
+    fide = serializers.SerializerMethodField(
+        help_text="The player on FIDE's newest list imported (null: not on it, or no FIDE id): "
+        "its month, and per list FIDE's rating (null: unrated), games in FIDE's last period "
+        "and K, beside the club's own ratings."
+    )
 
     # Entry data that agree with each other (a peak at least the rating), as a club enters it.
     field_examples = {
@@ -286,12 +323,13 @@ class PlayerSerializer(serializers.ModelSerializer):
         list_serializer_class = PlayerListSerializer
         fields = [
             "id", "name", "fide_id", "birth_year", "sex", "federation", "title",
+            "national_federation", "national_id",
             "entry_rating", "entry_rated_games", "entry_peak_rating",
             "rapid_entry_rating", "rapid_entry_rated_games", "rapid_entry_peak_rating",
             "blitz_entry_rating", "blitz_entry_rated_games", "blitz_entry_peak_rating",
             "rating", "official_rating", "official_list", "provisional",
             "rated_games", "peak_rating", "last_rated_on", "last_change",
-            "k", "level", "inactive", "ratings", "created", "updated",
+            "k", "level", "inactive", "ratings", "fide", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
             "rating", "rated_games", "peak_rating", "last_rated_on", "last_change",
@@ -339,6 +377,14 @@ class PlayerSerializer(serializers.ModelSerializer):
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:
         return _k(player, self.context.get("year"), RatingList.STANDARD)
+
+    @extend_schema_field(FideListSerializer(allow_null=True))
+    def get_fide(self, player: Player) -> dict | None:
+        rows = self.context.get("fide_rows")
+        if rows is None:  # one player: one query
+            rows = FideListEntry.objects.latest_for([player.fide_id])
+        row = rows.get(player.fide_id) if player.fide_id else None
+        return fide_list_data(row) if row is not None else None
 
     @extend_schema_field(RatingsSerializer)
     def get_ratings(self, player: Player) -> dict:

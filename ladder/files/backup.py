@@ -1,6 +1,7 @@
 """A whole club as one versioned JSON document: ``manage.py export_club`` / ``import_club``.
 
-Format ``ladder-club`` version 3: the players with their entry data, the rating periods (status,
+Format ``ladder-club`` version 4: the players with their entry data and national ids, the
+rating periods (status,
 when closed) with their close/reopen log, the tournaments, the games, every published list with
 its lines and revisions, the finished rating runs, and the users with their groups and
 permissions -- never a password hash or a token. Records keep their ids, so links to a player
@@ -10,7 +11,7 @@ published.
 
 Version 1 files (no publications, no runs, games without ids) and version 2 files (no
 tournaments: each event's games of a month become a tournament inside it, as the migration made
-them) are still read.
+them) and version 3 files (no national ids: the players have none) are still read.
 
 ``read_club`` parses a document into a ``ClubPlan`` of unsaved records, noting each value of
 the wrong type by where it is (``games[12].date``); ``ladder.writes.actions.restore_club``
@@ -40,7 +41,7 @@ from ladder.records import (
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
 
-FORMAT, VERSION, READS = "ladder-club", 3, (1, 2, 3)
+FORMAT, VERSION, READS = "ladder-club", 4, (1, 2, 3, 4)
 PLAYER_FIELDS = (
     "name",
     "fide_id",
@@ -48,6 +49,8 @@ PLAYER_FIELDS = (
     "federation",
     "title",
     "birth_year",
+    "national_federation",
+    "national_id",
     *PLAYER_ENTRY_FIELDS,
 )
 GAME_FIELDS = ("date", "result", "event", "round", "rating_list", "time_control")
@@ -223,7 +226,7 @@ def _publications() -> list[dict[str, Any]]:
 
 
 def read_club(document: Any) -> ClubPlan:
-    """Parse an export (version 1 or 2) into a plan of unsaved records; values of the wrong
+    """Parse an export (version 1 to 4) into a plan of unsaved records; values of the wrong
     type are noted in ``plan.problems`` by where they are. Raise ``NotAnExport`` for a
     document that is no club export this version reads."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -255,9 +258,11 @@ def read_club(document: Any) -> ClubPlan:
                 "permissions": reader.names(item, where, "permissions"),
             }
         )
+    national = ("national_federation", "national_id")  # version 4 on
+    player_fields = [f for f in PLAYER_FIELDS if version > 3 or f not in national]
     for where, item in reader.items(document, "players"):
         plan.players.append(
-            Located(where, reader.record(Player, item, where, ["id", *PLAYER_FIELDS]))
+            Located(where, reader.record(Player, item, where, ["id", *player_fields]))
         )
     for where, item in reader.items(document, "periods"):
         period = reader.record(

@@ -55,7 +55,8 @@ __all__ = [
 # Entry data per list: ``rating`` (standard, as it always was), ``rapid_rating``, ...
 _LIST_PREFIXES = {RatingList.STANDARD: "", RatingList.RAPID: "rapid_", RatingList.BLITZ: "blitz_"}
 PLAYER_COLUMNS = (
-    "name", "fide_id", "birth_year", "sex", "federation", "title",
+    "name", "fide_id", "birth_year", "sex", "federation", "title", "national_federation",
+    "national_id",
     *(f"{prefix}{column}" for prefix in _LIST_PREFIXES.values()
       for column in ("rating", "rated_games", "peak_rating")),
 )  # fmt: skip
@@ -148,6 +149,8 @@ def _player_from_row(row: dict, line: int, errors: list[FileProblem]) -> Player:
         sex=row.get("sex", "").upper(),
         federation=row.get("federation", "").upper(),
         title=row.get("title", "").upper(),
+        national_federation=row.get("national_federation", "").strip().upper(),
+        national_id=row.get("national_id", "").strip(),
     )  # fmt: skip
     if player.sex and player.sex not in Sex.values:
         errors.append(FileProblem(line, "sex", f"'{player.sex}' is not M or F."))

@@ -229,8 +229,13 @@ def period_games_csv(period: RatingPeriod, rating_list: str | None = None) -> st
 
 
 def _who(player: Player) -> str:
-    """How an import finds the player again: the FIDE id, else the name."""
-    return str(player.fide_id) if player.fide_id else player.name
+    """How an import finds the player again: the FIDE id, else the national id
+    (``NOR:12345``), else the name."""
+    if player.fide_id:
+        return str(player.fide_id)
+    if player.national_id:
+        return f"{player.national_federation}:{player.national_id}"
+    return player.name
 
 
 def rating_list_csv(period: RatingPeriod | None, list_name: str = RatingList.STANDARD) -> str:

@@ -37,6 +37,8 @@ _IDENTITY = (
     "sex",
     "federation",
     "title",
+    "national_federation",
+    "national_id",
     "created",
     "updated",
 )
@@ -47,6 +49,8 @@ _HISTORY_FIELDS = (
     "sex",
     "federation",
     "title",
+    "national_federation",
+    "national_id",
     *(name for fields in LIST_FIELDS.values() for name in fields.entry),
 )
 SECTIONS: dict[str, tuple[str, ...]] = {

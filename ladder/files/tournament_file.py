@@ -73,6 +73,9 @@ class Entrant:
     points: Decimal | None = None
     final_rank: int | None = None
     cells: list[Cell] = field(default_factory=list)
+    # A TRF-2026 national-rating record (NRS) of the player: the federation and its id.
+    national_federation: str = ""
+    national_id: str = ""
 
     @property
     def display_name(self) -> str:

@@ -44,7 +44,7 @@ class Match:
 
     entrant: Entrant
     player: Player
-    how: str  # "FIDE id", "name" or "new"
+    how: str  # "FIDE id", "national id", "name" or "new"
 
     @property
     def new(self) -> bool:
@@ -326,6 +326,20 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
             )
             return None
         return Match(entrant, player, "FIDE id")
+    national = (entrant.national_federation, entrant.national_id.casefold())
+    if entrant.national_id and national in lookup.by_national:
+        player = lookup.by_national[national]
+        if player.fide_id and entrant.fide_id and player.fide_id != entrant.fide_id:
+            plan.problems.append(
+                FileProblem(
+                    entrant.line,
+                    58,
+                    f"The national id {entrant.national_federation}:{entrant.national_id} is "
+                    f"'{player}' in the ladder, whose FIDE id is not {entrant.fide_id}.",
+                )
+            )
+            return None
+        return Match(entrant, player, "national id")
     if len(named) > 1:
         plan.problems.append(
             FileProblem(
@@ -366,6 +380,8 @@ def _new_player(entrant: Entrant, plan: TournamentImport) -> Player:
         title=entrant.title,
         federation=entrant.federation,
         birth_year=entrant.birth_year,
+        national_federation=entrant.national_federation,
+        national_id=entrant.national_id,
     )
     if fields is not None:
         setattr(player, fields.entry_rating, entrant.rating)

@@ -100,6 +100,7 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     problems = FileProblems()
     codes: set[str] = set()
     first_line: dict[str, int] = {}  # a record of ONCE -> its line
+    national: list[tuple[int, str, str]] = []  # TRF-2026 national-rating records
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if "\x00" in line:
@@ -117,9 +118,12 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
             entrant = _entrant(line, number, problems, tournament.notes)
             if entrant is not None:
                 tournament.entrants.append(entrant)
+        elif _national_record(code, line):
+            national.append((number, code, line))
         else:
             _header(tournament, code, line, number, problems)
-    if codes & TRF_2026_CODES:
+    _national_ids(tournament, national, problems)
+    if codes & TRF_2026_CODES or national:
         tournament.version = "TRF-2026"
     if not tournament.entrants and not problems:
         problems.add(1, 0, "The file has no player line (001); is it a TRF?")
@@ -128,6 +132,31 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     if problems:
         raise TrfRefused(problems)
     return tournament
+
+
+def _national_record(code: str, line: str) -> bool:
+    """A TRF-2026 National Rating Support record: a federation's code (``NOR``) where the
+    player line has ``001``, the player's starting rank in columns 5-8."""
+    return (
+        code.isalpha() and code.isupper() and code.isascii() and not code.startswith("XX")
+        and line[3:4] == " " and line[4:8].strip().isdigit()
+    )  # fmt: skip
+
+
+def _national_ids(
+    tournament: Tournament, records: list[tuple[int, str, str]], problems: FileProblems
+) -> None:
+    """Give each player the national id of their NRS record (columns 58-68, the number)."""
+    by_rank = {entrant.rank: entrant for entrant in tournament.entrants}
+    for number, code, line in records:
+        rank = int(line[4:8])
+        entrant = by_rank.get(rank)
+        if entrant is None:
+            problems.add(number, 5, f"No player line (001) has the starting rank {rank}.")
+            continue
+        national_id = line[57:68].strip()
+        if national_id and national_id != "0":
+            entrant.national_federation, entrant.national_id = code, national_id
 
 
 def repeated_message(code: str, first: int) -> str:

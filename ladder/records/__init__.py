@@ -25,6 +25,7 @@ from ladder.records.bounds import (
 )
 from ladder.records.choices import Result, Sex, Title
 from ladder.records.corrections import BaseCorrection
+from ladder.records.fide_list import FideListEntry, FideListQuerySet
 from ladder.records.games import Game, GameQuerySet
 from ladder.records.imports import ImportedFile
 from ladder.records.lists import (
@@ -75,6 +76,8 @@ __all__ = [
     "ENTRY_RATING_FLOOR",
     "ENTRY_RATING_MESSAGE",
     "EventType",
+    "FideListEntry",
+    "FideListQuerySet",
     "FIRST_GAME_DATE",
     "GAME_DATE_MESSAGE",
     "Game",

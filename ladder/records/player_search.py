@@ -88,8 +88,11 @@ def _conditions(
     if not text:
         return None
     key = names.search_key(text)
+    from ladder.records.players import national_id_condition  # players imports this module
+
     fide_id = parse_fide_id(text)
     by_id = Q(fide_id=fide_id) if fide_id is not None else Q(pk__in=[])
+    by_id |= national_id_condition(text)
     if not key:  # only punctuation or symbols: as typed
         return by_id | Q(name__icontains=text), None
     return by_id | _all_words(_words(key)), lambda: by_id | _close(queryset, key)

@@ -99,17 +99,40 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
     def search(self, text: str) -> PlayerQuerySet:
         """Filter by name, tolerant of case, accents, word order, transliteration and typos,
-        or by the exact FIDE id when the text is a number (``player_search.matching``)."""
+        or by the exact FIDE id or national id (``player_search.matching``)."""
         return player_search.matching(self, text)
 
     def closest(self, text: str, *, limit: int = 10) -> list[Player]:
         """Return up to ``limit`` players the text names, the closest first."""
         return player_search.closest(self, text, limit=limit)
 
+    def national(self, text: str) -> PlayerQuerySet:
+        """Filter by national id: ``12345`` (any federation's), or ``NOR:12345``/``NOR 12345``."""
+        return self.filter(national_id_condition(text.replace("\x00", "").strip()))
+
     def standings(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
         """Order rated players first by their rating on the list, then by name."""
         rating = F(LIST_FIELDS[rating_list].rating)
         return self.order_by(rating.desc(nulls_last=True), "name", "pk")
+
+
+def split_national_id(text: str) -> tuple[str, str]:
+    """``("NOR", "12345")`` for ``NOR:12345`` or ``NOR 12345``; ``("", "12345")`` for a bare id."""
+    text = text.strip()
+    for separator in (":", " "):
+        federation, found, number = text.partition(separator)
+        if found and len(federation) == 3 and federation.isalpha() and number.strip():
+            return federation.upper(), number.strip()
+    return "", text
+
+
+def national_id_condition(text: str) -> Q:
+    """The players a national id names (see ``split_national_id``); none for a blank one."""
+    federation, number = split_national_id(text)
+    if not number:
+        return Q(pk__in=[])
+    condition = Q(national_id__iexact=number)
+    return condition & Q(national_federation=federation) if federation else condition
 
 
 def entry_rating_range(prefix: str) -> models.CheckConstraint:
@@ -156,6 +179,19 @@ class Player(models.Model):
         choices=Title.choices,
         blank=True,
         help_text=gettext_lazy("A real FIDE title only."),
+    )
+    national_federation = models.CharField(
+        max_length=3,
+        blank=True,
+        validators=[refuse_control_characters],
+        help_text="The federation that issued the national id (blank: the player's federation).",
+    )
+    national_id = models.CharField(
+        "national id",
+        max_length=20,
+        blank=True,
+        validators=[refuse_control_characters],
+        help_text="The national federation's id, beside the FIDE id; unique within it.",
     )
     # Entry data, for players who arrive with a history.
     entry_rating = models.PositiveSmallIntegerField(
@@ -230,6 +266,12 @@ class Player(models.Model):
         ordering = ["name", "pk"]
         constraints = [
             entry_rating_range(""),
+            models.UniqueConstraint(
+                fields=["national_federation", "national_id"],
+                condition=~Q(national_id=""),
+                name="player_national_id_once",
+                violation_error_message="Another player has this national id.",
+            ),
             models.CheckConstraint(
                 condition=Q(birth_year__isnull=True) | Q(birth_year__gte=MIN_BIRTH_YEAR),
                 name="player_birth_year_range",
@@ -265,6 +307,7 @@ class Player(models.Model):
         return f"{self.name} ({self.fide_id})" if self.fide_id else self.name
 
     def save(self, *args, **kwargs) -> None:
+        self.settle_national_id()
         if self._state.adding:
             self.start_from_entry()
         self.set_search_key()
@@ -291,6 +334,11 @@ class Player(models.Model):
 
     def clean(self) -> None:
         errors = {}
+        self.settle_national_id()
+        if self.national_id and not self.national_federation:
+            errors["national_federation"] = (
+                "A national id needs the federation that issued it (or the player's federation)."
+            )
         this_year = timezone.localdate().year
         if self.birth_year is not None and self.birth_year > this_year:
             errors["birth_year"] = (
@@ -311,6 +359,16 @@ class Player(models.Model):
                 )
         if errors:
             raise ValidationError(errors)
+
+    def settle_national_id(self) -> None:
+        """Trim the national id; its federation defaults to the player's (upper case), and
+        is blank without an id."""
+        self.national_id = self.national_id.strip()
+        self.national_federation = self.national_federation.strip().upper()
+        if self.national_id and not self.national_federation:
+            self.national_federation = self.federation.strip().upper()
+        if not self.national_id:
+            self.national_federation = ""
 
     @property
     def entry_peak(self) -> int | None:

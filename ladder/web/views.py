@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from ladder.records import (
     LIST_FIELDS,
+    FideListEntry,
     PeriodStatus,
     Player,
     RatingList,
@@ -162,12 +163,14 @@ def player(request, pk: int):
     year = selectors.current_year()
     kept = kept_lists()
     officials = official.official_lists(kept, [player])
+    fide_row = FideListEntry.objects.latest_for([player.fide_id]).get(player.fide_id or 0)
     summary, sections, histories = [], [], {}
     for rating_list in kept:
         histories[rating_list] = list(selectors.player_history(player, rating_list))
         summary.append(
             {
                 "list": rating_list,
+                "fide": fide_row.on_list(rating_list) if fide_row else None,
                 "state": player.on_list(rating_list),
                 "official_peak": _official_peak(player, histories[rating_list], rating_list),
                 "standing": officials[rating_list].standing(player),
@@ -216,6 +219,7 @@ def player(request, pk: int):
     default = default_list()
     context = {
         "player": player,
+        "fide_row": fide_row,
         "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
         "summary": summary,
         "any_official": any(row["official"] is not None for row in summary),

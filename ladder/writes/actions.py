@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
@@ -37,7 +37,8 @@ from ladder.records import (
 )
 from ladder.records import versions as data_version
 from ladder.records.codes import CONFLICT
-from ladder.writes import audit, correction_window, merges, privacy, restore, storage
+from ladder.writes import audit, correction_window, fide_list, merges, privacy, restore, storage
+from ladder.writes.fide_list import FideListReport
 from ladder.writes.validation import (
     ClubPlan,
     GameEntry,
@@ -86,6 +87,7 @@ __all__ = [
     "mark_not_duplicate",
     "merge_players",
     "unmerge_players",
+    "import_fide_list",
     "import_games",
     "import_players",
     "import_tournament",
@@ -639,6 +641,141 @@ def import_tournament(
             player.pk, player._state.adding = None, True
         return []
     return created
+
+
+# --- FIDE's monthly list -------------------------------------------------------------------------
+
+
+def import_fide_list(
+    *,
+    rows: Iterable[str],
+    month: date,
+    columns: Sequence[str],
+    federation: str = "",
+    ids: Iterable[int] = (),
+    user: Any = None,
+    dry_run: bool = False,
+) -> FideListReport:
+    """Store FIDE's list of ``month`` (``rows``: COPY lines of ``FideListEntry``'s fields
+    ``columns``, as ``ladder.files.fide_list`` reads them), correct the
+    identity of the club's players on it (name, federation, sex, birth year, title) as
+    ``save_player`` saves a change, and add the players of ``federation`` and of ``ids`` not in
+    the club yet, with their entry data from the list (``add_players``); all in one
+    transaction, or nothing (``ImportFailed`` from the rows, a player refused). ``dry_run``
+    does all of it and rolls it back. Return the report of every change.
+
+    A birth year the list corrects for a player with games in a published list is left as it
+    is (published means published) and the report says so."""
+    report = FideListReport(month=month, dry_run=dry_run)
+    wanted = {str(i) for i in ids}
+    try:
+        with transaction.atomic():
+            club = {
+                str(fide_id): pk
+                for pk, fide_id in Player.objects.exclude(fide_id=None).values_list("pk", "fide_id")
+            }
+            keep = fide_list.KeepRule(club=set(club), federation=federation.upper(), ids=wanted)
+            report.rows, kept = fide_list.store(rows, month=month, columns=columns, keep=keep)
+            found = {row[1]: fide_list.listed(row) for row in kept}
+            _apply_identity(report, club, found, user=user)
+            new = [
+                fide_list.new_player(values, report.notes)
+                for key, values in found.items()
+                if key not in club
+            ]
+            report.notes += [
+                f"FIDE id {i} is not on the list of {month:%Y-%m}."
+                for i in sorted(wanted - set(found), key=int)
+            ]
+            if new:
+                reason = f"Added from FIDE's list of {month:%Y-%m}"
+                report.added = add_players(
+                    players=new,
+                    user=user,
+                    reason=reason,
+                    sources=[f"FIDE id {p.fide_id}" for p in new],
+                )
+            data_version.bump_on_commit()
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        for player in report.added:
+            player.pk, player._state.adding = None, True
+    return report
+
+
+def _apply_identity(
+    report: FideListReport, club: dict[str, int], found: dict[str, dict[str, Any]], *, user: Any
+) -> None:
+    """Correct the identity of the club's players on the list: the name, federation, sex and
+    title of all of them in one bulk update with their history versions (no rating depends on
+    them), and the birth year of those with no game; the birth year of a player with games --
+    entry data, the junior K reads it -- through ``save_player``, one player at a time, as
+    every door changes it."""
+    on_list = [key for key in found if key in club]
+    report.matched = len(on_list)
+    players = Player.objects.select_for_update().in_bulk([club[key] for key in on_list])
+    plain: list[Player] = []
+    fields: set[str] = set()
+    reason = f"Identity from FIDE's list of {report.month:%Y-%m}"
+    ids = list(players)
+    playing = (
+        set(
+            Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids)).values_list(
+                "white_id", flat=True
+            )
+        )
+        | set(
+            Game.objects.filter(Q(white_id__in=ids) | Q(black_id__in=ids)).values_list(
+                "black_id", flat=True
+            )
+        )
+        if ids
+        else set()
+    )
+    for key in on_list:
+        player, values = players[club[key]], found[key]
+        changes = fide_list.identity_changes(player, values)
+        year = None
+        if player.pk in playing:  # a birth year shapes their ratings: as every door changes it
+            year = changes.pop("birth_year", None)
+        label, fide_id = player.name, int(key)
+        if changes:
+            old = {name: getattr(player, name) for name in changes}
+            for name, value in changes.items():
+                setattr(player, name, value)
+            others = [f.name for f in Player._meta.fields if f.name not in changes]
+            player.clean_fields(exclude=others)
+            plain.append(player)
+            fields.update(changes)
+            report.changes += [fide_list.Change(label, fide_id, name, old[name], value)
+                               for name, value in changes.items()]  # fmt: skip
+        if year is not None:
+            report.changes.append(_birth_year(player, year, label, fide_id, user=user))
+    if plain:
+        fide_list.update_identity(plain, sorted(fields))
+        # Their history versions, in bulk (the rows are written above: no fields here).
+        bulk_update_with_history(
+            plain, Player, [], batch_size=1000, default_user=_user(user),
+            default_change_reason=reason,
+        )  # fmt: skip
+        # fmt: skip
+        data_version.bump_on_commit()
+
+
+def _birth_year(player: Player, year: Any, label: str, fide_id: int, *, user: Any) -> Any:
+    """A birth year FIDE's list corrects, saved as every door saves one; left as it is for a
+    player with games in a published list (published means published), the change saying so."""
+    old = player.birth_year
+    player.birth_year = year
+    try:
+        with transaction.atomic():
+            save_player(player=player, user=user)
+    except PeriodClosedError:
+        player.birth_year = old
+        note = "games in a published list; reopen it to change the birth year"
+        return fide_list.Change(label, fide_id, "birth_year", old, year, note)
+    return fide_list.Change(label, fide_id, "birth_year", old, year)
 
 
 # --- tournaments ---------------------------------------------------------------------------------

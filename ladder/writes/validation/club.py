@@ -72,6 +72,9 @@ def check_club(plan: ClubPlan) -> list[str]:
     problems += _check_records(plan.players, exclude=[])
     problems += _unique(plan.players, "pk", "Another player of the file has this id.")
     problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
+    national = [row for row in plan.players if row.record.national_id]
+    problems += _unique(national, ("national_federation", "national_id"),
+                        "Another player of the file has this national id.")  # fmt: skip
     problems += _check_periods(plan.periods)
     periods = {row.record.pk: row.record for row in plan.periods}
     players = {row.record.pk for row in plan.players}

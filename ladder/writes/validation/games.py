@@ -11,6 +11,7 @@ sentence tied to a field, and every door shows the same sentence.
 from __future__ import annotations
 
 import calendar
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -98,16 +99,25 @@ class Checked:
 # --- players ------------------------------------------------------------------------------------
 
 
+# A national id as every door writes one: the issuing federation, a colon, the id (NOR:12345).
+NATIONAL_ID = re.compile(r"([A-Za-z]{3}):\s*(\S{1,20})")
+
+
 class PlayerLookup:
-    """Find players as people write them: a FIDE id, or the name (case, accents, spacing,
-    invisible characters and look-alike letters ignored; else its words in any order and
-    transliterated), or the name with the FIDE id as ``str(player)`` shows it; typos get a
-    "Did you mean". Loaded in one query."""
+    """Find players as people write them: a FIDE id, a national id (``NOR:12345``), or the
+    name (case, accents, spacing, invisible characters and look-alike letters ignored; else
+    its words in any order and transliterated), or the name with the FIDE id as
+    ``str(player)`` shows it; typos get a "Did you mean". Loaded in one query."""
 
     def __init__(self, players: Iterable[Player]) -> None:
         self.players = list(players)
         self.by_fide_id = {p.fide_id: p for p in self.players if p.fide_id}
         self.by_label = {name_key(str(p)): p for p in self.players if p.fide_id}
+        self.by_national = {
+            (p.national_federation, p.national_id.casefold()): p
+            for p in self.players
+            if p.national_id
+        }
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in self.players:
             self.by_name[name_key(player.name)].append(player)
@@ -137,6 +147,14 @@ class PlayerLookup:
             if player is None:
                 raise LookupError(gettext("No player has the FIDE id %(text)s.") % {"text": text})
             return player
+        national = NATIONAL_ID.fullmatch(text)
+        if national:
+            found = self.by_national.get((national[1].upper(), national[2].casefold()))
+            if found is None:
+                raise LookupError(
+                    f"No player has the national id {national[1].upper()}:{national[2]}."
+                )
+            return found
         key = name_key(text)
         if key in self.by_label:
             return self.by_label[key]
@@ -197,14 +215,24 @@ def _plain_first(players: list[Player]) -> list[Player]:
 class PlayerRecord:
     """What finding a player, its messages and a standard game's time control read of one."""
 
-    __slots__ = ("pk", "name", "fide_id", "rating", "search_key")
+    __slots__ = (
+        "pk", "name", "fide_id", "rating", "search_key", "national_federation", "national_id",
+    )  # fmt: skip
     __str__ = Player.__str__  # the one way a player is written
 
     def __init__(
-        self, pk: int, name: str, fide_id: int | None, rating: int | None, search_key: str = ""
+        self,
+        pk: int,
+        name: str,
+        fide_id: int | None,
+        rating: int | None,
+        search_key: str = "",
+        national_federation: str = "",
+        national_id: str = "",
     ) -> None:
         self.pk, self.name, self.fide_id, self.rating = pk, name, fide_id, rating
         self.search_key = search_key
+        self.national_federation, self.national_id = national_federation, national_id
 
 
 # --- games --------------------------------------------------------------------------------------

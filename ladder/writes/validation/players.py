@@ -58,6 +58,7 @@ def check_players(
                 }
                 problems[index].setdefault("fide_id", []).append(message)
             first.setdefault(player.fide_id, index)
+    _national_ids(players, names, problems)
     stored = Player.objects.exclude(fide_id=None)
     if len(first) <= IN_LIST_LIMIT:  # else read them all: SQLite limits a statement's values
         stored = stored.filter(fide_id__in=list(first))
@@ -71,6 +72,32 @@ def check_players(
         if problem:
             found.setdefault("name", []).append(problem)
     return problems
+
+
+def _national_ids(
+    players: Sequence[Player], names: Sequence[str], problems: list[dict[str, list[str]]]
+) -> None:
+    """Refuse a national id given twice in the batch, or that a stored player has."""
+    first: dict[tuple[str, str], int] = {}
+    for index, player in enumerate(players):
+        player.settle_national_id()
+        if not player.national_id:
+            continue
+        key = (player.national_federation, player.national_id)
+        if key in first:
+            message = f"National id {' '.join(key)} is also on {names[first[key]]}."
+            problems[index].setdefault("national_id", []).append(message)
+        first.setdefault(key, index)
+    if not first:
+        return
+    numbers = sorted({number for _, number in first})
+    stored = Player.objects.exclude(national_id="")
+    if len(numbers) <= IN_LIST_LIMIT:
+        stored = stored.filter(national_id__in=numbers)
+    for key in stored.values_list("national_federation", "national_id"):
+        if key in first:
+            message = f"A player with national id {' '.join(key)} already exists."
+            problems[first[key]].setdefault("national_id", []).append(message)
 
 
 def raise_for_players(problems: list[dict[str, list[str]]], sources: Sequence[str] = ()) -> None:
