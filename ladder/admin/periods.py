@@ -11,8 +11,11 @@ from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin.guards import DeleteThroughActionAdmin, RevertThroughChangeAdmin, refusal_of
@@ -23,6 +26,7 @@ from ladder.records import PeriodLog, RatingList, RatingPeriod, kept_lists
 from ladder.writes import actions, correction_window
 from ladder.writes.actions import close_period, recompute, reopen_period
 from ladder.writes.validation import check_period, check_period_deletion
+from ratings.models import Publication
 from ratings.publication import all_revisions
 from ratings.selectors import period_report, periods_with_counts
 
@@ -156,11 +160,7 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
             except ValidationError as error:
                 self.message_user(request, " ".join(error.messages), messages.ERROR)
             else:
-                self.message_user(
-                    request,
-                    gettext("The period %(label)s is closed; its games are frozen.")
-                    % {"label": period.label},
-                )
+                self.message_user(request, _closed_message(period))
 
     @admin.action(
         description=gettext_lazy("Reopen the selected periods (asks for a reason)"),
@@ -189,6 +189,9 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
                         % {"label": period.label},
                     )
             if form.is_valid():
+                back = request.POST.get("_return_to", "")
+                if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
+                    return HttpResponseRedirect(back)  # the game the reopening started from
                 return None
         context = {
             **self.admin_site.each_context(request),
@@ -197,6 +200,7 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
             "periods": queryset.order_by("start"),
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "return_to": request.POST.get("_return_to", ""),
         }
         return TemplateResponse(request, "admin/ladder/ratingperiod/reopen.html", context)
 
@@ -208,6 +212,30 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
         with transaction.atomic():  # admin actions run outside one
             recompute(period=queryset.order_by("start").first(), user=request.user)
             report_run(self, request)
+
+
+def _closed_message(period: RatingPeriod) -> str:
+    """What closing published: each list's newest revision, linked to the period's page that
+    shows it (revision 1 on a first close; a higher one when it closed again)."""
+    newest: dict[str, Publication] = {}
+    for item in Publication.objects.filter(period=period).order_by("revision"):
+        newest[item.rating_list] = item
+    url = reverse("admin:ladder_ratingperiod_change", args=[period.pk])
+    published = [
+        format_html(
+            '<a href="{}#period-publications">{}</a>',
+            url,
+            gettext("%(list)s list, revision %(revision)s")
+            % {"list": RatingList(name).label.lower(), "revision": item.revision},
+        )
+        for name, item in newest.items()
+    ]
+    closed = gettext("The period %(label)s is closed; its games are frozen.")
+    text = format_html("{}", closed % {"label": period.label})
+    if published:
+        listed = format_html_join(", ", "{}", ((p,) for p in published))
+        text = format_html("{} {} {}.", text, gettext("Published:"), listed)
+    return text
 
 
 def _publications(period: RatingPeriod) -> list[tuple[str, list]]:

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from ladder.records import ApiToken, Game, RatingPeriod, Result
+from ladder.writes import actions
 from tests.admin.conftest import club_group
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
 from tests.tournaments.files import ROUND_ROBIN
@@ -201,3 +202,33 @@ def test_a_tournament_file_preview_names_the_k_40_starters_and_the_import_lands_
     expect(page.locator("#result_list tbody tr")).to_have_count(6)
     assert "Another evening" not in page.locator("#result_list").inner_text()
     screenshot("newcomer-admin-trf-imported-1280")
+
+
+def test_reopening_from_a_game_leads_back_to_it_and_closing_again_links_the_revision(
+    secretary, live_server, screenshot
+):
+    page = secretary
+    ann = PlayerFactory(name="Ann Able", entry_rating=1800)
+    ben = PlayerFactory(name="Ben Best", entry_rating=1700)
+    game = GameFactory(white=ann, black=ben, result=Result.WHITE_WIN, date=date(2026, 3, 4))
+    march = RatingPeriod.objects.get(label="2026-03")
+    actions.close_period(period=march)
+    game_url = f"{live_server.url}/admin/ladder/game/{game.pk}/change/"
+    page.goto(game_url)
+    page.get_by_role("button", name="Reopen 2026-03…").click()
+    page.fill("#id_reason", "The result was entered reversed.")
+    page.get_by_role("button", name="Reopen").click()
+    page.locator(".messagelist").get_by_text("The period 2026-03 is reopened").wait_for()
+    assert page.url == game_url  # back on the game the reopening started from
+    page.select_option("#id_result", "0-1")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.goto(f"{live_server.url}/admin/ladder/ratingperiod/")
+    page.locator(f"#result_list input.action-select[value='{march.pk}']").check()
+    page.select_option("select[name=action]", "close_periods")
+    page.get_by_role("button", name="Go").click()
+    message = page.locator(".messagelist li", has_text="The period 2026-03 is closed")
+    expect(message).to_contain_text("Published: standard list, revision 2")
+    link = message.get_by_role("link", name="standard list, revision 2")
+    screenshot("newcomer-admin-closed-again-1280")
+    link.click()
+    expect(page.locator("#period-publications")).to_contain_text("The result was entered reversed.")

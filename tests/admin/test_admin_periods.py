@@ -55,10 +55,12 @@ def test_close_in_order(admin_client, two_months):
         "The earlier period 2026-03 is still open; periods close in order, so close 2026-03 first."
     ]
     response = act(admin_client, "close_periods", march, april)
-    assert shown(response) == [
+    closed = shown(response)
+    assert [m.split(" Published:")[0] for m in closed] == [
         "The period 2026-03 is closed; its games are frozen.",
         "The period 2026-04 is closed; its games are frozen.",
     ]
+    assert "standard list, revision 1" in closed[0]  # what closing published, linked
     assert set(RatingPeriod.objects.values_list("status", flat=True)) == {PeriodStatus.CLOSED}
     assert PeriodLog.objects.filter(action="closed").count() == 2
 
