@@ -134,9 +134,7 @@ def bump_on_commit() -> None:
     for it; one asked after that rollback is waited for again.
     """
     connection = transaction.get_connection()
-    if connection.in_atomic_block and any(
-        hook is bump for _, hook, _ in connection.run_on_commit
-    ):
+    if connection.in_atomic_block and any(hook is bump for _, hook, _ in connection.run_on_commit):
         return
     transaction.on_commit(bump, robust=True)
 
