@@ -21,6 +21,8 @@ from ladder.writes.merges import MergeOutcome
 
 
 class MergeRequestSerializer(serializers.Serializer):
+    field_examples = {"other": 2, "reason": "Entered twice, with and without the FIDE id."}
+
     other = serializers.IntegerField(min_value=1, help_text="The player merged into this one.")
     reason = serializers.CharField(max_length=2000, help_text="Why; recorded, and the reason "
                                    "of the revisions it publishes.")  # fmt: skip
@@ -83,11 +85,12 @@ class MergeView(_PlayerAction):
         "`other`. The ratings are rated again from the earliest period it changes; each closed "
         "list it changes gets a revision with `reason`. A merge that makes a player play "
         "themselves or twice in a round, of two players with different FIDE ids, or of a "
-        "player merged already is refused (400, by field: `other`, `reason`); a closed list "
+        "player merged already conflicts with what is recorded (409, by field: `other`); a "
+        "player merged with themselves, an unknown `other` or no `reason` is a 400; a closed list "
         "beyond its correction window needs `ladder.reopen_after_window` (403). Afterwards "
         "`other`'s id answers 301 (reads) or 410 (writes) naming this player.",
         request=MergeRequestSerializer,
-        responses={200: MergeSerializer, **errors(400, 401, 403, 404)},
+        responses={200: MergeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, id: int) -> Response:
         kept = self._player(id)
@@ -109,10 +112,10 @@ class UnmergeView(_PlayerAction):
         summary="Undo the merge of this player",
         description="Needs `ladder.change_player`. `id` is the merged player. What the merge "
         "moved goes back, both are rated again, and each closed list it changes gets a "
-        "revision back: the ratings and lists are as if the merge had never been made. 400 "
-        "(`other`) when the player is not merged.",
+        "revision back: the ratings and lists are as if the merge had never been made. 409 "
+        "(`other`) when the player is not merged, or was merged into one merged since.",
         request=UnmergeRequestSerializer,
-        responses={200: MergeSerializer, **errors(400, 401, 403, 404)},
+        responses={200: MergeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, id: int) -> Response:
         merged = self._player(id)

@@ -842,12 +842,10 @@ def save_base_correction(*, correction: BaseCorrection, user: Any = None) -> Bas
     correction.full_clean()
     kept = Player.objects.filter(pk=correction.player_id).values_list("merged_into_id", flat=True)
     if (kept_id := kept.first()) is not None:
-        raise ValidationError(
-            {
-                "player": f"{correction.player} was merged into player #{kept_id}; correct that "
-                "player's rating."
-            }  # fmt: skip
+        message = (
+            f"{correction.player} was merged into player #{kept_id}; correct that player's rating."
         )
+        raise ValidationError({"player": ValidationError(message, code=CONFLICT)})
     periods = {correction.period_id}
     if correction.pk is not None:
         stored = BaseCorrection.objects.select_for_update().filter(pk=correction.pk).first()

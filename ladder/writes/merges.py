@@ -38,6 +38,7 @@ from ladder.records import (
     refuse_control_characters_but_lines,
 )
 from ladder.records import versions as data_version
+from ladder.records.codes import CONFLICT
 from ladder.records.merges import TAKEN_IDENTITY
 from ladder.writes import correction_window
 from ratings import publication, runs
@@ -191,14 +192,15 @@ def unmerge(*, merged: Player, reason: str, user: Any, now: datetime | None) -> 
         PlayerMerge.objects.active().select_for_update(of=("self",)).filter(merged=merged).first()
     )
     if record is None:
-        raise ValidationError({"other": f"{merged} is not merged into anyone; nothing to undo."})
+        raise _conflict(
+            "other",
+            f"{merged} is not merged into anyone; nothing to undo.",
+        )
     kept = Player.objects.get(pk=record.kept_id)  # locked with it (``lock_merged``)
     if kept.merged_into_id is not None:
-        raise ValidationError(
-            {
-                "other": f"{kept} was merged into player #{kept.merged_into_id} since; "
-                f"unmerge {kept} first."
-            }
+        raise _conflict(
+            "other",
+            f"{kept} was merged into player #{kept.merged_into_id} since; unmerge {kept} first.",
         )
     moved = record.moved
     games = list(
@@ -239,17 +241,22 @@ def unmerge(*, merged: Player, reason: str, user: Any, now: datetime | None) -> 
 # --- the checks ---------------------------------------------------------------------------------
 
 
+def _conflict(field: str, message: str) -> ValidationError:
+    """A refusal for what is recorded, not for the request (the API answers 409)."""
+    return ValidationError({field: ValidationError(message, code=CONFLICT)})
+
+
 def _check_not_merged(kept: Player, merged: Player) -> None:
     if merged.merged_into_id is not None:
-        raise ValidationError(
-            {"other": f"{merged} was merged into player #{merged.merged_into_id} already."}
+        raise _conflict(
+            "other",
+            f"{merged} was merged into player #{merged.merged_into_id} already.",
         )
     if kept.merged_into_id is not None:
-        raise ValidationError(
-            {
-                "keep": f"{kept} was merged into player #{kept.merged_into_id}; merge into "
-                "that player instead."
-            }
+        raise _conflict(
+            "keep",
+            f"{kept} was merged into player #{kept.merged_into_id}; merge into "
+            "that player instead.",
         )
 
 
@@ -257,11 +264,10 @@ def _check_games(kept: Player, merged: Player, games: list[Game]) -> None:
     """Refuse a merge that makes the kept player play themselves, or twice in one round."""
     for game in games:
         if {game.white_id, game.black_id} == {kept.pk, merged.pk}:
-            raise ValidationError(
-                {
-                    "other": f"{merged} played {kept} (game #{game.pk} on {game.date}); merged, "
-                    "a player would play themselves."
-                }
+            raise _conflict(
+                "other",
+                f"{merged} played {kept} (game #{game.pk} on {game.date}); merged, "
+                "a player would play themselves.",
             )
     rounds = {(g.date, g.event, g.round): g for g in games if g.round}
     if not rounds:
@@ -275,12 +281,11 @@ def _check_games(kept: Player, merged: Player, games: list[Game]) -> None:
     for pk, day, event, round_ in theirs:
         other = rounds.get((day, event, round_))
         if other is not None:
-            raise ValidationError(
-                {
-                    "other": f"Round {round_} of {event or 'the event'} on {day}: {kept} "
-                    f"played game #{pk} and {merged} game #{other.pk}; merged, a player would "
-                    "play twice in one round."
-                }
+            raise _conflict(
+                "other",
+                f"Round {round_} of {event or 'the event'} on {day}: {kept} "
+                f"played game #{pk} and {merged} game #{other.pk}; merged, a player would "
+                "play twice in one round.",
             )
 
 
@@ -292,22 +297,20 @@ def _check_corrections(kept: Player, merged: Player, corrections: list[BaseCorre
     for own in theirs.select_related("period"):
         other = wanted.get((own.rating_list, own.period_id))
         if other is not None:
-            raise ValidationError(
-                {
-                    "other": f"Both {kept} and {merged} have a base correction of the "
-                    f"{own.rating_list} list in {own.period.label} (#{own.pk} and #{other.pk}); "
-                    "delete one first."
-                }
+            raise _conflict(
+                "other",
+                f"Both {kept} and {merged} have a base correction of the "
+                f"{own.rating_list} list in {own.period.label} (#{own.pk} and #{other.pk}); "
+                "delete one first.",
             )
 
 
 def _check_fide_ids(kept: Player, merged: Player) -> None:
     if kept.fide_id and merged.fide_id and kept.fide_id != merged.fide_id:
-        raise ValidationError(
-            {
-                "other": f"{kept.name} and {merged.name} have different FIDE ids "
-                f"({kept.fide_id} and {merged.fide_id}): FIDE lists them as two people."
-            }
+        raise _conflict(
+            "other",
+            f"{kept.name} and {merged.name} have different FIDE ids "
+            f"({kept.fide_id} and {merged.fide_id}): FIDE lists them as two people.",
         )
 
 

@@ -188,7 +188,7 @@ def test_a_game_for_a_merged_record_is_refused_at_the_api(pair, committed):
         {"date": "2026-03-20", "white": dup.pk, "black": bob.pk, "result": "1-0"},
         format="json",
     )
-    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert answer.status_code == HTTPStatus.CONFLICT  # the record's state, not the request
     assert answer.json() == {
         "white": [f"Able, Ann was merged into player #{ann.pk}; enter the game for that player."]
     }

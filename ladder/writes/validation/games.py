@@ -84,7 +84,9 @@ class Checked:
     game: Game | None = None
     problems: dict[str, list[str]] = field(default_factory=dict)
     closed: bool = False  # a problem is a closed period (409 at the API)
-    recorded: bool = False  # it is recorded already (409 at the API when that is all)
+    # Problems with what is recorded (a duplicate, a merged player): 409 at the API when they
+    # are all its problems.
+    conflicts: int = 0
 
     def add(self, name: str, message: str) -> None:
         found = self.problems.setdefault(name, [])
@@ -330,6 +332,7 @@ def _check_one(entry: GameEntry, lookup: PlayerLookup | None, periods: Periods) 
         kept = getattr(player, "merged_into_id", None)  # a light lookup holds no merged player
         if kept is not None:
             checked.add(colour, merged_message(player, kept))
+            checked.conflicts += 1
     result, problem = typed("result", entry.result, lookup)
     if problem is not None:
         checked.add("result", problem)
@@ -570,7 +573,7 @@ def _check_duplicates(checked: list[Checked], *, exclude: Game | None) -> None:
             pk, result = existing[key]
             message = recorded_message(game.white, game.black, result, game.date, pk)
             item.add(NON_FIELD_ERRORS, message)
-            item.recorded = True
+            item.conflicts += 1
             item.game = None
         elif key in seen:
             item.add(NON_FIELD_ERRORS, repeat_message(seen[key].entry.source))
@@ -719,7 +722,7 @@ def raise_for(checked: list[Checked]) -> list[Game]:
     if len(checked) == 1:
         one = checked[0]
         error_class = PeriodClosedError if one.closed else ValidationError
-        if one.recorded and sum(len(found) for found in one.problems.values()) == 1:
+        if one.conflicts and sum(len(found) for found in one.problems.values()) == one.conflicts:
             error_class = ConflictError
         raise error_class(one.problems)
     raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])
