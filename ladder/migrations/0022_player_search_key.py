@@ -37,13 +37,22 @@ def drop_trigram_index(apps, schema_editor):
         schema_editor.execute(f"DROP INDEX IF EXISTS {_INDEX}")
 
 
+class TrigramOnPostgres(TrigramExtension):
+    """pg_trgm on PostgreSQL; nothing on another database, either way (Django's own looks for
+    the extension in ``pg_extension`` when migrating backwards, whatever the database)."""
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            super().database_backwards(app_label, schema_editor, from_state, to_state)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("ladder", "0021_conflict_codes"),
     ]
 
     operations = [
-        TrigramExtension(),  # nothing on another database
+        TrigramOnPostgres(),
         migrations.AddField(
             model_name="player",
             name="search_key",

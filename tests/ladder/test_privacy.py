@@ -237,8 +237,8 @@ def test_erasure_leaves_everyone_elses_history_and_every_list_line_unchanged(clu
     assert _holding(NAME) == [  # the search finds what it looks for, wherever it is
         "django_admin_log.object_repr", "ladder_historicalplayer.name",
         "ladder_historicalratingperiod.history_change_reason", "ladder_idempotentrequest.response",
-        "ladder_periodlog.reason", "ladder_player.name", "ratings_publication.reason",
-        "ratings_ratingrun.reason",
+        "ladder_periodlog.reason", "ladder_player.name", "ladder_player.search_key",
+        "ratings_publication.reason", "ratings_ratingrun.reason",
     ]  # fmt: skip
     with committed():
         erasure = actions.erase_player(player=fiona, reason="Her request of 1 Dec",

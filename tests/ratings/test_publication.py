@@ -120,7 +120,7 @@ def test_the_period_page_and_the_api_show_each_revision(league, committed, clien
     page = client.get(march.get_absolute_url()).content.decode()
     assert "Published " in page
     assert "Round 1 was entered reversed." in page
-    assert "2 players&#x27; ratings changed" in page
+    assert "2 players' ratings changed" in page
     assert "1807 → 1787" in page
     body = APIClient().get(f"/api/v1/periods/{march.pk}/").json()
     first, second = body["publications"]
