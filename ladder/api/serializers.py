@@ -676,7 +676,7 @@ class HistorySerializer(ChangeSerializer):
         lines = self.context.get("lines", {}).get(change.period_id, [])
         # One line serializer for the page's periods (its fields built once, not once a
         # period: a third of an uncached history's time on a 5,000-player club).
-        child = self.context.setdefault("line_serializer", LineSerializer())
+        child = cast(dict, self.context).setdefault("line_serializer", LineSerializer())
         return [child.to_representation(line) for line in lines]
 
 
