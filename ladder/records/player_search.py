@@ -79,6 +79,25 @@ def closest(queryset: models.QuerySet[Any], text: str, *, limit: int = 10) -> li
     return [by_pk[pk] for pk in order if pk in by_pk]
 
 
+def split_national_id(text: str) -> tuple[str, str]:
+    """``("NOR", "12345")`` for ``NOR:12345`` or ``NOR 12345``; ``("", "12345")`` for a bare id."""
+    text = text.strip()
+    for separator in (":", " "):
+        federation, found, number = text.partition(separator)
+        if found and len(federation) == 3 and federation.isalpha() and number.strip():
+            return federation.upper(), number.strip()
+    return "", text
+
+
+def national_id_condition(text: str) -> Q:
+    """The players a national id names (see ``split_national_id``); none for a blank one."""
+    federation, number = split_national_id(text)
+    if not number:
+        return Q(pk__in=[])
+    condition = Q(national_id__iexact=number)
+    return condition & Q(national_federation=federation) if federation else condition
+
+
 def _conditions(
     queryset: models.QuerySet[Any], text: str
 ) -> tuple[Q, Callable[[], Q] | None] | None:
@@ -88,11 +107,10 @@ def _conditions(
     if not text:
         return None
     key = names.search_key(text)
-    from ladder.records.players import national_id_condition  # players imports this module
-
     fide_id = parse_fide_id(text)
     by_id = Q(fide_id=fide_id) if fide_id is not None else Q(pk__in=[])
-    by_id |= national_id_condition(text)
+    if any(c.isdigit() for c in text):  # a national id has digits; a name never reads one
+        by_id |= national_id_condition(text)
     if not key:  # only punctuation or symbols: as typed
         return by_id | Q(name__icontains=text), None
     return by_id | _all_words(_words(key)), lambda: by_id | _close(queryset, key)

@@ -108,31 +108,12 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
     def national(self, text: str) -> PlayerQuerySet:
         """Filter by national id: ``12345`` (any federation's), or ``NOR:12345``/``NOR 12345``."""
-        return self.filter(national_id_condition(text.replace("\x00", "").strip()))
+        return self.filter(player_search.national_id_condition(text.replace("\x00", "").strip()))
 
     def standings(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
         """Order rated players first by their rating on the list, then by name."""
         rating = F(LIST_FIELDS[rating_list].rating)
         return self.order_by(rating.desc(nulls_last=True), "name", "pk")
-
-
-def split_national_id(text: str) -> tuple[str, str]:
-    """``("NOR", "12345")`` for ``NOR:12345`` or ``NOR 12345``; ``("", "12345")`` for a bare id."""
-    text = text.strip()
-    for separator in (":", " "):
-        federation, found, number = text.partition(separator)
-        if found and len(federation) == 3 and federation.isalpha() and number.strip():
-            return federation.upper(), number.strip()
-    return "", text
-
-
-def national_id_condition(text: str) -> Q:
-    """The players a national id names (see ``split_national_id``); none for a blank one."""
-    federation, number = split_national_id(text)
-    if not number:
-        return Q(pk__in=[])
-    condition = Q(national_id__iexact=number)
-    return condition & Q(national_federation=federation) if federation else condition
 
 
 def entry_rating_range(prefix: str) -> models.CheckConstraint:
