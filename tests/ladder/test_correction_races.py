@@ -95,8 +95,8 @@ def test_two_administrators_reopening_one_period_at_once_get_one_reopen_and_a_cl
 
     statuses = at_once(reopen(0, "ann_admin"), reopen(1, "bob_admin"))
 
-    assert sorted(statuses) == [HTTPStatus.OK, HTTPStatus.BAD_REQUEST]
-    refused = answers[statuses.index(HTTPStatus.BAD_REQUEST)]
+    assert sorted(statuses) == [HTTPStatus.OK, HTTPStatus.CONFLICT]  # already open: a conflict
+    refused = answers[statuses.index(HTTPStatus.CONFLICT)]
     assert refused == {"non_field_errors": ["The period 2026-03 is already open."]}
     assert PeriodLog.objects.filter(action=PeriodLog.Action.REOPENED).count() == 1
     assert RatingPeriod.objects.get(label="2026-03").status == PeriodStatus.OPEN

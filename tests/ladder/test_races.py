@@ -101,7 +101,7 @@ def test_the_same_game_posted_twice_at_once_is_recorded_once(boss, attempt):
     data = {"date": "2026-03-04", "white": white.pk, "black": black.pk, "result": "1-0"}
     post = lambda: api().post("/api/v1/games/", data, format="json").status_code  # noqa: E731
     GameFactory(date=date(2026, 3, 1))  # the month's period exists
-    assert sorted(at_once(post, post)) == [201, 400]  # the second is refused as a duplicate
+    assert sorted(at_once(post, post)) == [201, 409]  # the second is refused as a duplicate
     assert Game.objects.filter(white=white).count() == 1
     assert equals_a_full_recompute()
 
