@@ -23,7 +23,10 @@ from ladder.writes.merges import MergeOutcome
 class MergeRequestSerializer(serializers.Serializer):
     field_examples = {"other": 2, "reason": "Entered twice, with and without the FIDE id."}
 
-    other = serializers.IntegerField(min_value=1, help_text="The player merged into this one.")
+    # An id a BigAutoField can hold (a larger one is no player, and SQLite refuses it: a 500).
+    other = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="The player merged into this one."
+    )
     reason = serializers.CharField(max_length=2000, help_text="Why; recorded, and the reason "
                                    "of the revisions it publishes.")  # fmt: skip
 

@@ -192,3 +192,12 @@ def test_a_game_for_a_merged_record_is_refused_at_the_api(pair, committed):
     assert answer.json() == {
         "white": [f"Able, Ann was merged into player #{ann.pk}; enter the game for that player."]
     }
+
+
+def test_an_id_too_large_for_any_player_is_a_field_error(pair, editor):
+    ann, _, _ = pair
+    answer = editor.post(
+        f"/api/v1/players/{ann.pk}/merge/", {"other": 2**64, "reason": "r"}, format="json"
+    )
+    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert "other" in answer.json()
