@@ -250,6 +250,10 @@ class PlayerAdmin(
         return (fields.rating, f"k_{rating_list}", *fields.derived[1:])
 
     def get_search_results(self, request, queryset, search_term):
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.url_name == "autocomplete":
+            # A game's white or black, a correction's player: a merged record takes none.
+            queryset = queryset.current()
         return queryset.search(search_term), False
 
     def get_urls(self):

@@ -51,6 +51,7 @@ from ladder.writes.validation import (
     check_player_name,
     check_players,
     ensure_event_new,
+    ensure_none_merged,
     ensure_open,
     raise_for,
     raise_for_players,
@@ -72,6 +73,7 @@ GAME_FIELDS = (
 )  # fmt: skip
 _DAYS_LOCK = 0x1ADD  # advisory lock namespace of the days games are written on
 _PUBLISHED_LOCK = 0x1AD0  # advisory lock: closing or reopening against entry-data changes
+_MERGES_LOCK = 0x1AD3  # advisory lock: merging players against writing games for them
 
 __all__ = [
     "GameEntry",
@@ -114,9 +116,11 @@ def enter_games(*, games: Sequence[GameEntry], user: Any = None, reason: str = "
     Raise ``ValidationError`` (one game), ``PeriodClosedError`` (its period is closed) or
     ``GamesInvalid`` (several games, each with its problems).
     """
+    _lock_merges(exclusive=False)
     _lock_days({entry.date for entry in games if entry.date is not None})
     checked = check_games(games)
     valid = raise_for(checked)
+    ensure_none_merged(checked)
     _place_in_tournaments(valid, [c.entry for c in checked if c.game is not None])
     _lock_open({game.period_id for game in valid})
     created: list[Game] = bulk_create_with_history(valid, Game, default_user=_user(user))
@@ -172,6 +176,7 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     unknown = set(changes) - set(GAME_FIELDS)
     if unknown:
         raise ValueError(f"A game has no field {', '.join(sorted(unknown))} to correct.")
+    _lock_merges(exclusive=False)
     stored = _locked_games([game.pk], periods=False).get(game.pk)
     if stored is None:
         raise Game.DoesNotExist(f"Game #{game.pk} no longer exists.")
@@ -185,10 +190,11 @@ def correct_game(*, game: Game, changes: Mapping[str, Any], user: Any = None) ->
     entry = GameEntry(**values)
     checked = check_games([entry], instance=stored)
     raise_for(checked)
-    # Every action takes its locks in one order (the published lists, game rows, days, periods,
-    # the waiting run),
-    # so two writers never wait on each other: lock the old and the new period before the save
-    # records the request, and check them open again now that no close can slip in.
+    ensure_none_merged(checked)
+    # Every action takes its locks in one order (the published lists, the merges, game rows,
+    # days, periods, the waiting run), so two writers never wait on each other: lock the old
+    # and the new period before the save records the request, and check them open again now
+    # that no close can slip in.
     old_period = stored.period_id
     checked_game = checked[0].game
     assert checked_game is not None
@@ -263,6 +269,19 @@ def _lock_published(*, exclusive: bool) -> None:
     take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {take}(%s)", [_PUBLISHED_LOCK])
+
+
+def _lock_merges(*, exclusive: bool) -> None:
+    """Serialize merging and unmerging players (``exclusive``) with writing games and base
+    corrections (shared: they do not wait on one another), so that a game written while a
+    merge runs is checked against the merge once it has committed and never lands on the
+    merged record (PostgreSQL; SQLite transactions take the database's write lock when they
+    begin). A merge takes it after the published lists' lock; a writer first of all."""
+    if connection.vendor != "postgresql":
+        return
+    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}(%s)", [_MERGES_LOCK])
 
 
 def _locked_games(ids: list[int], *, periods: bool = True) -> dict[int, Game]:
@@ -372,6 +391,7 @@ def merge_players(
     window is judged at."""
     reason = merges.clean_reason(reason, required=True)
     _lock_published(exclusive=True)  # a merge revises published lists, as a close does
+    _lock_merges(exclusive=True)
     kept, merged = merges.lock_pair(keep, other)
     return merges.merge(kept=kept, merged=merged, reason=reason, user=_user(user), now=now)
 
@@ -385,6 +405,7 @@ def unmerge_players(
     gets a revision back). Raise ``ValidationError`` (``other``: unknown, or not merged)."""
     reason = merges.clean_reason(reason, required=False)
     _lock_published(exclusive=True)
+    _lock_merges(exclusive=True)
     merged = merges.lock_merged(other)
     return merges.unmerge(merged=merged, reason=reason, user=_user(user), now=now)
 
@@ -839,6 +860,7 @@ def save_base_correction(*, correction: BaseCorrection, user: Any = None) -> Bas
     """Record (or change) a corrected starting rating for a player on a list in a period, with
     its reason (FIDE.md 10.1), and rate the period again from it; the period must be open (and
     so must the one it moves from)."""
+    _lock_merges(exclusive=False)
     correction.full_clean()
     kept = Player.objects.filter(pk=correction.player_id).values_list("merged_into_id", flat=True)
     if (kept_id := kept.first()) is not None:

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.messages import get_messages
 
 from ladder.records import Player, Title
+from ladder.writes import actions
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +164,17 @@ def test_titles_read_as_fide_writes_them(admin_client):
     form = admin_client.get("/admin/ladder/player/add/").content.decode()
     assert '<option value="WGM">WGM</option>' in form
     assert "Wgm" not in form
+
+
+def test_player_autocomplete_offers_no_merged_record(admin_client, players):
+    # A game for a merged record is refused; the autocomplete does not offer one.
+    grace = Player.objects.get(name="Grace Hopper")
+    twin = Player.objects.create(name="Grace Hopper-Twin")
+    actions.merge_players(keep=grace.pk, other=twin.pk, reason="One person")
+    response = admin_client.get(
+        "/admin/autocomplete/",
+        {"term": "Grace", "app_label": "ladder", "model_name": "game", "field_name": "white"},
+    )
+    assert [row["text"] for row in response.json()["results"]] == ["Grace Hopper (4100)"]
+    listed = admin_client.get(URL, {"q": "Grace"})  # the players' own list still shows both
+    assert names(listed) == ["Grace Hopper", "Grace Hopper-Twin"]

@@ -4,15 +4,17 @@ never a resurrected game, and the ratings equal a full recompute afterwards."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from rest_framework.test import APIClient
 
 from ladder.records import Game, Player, RatingPeriod
+from ladder.writes import actions
 from ratings.models import RatingChange
 from ratings.recompute import services
 from tests.factories import GameFactory, PlayerFactory
@@ -169,3 +171,31 @@ def test_retries_with_one_idempotency_key_at_once_record_one_game(boss, attempt)
 
     assert at_once(post, post, post) == [201, 201, 201]
     assert Game.objects.filter(white=white).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_game_entered_while_a_merge_commits_never_lands_on_the_merged_record(boss, attempt):
+    """The merge holds its transaction open after moving the games; a game posted for the
+    merged record meanwhile waits for it and is refused (409) once the merge has committed,
+    where it used to pass the check and land on the merged record."""
+    kept, other, opponent = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    GameFactory(white=other, black=opponent, date=date(2026, 3, 2))
+    merged = threading.Event()
+
+    def merge() -> int:
+        with transaction.atomic():
+            actions.merge_players(keep=kept.pk, other=other.pk, reason="One person")
+            merged.set()
+            time.sleep(0.5)  # the game's post arrives while the merge is not committed
+        return 200
+
+    def post() -> int:
+        merged.wait(10)
+        data = {"date": "2026-03-20", "white": other.pk, "black": opponent.pk, "result": "1-0"}
+        response = api().post("/api/v1/games/", data, format="json")
+        return response.status_code
+
+    assert at_once(merge, post) == [200, 409]
+    assert not Game.objects.filter(white=other).exists()
+    assert not Game.objects.filter(black=other).exists()
+    assert equals_a_full_recompute()

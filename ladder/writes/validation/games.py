@@ -358,6 +358,32 @@ def merged_message(player: Player, kept_id: int) -> str:
     return f"{player} was merged into player #{kept_id}; enter the game for that player."
 
 
+def ensure_none_merged(checked: Sequence[Checked]) -> None:
+    """Refuse valid games (``check_games``' answers) for a record merged meanwhile.
+
+    The doors hand players over as objects read before the write began; the write path reads
+    their merge marks again here, under the merges' lock (``actions._lock_merges``), so a game
+    posted while a merge commits is refused instead of landing on the merged record. Raise
+    like ``raise_for``, as conflicts."""
+    games = [c.game for c in checked if c.game is not None]
+    ids = {pid for game in games for pid in (game.white_id, game.black_id)}
+    merged = dict(
+        Player.objects.filter(pk__in=ids, merged_into__isnull=False).values_list(
+            "pk", "merged_into_id"
+        )
+    )
+    if not merged:
+        return
+    again = [Checked(entry=c.entry, game=c.game) for c in checked]
+    for one in again:
+        for colour in ("white", "black"):
+            player = getattr(one.game, colour)
+            if player.pk in merged:
+                one.add(colour, merged_message(player, merged[player.pk]))
+                one.conflicts += 1
+    raise_for(again)
+
+
 def _check_tournament(
     entry: GameEntry,
     tournament: Tournament | TournamentSpec,
