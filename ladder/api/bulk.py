@@ -27,6 +27,7 @@ from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.renderers import JSONRenderer
 
 from ladder.api import serializers as s
+from ladder.api.merged_ids import MOVED, refuse_merged
 from ladder.api.schema import errors, query_schema
 from ladder.api.views import LIST_DEFAULT, ApiMixin, _unpublished, list_parameter
 from ladder.files.exports import csv_chunks
@@ -283,7 +284,7 @@ class RatingListStreamView(StreamView):
     "newest first: the calculation of `/players/{id}/history/` without the games, and the "
     "period flat (`period_id`, `period` its label, `start`, `end`). " + _CONDITIONAL,
     parameters=[list_parameter("The list: " + LIST_DEFAULT), _FORMAT],
-    responses=_streamed("Every period of the player's history"),
+    responses={**_streamed("Every period of the player's history"), 301: MOVED},
 )
 class HistoryStreamView(StreamView):
     queryset = Player.objects.all()
@@ -291,6 +292,7 @@ class HistoryStreamView(StreamView):
     def get(self, request, pk: int):
         def read(asked: dict) -> tuple[str, tuple[str, ...], Iterator[tuple[Any, ...]]]:
             player = get_object_or_404(Player, pk=pk)
+            refuse_merged(request, pk=player)  # 301 to the kept player's history
             rating_list = asked["list"]
             lines = streams.history_lines(player, rating_list)
             return f"history-{rating_list}-{player.pk}", streams.HISTORY_COLUMNS, lines

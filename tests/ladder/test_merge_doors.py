@@ -175,6 +175,9 @@ def test_the_other_player_endpoints_send_a_merged_id_on(pair, committed):
         "detail": f"Player #{dup.pk} was merged into player #{ann.pk}.",
         "merged_into": ann.pk,
     }
+    stream = APIClient().get(f"/api/v1/bulk/players/{dup.pk}/history/?format=csv")
+    assert stream.status_code == HTTPStatus.MOVED_PERMANENTLY
+    assert stream["Location"].endswith(f"/api/v1/bulk/players/{ann.pk}/history/?format=csv")
 
 
 def test_a_game_for_a_merged_record_is_refused_at_the_api(pair, committed):
