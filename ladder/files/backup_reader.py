@@ -35,7 +35,7 @@ class Reader:
                 self.problems.append(f"{path}[{index}]: An object was expected.")
 
     def value(self, item: dict[str, Any], where: str, key: str, kind: Any) -> Any:
-        """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list); None
+        """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list, dict); None
         stays None (the model's validators decide whether it may be blank)."""
         if key not in item:
             self.problems.append(f"{where}.{key}: This value is missing.")
@@ -88,7 +88,7 @@ def _kind(field: Any) -> Any:
     if isinstance(field, models.BooleanField):
         return bool
     if isinstance(field, models.JSONField):
-        return list
+        return dict if field.default is dict else list
     return str
 
 
@@ -119,6 +119,7 @@ _PARSERS: dict[Any, Callable[[Any], Any]] = {
     int: _int,
     bool: _of(bool),
     list: _of(list),
+    dict: _of(dict),
     date: lambda value: date.fromisoformat(_of(str)(value)),
     datetime: _datetime,
 }
@@ -127,6 +128,7 @@ _KINDS = {
     int: "a whole number",
     bool: "true or false",
     list: "a list",
+    dict: "an object",
     date: "a date (YYYY-MM-DD)",
     datetime: "a moment with its time zone",
 }
