@@ -3,6 +3,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python scripts/bench_fide_list.py [--lines 1930000] [--club 2000] [--file PATH]
+        [--database NAME]
 
 Generates a combined TXT (``players_list_foa.txt``) of the real shape -- FIDE's header, 162
 characters a line and CRLF, three in five players unrated on every list, a few titles longer
@@ -10,8 +11,10 @@ than their column -- unless ``--file`` names one, then imports it with ``manage.
 import_fide_list --federation NOR`` into a database of its own (``bench_fide_list`` on
 DATABASE_URL's PostgreSQL server, else a SQLite file), whose club holds ``--club`` players on
 the list, every tenth with a name, federation or title FIDE corrects. Develop with
-``--lines 100000``. The last line is ``seconds=<x> peak_mib=<y>``: the import's wall time and
-this process's peak resident memory (the target: 60 s and 1 GiB on two cores).
+``--lines 100000``. The line before the last gives the CPU seconds of this process and of the
+database server's process for the connection (the machine may be shared: judge the wall time
+by them and the load average). The last line is ``seconds=<x> peak_mib=<y>``: the import's
+wall time and this process's peak resident memory (the target: 60 s and 1 GiB on two cores).
 """
 
 from __future__ import annotations
@@ -98,7 +101,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("--lines", type=int, default=1_930_000)
     parser.add_argument("--club", type=int, default=2000, help="club players on the list")
-    parser.add_argument("--file", help="import this list instead of generating one")
+    parser.add_argument(
+        "--file", help="import this list (generated there first, and kept, if it is missing)"
+    )
+    parser.add_argument(
+        "--database", default="bench_fide_list", help="the scratch database's name (PostgreSQL)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--add", default="NOR", help="--federation of the import ('': none)")
     options = parser.parse_args()
@@ -106,7 +114,7 @@ def main() -> None:
 
     import scratch_db
 
-    url = scratch_db.url_for("bench_fide_list", "bench_fide_list.sqlite3")
+    url = scratch_db.url_for(options.database, "bench_fide_list.sqlite3")
     scratch_db.recreate(url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
@@ -121,7 +129,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(options.file) if options.file else Path(folder) / "players_list_foa.txt"
-        if not options.file:
+        if not path.exists():
             started = time.perf_counter()
             generate(path, options.lines, options.seed)
             size = path.stat().st_size / 2**20
@@ -138,16 +146,43 @@ def main() -> None:
             )
             for n in range(min(options.club, options.lines))
         )
+        server = _server_cpu()
+        own = resource.getrusage(resource.RUSAGE_SELF)
         started = time.perf_counter()
         call_command(
             "import_fide_list", str(path), "--month", "2026-10", *options.args, stdout=io.StringIO()
         )
         seconds = time.perf_counter() - started
+        done = resource.getrusage(resource.RUSAGE_SELF)
+        server = _server_cpu() - server
+    load = os.getloadavg()
     from ladder.records import FideListEntry
 
     print(f"stored {FideListEntry.objects.count():,} rows; club {Player.objects.count():,}")
+    print(
+        f"cpu: this process user {done.ru_utime - own.ru_utime:.1f} s + sys "
+        f"{done.ru_stime - own.ru_stime:.1f} s; the database server's process "
+        f"{server:.1f} s (user + sys); load average after {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"seconds={seconds:.1f} peak_mib={peak:.0f}")
+
+
+def _server_cpu() -> float:
+    """The user + sys CPU seconds of this connection's PostgreSQL backend so far (read from
+    /proc: the server runs on this machine); 0 elsewhere."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,21 @@
 """A whole club as one versioned JSON document: ``manage.py export_club`` / ``import_club``.
 
-Format ``ladder-club`` version 4: the players with their entry data and national ids, the
-rating periods (status,
-when closed) with their close/reopen log, the tournaments, the games, every published list with
-its lines and revisions, the finished rating runs, and the users with their groups and
-permissions -- never a password hash or a token. Records keep their ids, so links to a player
-or a run still work. The ratings themselves are not in it: they are a function of the inputs,
-and the restore asks for a full recompute; what was *published* is restored as it was
-published.
+Format ``ladder-club`` version 5: the players with their entry data and national ids (and,
+for a merged record, the player it was merged into), the rating periods (status, when closed)
+with their close/reopen log, the tournaments, the games, the base corrections, every published
+list with its lines and revisions, the finished rating runs, who is who (every merge with what
+it moved, so that an unmerge after a restore still puts it back; every "not a duplicate"
+answer; the rows of FIDE's monthly lists that name the club's players), and the users with
+their groups and permissions -- never a password hash or a token. Records keep their ids, so
+links to a player or a run still work. The ratings themselves are not in it: they are a
+function of the inputs, and the restore asks for a full recompute; what was *published* is
+restored as it was published.
 
 Version 1 files (no publications, no runs, games without ids) and version 2 files (no
 tournaments: each event's games of a month become a tournament inside it, as the migration made
-them) and version 3 files (no national ids: the players have none) are still read.
+them) and version 3 files (no national ids: the players have none) and version 4 files (no
+base corrections, merges, answers or FIDE list rows: a merged record comes back as a player
+of its own) are still read.
 
 ``read_club`` parses a document into a ``ClubPlan`` of unsaved records, noting each value of
 the wrong type by where it is (``games[12].date``); ``ladder.writes.actions.restore_club``
@@ -20,28 +24,32 @@ checks the plan whole and writes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import models
 from django.utils import timezone
 
 from ladder.exceptions import NotAnExport
+from ladder.files.backup_reader import Reader
 from ladder.records import (
     PLAYER_ENTRY_FIELDS,
+    BaseCorrection,
+    FideListEntry,
     Game,
+    NotDuplicate,
     PeriodLog,
     Player,
+    PlayerMerge,
     RatingPeriod,
     Tournament,
 )
+from ladder.records.fide_list import ROW_FIELDS
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
 
-FORMAT, VERSION, READS = "ladder-club", 4, (1, 2, 3, 4)
+FORMAT, VERSION, READS = "ladder-club", 5, (1, 2, 3, 4, 5)
 PLAYER_FIELDS = (
     "name",
     "fide_id",
@@ -52,6 +60,7 @@ PLAYER_FIELDS = (
     "national_federation",
     "national_id",
     *PLAYER_ENTRY_FIELDS,
+    "merged_into",
 )
 GAME_FIELDS = ("date", "result", "event", "round", "rating_list", "time_control")
 TOURNAMENT_FIELDS = (
@@ -93,6 +102,9 @@ RUN_FIELDS = (
     "error",
 )
 FINISHED = (RunStatus.DONE, RunStatus.FAILED)
+CORRECTION_FIELDS = ("rating_list", "rating", "reason", "at")
+MERGE_FIELDS = ("reason", "at", "moved", "undone_at", "undo_reason")
+NOT_DUPLICATE_FIELDS = ("at", "note")
 
 
 def _json(value: Any) -> Any:
@@ -182,6 +194,17 @@ def export_club() -> dict[str, Any]:
                 "pk", "white_id", "black_id", "period_id", "tournament_id", *GAME_FIELDS
             )
         ],
+        "base_corrections": [
+            {
+                "id": c.pk,
+                "player": c.player_id,
+                "period": c.period_id,
+                "user": _username(c.user),
+                **{f: _json(getattr(c, f)) for f in CORRECTION_FIELDS},
+            }
+            for c in BaseCorrection.objects.select_related("user").order_by("pk")
+        ],
+        **_who_is_who(),
         "publications": _publications(),
         "runs": [
             {
@@ -193,6 +216,43 @@ def export_club() -> dict[str, Any]:
             for r in RatingRun.objects.filter(status__in=FINISHED)
             .select_related("requested_by")
             .order_by("pk")
+        ],
+    }
+
+
+def _who_is_who() -> dict[str, list[dict[str, Any]]]:
+    """Every merge (undone ones too), every "not a duplicate" answer, and the rows of FIDE's
+    monthly lists that name a player of the club (three queries): the rest of a list is
+    FIDE's to download again."""
+    club = Player.objects.exclude(fide_id=None).values("fide_id")
+    return {
+        "merges": [
+            {
+                "id": m.pk,
+                "kept": m.kept_id,
+                "merged": m.merged_id,
+                "from_period": m.from_period_id,
+                "user": _username(m.user),
+                "undone_by": _username(m.undone_by),
+                **{f: _json(getattr(m, f)) for f in MERGE_FIELDS},
+            }
+            for m in PlayerMerge.objects.select_related("user", "undone_by").order_by("pk")
+        ],
+        "not_duplicates": [
+            {
+                "id": n.pk,
+                "first": n.first_id,
+                "second": n.second_id,
+                "user": _username(n.user),
+                **{f: _json(getattr(n, f)) for f in NOT_DUPLICATE_FIELDS},
+            }
+            for n in NotDuplicate.objects.select_related("user").order_by("pk")
+        ],
+        "fide_list": [
+            {f: _json(v) for f, v in row.items()}
+            for row in FideListEntry.objects.filter(fide_id__in=club)
+            .order_by("month", "fide_id")
+            .values("month", *ROW_FIELDS)
         ],
     }
 
@@ -226,7 +286,7 @@ def _publications() -> list[dict[str, Any]]:
 
 
 def read_club(document: Any) -> ClubPlan:
-    """Parse an export (version 1 to 4) into a plan of unsaved records; values of the wrong
+    """Parse an export (version 1 to 5) into a plan of unsaved records; values of the wrong
     type are noted in ``plan.problems`` by where they are. Raise ``NotAnExport`` for a
     document that is no club export this version reads."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -237,7 +297,7 @@ def read_club(document: Any) -> ClubPlan:
             f"This export has version {version!r}; this Ladder reads versions "
             f"{' and '.join(map(str, READS))}."
         )
-    reader = _Reader()
+    reader = Reader()
     plan = ClubPlan(published=version > 1)
     for where, item in reader.items(document, "groups"):
         plan.groups.append(
@@ -260,6 +320,7 @@ def read_club(document: Any) -> ClubPlan:
         )
     national = ("national_federation", "national_id")  # version 4 on
     player_fields = [f for f in PLAYER_FIELDS if version > 3 or f not in national]
+    player_fields = [f for f in player_fields if version > 4 or f != "merged_into"]
     for where, item in reader.items(document, "players"):
         plan.players.append(
             Located(where, reader.record(Player, item, where, ["id", *player_fields]))
@@ -283,11 +344,36 @@ def read_club(document: Any) -> ClubPlan:
         plan.games.append(Located(where, reader.record(Game, item, where, keys)))
     if version > 1:
         _read_published(reader, document, plan)
+    if version > 4:
+        _read_who_is_who(reader, document, plan)
     plan.problems = reader.problems
     return plan
 
 
-def _read_published(reader: _Reader, document: dict[str, Any], plan: ClubPlan) -> None:
+def _read_who_is_who(reader: Reader, document: dict[str, Any], plan: ClubPlan) -> None:
+    """Base corrections, merges, "not a duplicate" answers and FIDE list rows (version 5)."""
+    for where, item in reader.items(document, "base_corrections"):
+        keys = ["id", "player", "period", *CORRECTION_FIELDS]
+        record = reader.record(BaseCorrection, item, where, keys)
+        by = {"user": reader.value(item, where, "user", str)}
+        plan.base_corrections.append(Located(where, record, by))
+    for where, item in reader.items(document, "merges"):
+        keys = ["id", "kept", "merged", "from_period", *MERGE_FIELDS]
+        record = reader.record(PlayerMerge, item, where, keys)
+        by = {name: reader.value(item, where, name, str) for name in ("user", "undone_by")}
+        plan.merges.append(Located(where, record, by))
+    for where, item in reader.items(document, "not_duplicates"):
+        keys = ["id", "first", "second", *NOT_DUPLICATE_FIELDS]
+        record = reader.record(NotDuplicate, item, where, keys)
+        plan.not_duplicates.append(
+            Located(where, record, {"user": reader.value(item, where, "user", str)})
+        )
+    for where, item in reader.items(document, "fide_list"):
+        record = reader.record(FideListEntry, item, where, ["month", *ROW_FIELDS])
+        plan.fide_list.append(Located(where, record))
+
+
+def _read_published(reader: Reader, document: dict[str, Any], plan: ClubPlan) -> None:
     for where, item in reader.items(document, "publications"):
         keys = ["id", "period", "corrected_in", *PUBLICATION_FIELDS]
         publication = reader.record(Publication, item, where, keys)
@@ -305,122 +391,3 @@ def _read_published(reader: _Reader, document: dict[str, Any], plan: ClubPlan) -
             reader.problems.append(
                 f"{where}.status: Only finished rating runs (done or failed) are restored."
             )
-
-
-class _Reader:
-    """Take values out of the document by the type their field needs, noting every value of
-    the wrong type (or missing) by where it is; such a value reads as None."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def items(
-        self, parent: dict[str, Any], key: str, *, where: str = ""
-    ) -> Iterable[tuple[str, dict[str, Any]]]:
-        path = f"{where}.{key}" if where else key
-        found = parent.get(key, [])
-        if not isinstance(found, list):
-            self.problems.append(f"{path}: A list was expected.")
-            return
-        for index, item in enumerate(found):
-            if isinstance(item, dict):
-                yield f"{path}[{index}]", item
-            else:
-                self.problems.append(f"{path}[{index}]: An object was expected.")
-
-    def value(self, item: dict[str, Any], where: str, key: str, kind: Any) -> Any:
-        """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list); None
-        stays None (the model's validators decide whether it may be blank)."""
-        if key not in item:
-            self.problems.append(f"{where}.{key}: This value is missing.")
-            return None
-        value = item[key]
-        if value is None:
-            return None
-        try:
-            return _PARSERS[kind](value)
-        except (TypeError, ValueError):
-            self.problems.append(f"{where}.{key}: {value!r} is not {_KINDS[kind]}.")
-            return None
-
-    def text(self, item: dict[str, Any], where: str, key: str) -> str:
-        return self.value(item, where, key, str) or ""
-
-    def names(self, item: dict[str, Any], where: str, key: str) -> list[str]:
-        found = self.value(item, where, key, list) or []
-        if not all(isinstance(name, str) for name in found):
-            self.problems.append(f"{where}.{key}: A list of names was expected.")
-            return []
-        return found
-
-    def record(
-        self, model: type[models.Model], item: dict[str, Any], where: str, keys: list[str]
-    ) -> Any:
-        """An unsaved ``model`` from ``keys`` of ``item`` ("id" is the primary key, a key
-        naming a foreign key is its id); a text field left null reads as blank."""
-        values = {}
-        for key in keys:
-            field = model._meta.get_field("id" if key == "id" else key)
-            kind = _kind(field)
-            value = self.value(item, where, key, kind)
-            if value is None and kind is str and not field.null:
-                value = ""
-            values[getattr(field, "attname", key)] = value
-        record = model(**values)
-        if isinstance(record, Player):
-            record.start_from_entry()
-        return record
-
-
-def _kind(field: Any) -> Any:
-    if isinstance(field, models.ForeignKey | models.AutoField | models.IntegerField):
-        return int
-    if isinstance(field, models.DateTimeField):
-        return datetime
-    if isinstance(field, models.DateField):
-        return date
-    if isinstance(field, models.BooleanField):
-        return bool
-    if isinstance(field, models.JSONField):
-        return list
-    return str
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError
-    return value
-
-
-def _of(kind: type) -> Callable[[Any], Any]:
-    def check(value: Any) -> Any:
-        if not isinstance(value, kind):
-            raise TypeError
-        return value
-
-    return check
-
-
-def _datetime(value: Any) -> datetime:
-    moment = datetime.fromisoformat(_of(str)(value))
-    if timezone.is_naive(moment):
-        raise ValueError
-    return moment
-
-
-_PARSERS: dict[Any, Callable[[Any], Any]] = {
-    str: _of(str),
-    int: _int,
-    bool: _of(bool),
-    list: _of(list),
-    date: lambda value: date.fromisoformat(_of(str)(value)),
-    datetime: _datetime,
-}
-_KINDS = {
-    str: "text",
-    int: "a whole number",
-    bool: "true or false",
-    list: "a list",
-    date: "a date (YYYY-MM-DD)",
-    datetime: "a moment with its time zone",
-}

@@ -251,12 +251,13 @@ def _txt_rows(
     text_order = [i for i, (f, _, b) in enumerate(spans) if f in TEXT_LENGTHS and b < width]
     stream = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape")
     number = 1
+    strip, join, fullmatch = str.strip, "\t".join, valid.fullmatch  # looked up once
     for line in stream:
         number += 1
         line = line.rstrip("\n")
         if len(line) <= width and line.isascii() and "\t" not in line and "\\" not in line:
-            text = "\t".join([part.strip() for part in getter(line)])
-            if valid.fullmatch(text):
+            text = join(map(strip, getter(line)))
+            if fullmatch(text):
                 if not problems:
                     yield text
                 continue

@@ -586,10 +586,10 @@ def reopen_period(
     return period
 
 
-def _explain_version(period: RatingPeriod, reason: str, *, user: Any) -> None:
-    """Say on the period's newest history version (the save just made, under the row lock)
+def _explain_version(record: Any, reason: str, *, user: Any) -> None:
+    """Say on the record's newest history version (the save just made, under the row lock)
     why it was made, and by whom when no request said it (a command run ``--user``)."""
-    version = period.history.order_by("-history_date", "-history_id").first()
+    version = record.history.order_by("-history_date", "-history_id").first()
     if version is None:
         return
     # simple-history keeps 100 characters; the whole reason is in the period's log.
@@ -599,7 +599,7 @@ def _explain_version(period: RatingPeriod, reason: str, *, user: Any) -> None:
     changes: dict[str, Any] = {"history_change_reason": reason}
     if version.history_user_id is None and _user(user) is not None:
         changes["history_user"] = user
-    period.history.filter(pk=version.pk).update(**changes)
+    record.history.filter(pk=version.pk).update(**changes)
 
 
 @transaction.atomic
@@ -757,22 +757,31 @@ def _apply_identity(
     for key in on_list:
         player, values = players[club[key]], found[key]
         changes = fide_list.identity_changes(player, values)
-        year = None
-        if player.pk in playing:  # a birth year shapes their ratings: as every door changes it
-            year = changes.pop("birth_year", None)
+        if not changes:
+            continue
         label, fide_id = player.name, int(key)
+        old = {name: getattr(player, name) for name in changes}
+        for name, value in changes.items():
+            setattr(player, name, value)
+        if "birth_year" in changes and player.pk in playing:
+            # A birth year shapes their ratings: the whole change as every door saves one.
+            if _saved(player, reason, user=user):
+                report.changes += [fide_list.Change(label, fide_id, name, old[name], value)
+                                   for name, value in changes.items()]  # fmt: skip
+                continue
+            year = changes.pop("birth_year")
+            player.birth_year = old["birth_year"]
+            note = "games in a published list; reopen it to change the birth year"
+            report.changes.append(
+                fide_list.Change(label, fide_id, "birth_year", old["birth_year"], year, note)
+            )
         if changes:
-            old = {name: getattr(player, name) for name in changes}
-            for name, value in changes.items():
-                setattr(player, name, value)
             others = [f.name for f in Player._meta.fields if f.name not in changes]
             player.clean_fields(exclude=others)
             plain.append(player)
             fields.update(changes)
             report.changes += [fide_list.Change(label, fide_id, name, old[name], value)
                                for name, value in changes.items()]  # fmt: skip
-        if year is not None:
-            report.changes.append(_birth_year(player, year, label, fide_id, user=user))
     if plain:
         fide_list.update_identity(plain, sorted(fields))
         # Their history versions, in bulk (the rows are written above: no fields here).
@@ -780,23 +789,20 @@ def _apply_identity(
             plain, Player, [], batch_size=1000, default_user=_user(user),
             default_change_reason=reason,
         )  # fmt: skip
-        # fmt: skip
         data_version.bump_on_commit()
 
 
-def _birth_year(player: Player, year: Any, label: str, fide_id: int, *, user: Any) -> Any:
-    """A birth year FIDE's list corrects, saved as every door saves one; left as it is for a
-    player with games in a published list (published means published), the change saying so."""
-    old = player.birth_year
-    player.birth_year = year
+def _saved(player: Player, reason: str, *, user: Any) -> bool:
+    """Save an identity change that holds a birth year as every door saves one, its history
+    version saying why and by whom; False (nothing saved) for a player with games in a
+    published list (published means published)."""
     try:
         with transaction.atomic():
             save_player(player=player, user=user)
+            _explain_version(player, reason, user=user)
     except PeriodClosedError:
-        player.birth_year = old
-        note = "games in a published list; reopen it to change the birth year"
-        return fide_list.Change(label, fide_id, "birth_year", old, year, note)
-    return fide_list.Change(label, fide_id, "birth_year", old, year)
+        return False
+    return True
 
 
 # --- tournaments ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import islice
 
 from django.db import connection
 from django.utils import timezone
@@ -37,6 +38,7 @@ _NUMBER_FIELDS = {f for f in ROW_FIELDS if f.endswith(("_rating", "_games", "_k"
     "birth_year",
 }
 _BATCH = 5_000
+_TITLES = frozenset(Title.values)  # ``Title.values`` builds its list anew at every read
 _STAGE = "ladder_fide_list_stage"
 K_MASTER = 10  # FIDE's K once a player has been published at 2400 or more
 
@@ -116,16 +118,12 @@ def _write(writer: bulk.RowWriter, rows: Iterator[str], month: date, columns: Se
                 batch = []
         return count + writer.rows(batch)
     prefix = f"{month.isoformat()}\t"
-    lines: list[str] = []
-    for row in rows:
-        lines.append(row)
-        if len(lines) >= _BATCH:
-            writer.copy.write((prefix + f"\n{prefix}".join(lines) + "\n").encode())
-            count += len(lines)
-            lines = []
-    if lines:
-        writer.copy.write((prefix + f"\n{prefix}".join(lines) + "\n").encode())
-    return count + len(lines)
+    joined = f"\n{prefix}"
+    # Batches taken in C (``islice``): no Python step a row beyond the reader's own.
+    while lines := list(islice(rows, _BATCH)):
+        writer.copy.write((prefix + joined.join(lines) + "\n").encode())
+        count += len(lines)
+    return count
 
 
 def _typed(values: list[str], numbers: list[bool]) -> list[object]:
@@ -181,12 +179,15 @@ class KeepRule:
         where = columns.index("federation")
         fields = list(columns)
 
+        needle = f"\t{federation}\t"  # a cheap look first: most rows are of another
+
         def pick(row: str) -> str:
             fide_id = row[: row.find("\t")]
             if (
                 fide_id in club
                 or fide_id in ids
                 or federation
+                and needle in row
                 and row.split("\t", where + 1)[where] == federation
             ):
                 kept.append([fields, *row.split("\t")])  # type: ignore[list-item]
@@ -231,7 +232,7 @@ def title_of(values: dict[str, object]) -> str:
     """The player's FIDE title as the club stores it: the open title, else the women's."""
     for name in ("title", "women_title"):
         text = str(values[name] or "").upper()
-        if text in Title.values:
+        if text in _TITLES:
             return text
     return ""
 

@@ -15,11 +15,15 @@ from django.core.management.color import no_style
 from django.db import connection, models
 
 from ladder.records import (
+    BaseCorrection,
+    FideListEntry,
     Game,
     ImportedFile,
+    NotDuplicate,
     PeriodLog,
     PeriodStatus,
     Player,
+    PlayerMerge,
     RatingPeriod,
     Tournament,
 )
@@ -32,11 +36,15 @@ from ratings.recompute.services import LOCK_KEY
 
 RESTORED = "Restored from a club export"
 # Children first: a game protects its players, its tournament and its period, a tournament
-# the period that rates it.
+# the period that rates it, a merge and a base correction their players and period. (FIDE's
+# lists are FIDE's, not the club's: a restore adds the rows it carries to those there.)
 CLUB_MODELS: tuple[type[models.Model], ...] = (
     RatingChange,
     PublishedRating,
     Publication,
+    PlayerMerge,
+    NotDuplicate,
+    BaseCorrection,
     Game,
     Tournament,
     PeriodLog,
@@ -68,6 +76,9 @@ def hold_the_runs() -> None:
 def clear_club() -> None:
     """Delete every record of the club (not its users); each deletion leaves its history."""
     for model in CLUB_MODELS:
+        if model is Player:  # a merged record first: it protects the one it was merged into
+            while Player.objects.filter(merged_into__isnull=False).exists():
+                Player.objects.filter(merged_into__isnull=False, merged_players=None).delete()
         model._default_manager.all().delete()
 
 
@@ -97,14 +108,40 @@ def write_club(plan: ClubPlan, *, user: Any) -> dict[str, int]:
     for row in plan.runs:
         row.record.requested_by = by(row, "requested_by")
     RatingRun.objects.bulk_create(row.record for row in plan.runs)
+    _who_is_who(plan, by, user=user)
     _move_sequences()
-    return {
+    counts = {
         "users": len(plan.users),
         "players": len(players),
         "periods": len(periods),
         "games": len(games),
         "publications": len(plan.publications),
     }
+    extra = {
+        "base corrections": len(plan.base_corrections),
+        "merges": len(plan.merges),
+        "not-duplicate answers": len(plan.not_duplicates),
+        "FIDE list rows": len(plan.fide_list),
+    }
+    return counts | {name: n for name, n in extra.items() if n}
+
+
+def _who_is_who(plan: ClubPlan, by: Any, *, user: Any) -> None:
+    """Base corrections (with their first history versions), merges, answers and FIDE list
+    rows; a row of FIDE's list the database holds already stays as it is."""
+    for row in plan.base_corrections:
+        row.record.user = by(row, "user")
+    corrections = BaseCorrection.objects.bulk_create(row.record for row in plan.base_corrections)
+    audit.record_created(BaseCorrection, [c.pk for c in corrections], user=user, reason=RESTORED)
+    for row in plan.merges:
+        row.record.user, row.record.undone_by = by(row, "user"), by(row, "undone_by")
+    PlayerMerge.objects.bulk_create(row.record for row in plan.merges)
+    for row in plan.not_duplicates:
+        row.record.user = by(row, "user")
+    NotDuplicate.objects.bulk_create(row.record for row in plan.not_duplicates)
+    FideListEntry.objects.bulk_create(
+        (row.record for row in plan.fide_list), batch_size=2000, ignore_conflicts=True
+    )
 
 
 def _into_event_tournaments(*, user: Any) -> None:
@@ -179,7 +216,18 @@ def _permissions(names: list[str]) -> list[Permission]:
 def _move_sequences() -> None:
     """Move the id sequences past the ids written (PostgreSQL; SQLite follows by itself)."""
     statements = connection.ops.sequence_reset_sql(
-        no_style(), [Player, RatingPeriod, Tournament, Game, Publication, RatingRun]
+        no_style(),
+        [
+            Player,
+            RatingPeriod,
+            Tournament,
+            Game,
+            Publication,
+            RatingRun,
+            BaseCorrection,
+            PlayerMerge,
+            NotDuplicate,
+        ],  # fmt: skip
     )
     with connection.cursor() as cursor:
         for statement in statements:

@@ -15,9 +15,13 @@ from django.test import override_settings
 from ladder.files import backup
 from ladder.records import (
     ApiToken,
+    BaseCorrection,
+    FideListEntry,
     Game,
+    NotDuplicate,
     PeriodLog,
     Player,
+    PlayerMerge,
     RatingList,
     RatingPeriod,
     Tournament,
@@ -45,9 +49,10 @@ PUBLICATION_FIELDS = [
 ]
 
 
-def club():
+def club(*, second_record=False):
     """Three lists, two closed months and an open one; July reopened, corrected and closed
-    again (a revision of July and of August), then August reopened."""
+    again (a revision of July and of August), then August reopened. ``second_record``: a
+    second record of the first player ("Dup", no FIDE id) plays the fifth in every month."""
     players = [
         PlayerFactory(
             fide_id=100 + i,
@@ -72,6 +77,12 @@ def club():
         for month in (7, 8, 9)
         for i in range(6)
     ]
+    if second_record:
+        dup = PlayerFactory(name="Dup", fide_id=None, entry_rating=1550, federation="NOR")
+        games += [
+            GameEntry(date=date(2026, month, 20), white=dup, black=players[4], result="1-0")
+            for month in (7, 8, 9)
+        ]
     actions.enter_games(games=games)
     boss = User.objects.create_superuser("boss", "boss@example.org", "secret-pw")
     secretary = User.objects.create_user("sec", password="also-secret")
@@ -146,6 +157,10 @@ def empty_the_club():
         RatingChange,
         PublishedRating,
         Publication,
+        PlayerMerge,
+        NotDuplicate,
+        BaseCorrection,
+        FideListEntry,
         Game,
         Tournament,
         PeriodLog,
@@ -156,6 +171,8 @@ def empty_the_club():
         User,
         Group,
     ):
+        if model is Player:
+            Player.objects.filter(merged_into__isnull=False).delete()  # they protect the kept
         model.objects.all().delete()
 
 
@@ -175,7 +192,7 @@ def test_a_club_round_trips_with_every_list_published_and_live_identical(tmp_pat
     for secret in ("secret-pw", "pbkdf2", "digest"):  # no password, hash or token
         assert secret not in text
     document = json.loads(text)
-    assert (document["format"], document["version"]) == ("ladder-club", 4)
+    assert (document["format"], document["version"]) == ("ladder-club", 5)
     empty_the_club()
 
     output = restore(path)
@@ -452,7 +469,7 @@ def test_a_file_that_is_no_export_is_refused(tmp_path, text, message):
 
 def test_an_export_takes_a_fixed_number_of_queries(django_assert_max_num_queries):
     club()
-    with django_assert_max_num_queries(15):  # a query a kind of record
+    with django_assert_max_num_queries(19):  # a query a kind of record
         document = backup.export_club()
     assert len(document["publications"]) == Publication.objects.count()
 
@@ -476,3 +493,231 @@ def test_in_background_mode_the_restore_leaves_the_ratings_to_a_worker(tmp_path)
     assert "a worker (manage.py rating_worker) will rate it" in output
     runs.execute_pending()  # what the worker's task does
     assert snapshot() == before
+
+
+# --- who is who: merges, answers, base corrections and FIDE's rows (version 5) ---------------
+
+
+def merged_club():
+    """The club with a second record of its first player merged into it (games in a closed
+    month among those moved, and a base correction), an earlier merge undone, a "not a
+    duplicate" answer and FIDE's rows of October. Return the two records and the club's
+    state before the merge (``never_merged``)."""
+    club(second_record=True)
+    boss = User.objects.get(username="boss")
+    kept, dup = Player.objects.get(fide_id=100), Player.objects.get(name="Dup")
+    september = RatingPeriod.objects.get(label="2026-09")
+    actions.save_base_correction(
+        correction=BaseCorrection(player=dup, period=september, rating=1560, reason="FIDE's"),
+        user=boss,
+    )
+    twin = PlayerFactory(name="Twin", fide_id=None, entry_rating=1500)
+    actions.merge_players(keep=Player.objects.get(fide_id=101).pk, other=twin.pk, reason="Same")
+    actions.unmerge_players(other=twin.pk, reason="Twins after all")
+    actions.mark_not_duplicate(
+        first=Player.objects.get(fide_id=102), second=Player.objects.get(fide_id=103), user=boss
+    )
+    for fide_id in (100, 104, 999_999):  # the last one is no player of the club
+        FideListEntry.objects.create(
+            month=date(2026, 10, 1), fide_id=fide_id, name=f"Player {fide_id}", federation="NOR",
+            standard_rating=1700, standard_games=3, standard_k=20, birth_year=1990,
+        )  # fmt: skip
+    baseline = never_merged()
+    actions.merge_players(keep=kept.pk, other=dup.pk, reason="One person, two cards", user=boss)
+    return kept, dup, baseline
+
+
+def who_is_who():
+    """The merges, answers, base corrections and FIDE rows as stored (users by name)."""
+    merges = PlayerMerge.objects.order_by("pk").values_list(
+        "pk", "kept_id", "merged_id", "reason", "user__username", "at", "from_period_id",
+        "moved", "undone_at", "undone_by__username", "undo_reason",
+    )  # fmt: skip
+    answers = NotDuplicate.objects.order_by("pk").values_list(
+        "pk", "first_id", "second_id", "user__username", "at", "note"
+    )
+    corrections = BaseCorrection.objects.order_by("pk").values_list(
+        "pk", "player_id", "period_id", "rating_list", "rating", "reason", "user__username", "at"
+    )
+    fide = FideListEntry.objects.order_by("month", "fide_id").values()
+    return (
+        list(merges),
+        list(answers),
+        list(corrections),
+        [{k: v for k, v in row.items() if k != "id"} for row in fide],
+    )
+
+
+def never_merged():
+    """What an unmerge must give back (test_merges' state, but a restored player's moment of
+    creation is the restore's)."""
+    from tests.ladder.test_merges import state
+
+    found = state()
+    found["players"] = sorted(
+        Player.objects.values_list(
+            *(
+                f.attname
+                for f in Player._meta.concrete_fields
+                if f.name not in ("created", "updated")
+            )
+        )
+    )
+    return found
+
+
+def test_a_club_with_merges_round_trips_and_unmerges_after_the_restore(tmp_path, client):
+    kept, dup, unmerged = merged_club()
+    assert never_merged() != unmerged
+    before, identity = snapshot(), who_is_who()
+    assert len(identity[0]) == 2
+    assert len(identity[3]) == 3
+    path = export(tmp_path)
+    document = json.loads(path.read_text())
+    assert [row["fide_id"] for row in document["fide_list"]] == [100, 104]  # the club's only
+    empty_the_club()
+    FideListEntry.objects.create(month=date(2026, 10, 1), fide_id=104, name="Held already")
+
+    output = restore(path)
+
+    assert "1 base corrections, 2 merges, 1 not-duplicate answers, 2 FIDE list rows" in output
+    assert snapshot() == before
+    restored = who_is_who()
+    assert restored[:3] == identity[:3]
+    held = [row for row in restored[3] if row["fide_id"] == 104]
+    assert held[0]["name"] == "Held already"  # a row FIDE's list held already stays
+    # The merged id still leads to the kept player at every door.
+    page = client.get(f"/players/{dup.pk}/")
+    assert (page.status_code, page["Location"]) == (301, f"/players/{kept.pk}/")
+    read = client.get(f"/api/v1/players/{dup.pk}/")
+    assert read.status_code == 301
+    assert read.json()["merged_into"] == kept.pk
+    client.force_login(User.objects.get(username="boss"))
+    written = client.patch(
+        f"/api/v1/players/{dup.pk}/", {"name": "X"}, content_type="application/json"
+    )
+    assert written.status_code == 410
+
+    actions.unmerge_players(other=dup.pk, reason="Not one person after all")
+
+    after = never_merged()
+    assert after == unmerged  # every history row, player, list and latest published list
+
+
+_MERGED: list[str] = []  # the merged club's export, built once
+
+
+def tamper_merged(tmp_path, change):
+    if not _MERGED:
+        merged_club()
+        _MERGED.append(export(tmp_path).read_text())
+        empty_the_club()
+    document = json.loads(_MERGED[0])
+    change(document)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def dup_index(document):
+    return next(i for i, p in enumerate(document["players"]) if p["name"] == "Dup")
+
+
+def twice_merged(document):
+    document["merges"][0].update(undone_at=None, merged=document["merges"][1]["merged"])
+
+
+TAMPERED_MERGES = {
+    "a merged record without its merge": (
+        lambda d: d["merges"].pop(),
+        lambda d: (
+            f"players[{dup_index(d)}].merged_into: No merge of the file (not undone) "
+            f"merges this player into player {d['players'][0]['id']}."
+        ),
+    ),
+    "a merge of a player not marked merged": (
+        lambda d: d["players"][dup_index(d)].update(merged_into=None),
+        lambda d: (
+            f"merges[1].merged: The player {d['players'][dup_index(d)]['id']} is not "
+            f"marked merged into player {d['players'][0]['id']}."
+        ),
+    ),
+    "a merge into no player of the file": (
+        lambda d: d["merges"][1].update(kept=4242),
+        lambda d: "merges[1].kept: No player of the file has the id 4242.",
+    ),
+    "what a merge moved, broken": (
+        lambda d: d["merges"][1].update(moved={"white": ["game 3"]}),
+        lambda d: 'merges[1].moved: What a merge moved is {"white": [game ids], ',
+    ),
+    "a merge that is no object": (
+        lambda d: d["merges"][1].update(moved=[1, 2]),
+        lambda d: "merges[1].moved: [1, 2] is not an object.",
+    ),
+    "a player merged twice": (
+        twice_merged,
+        lambda d: "merges[1].merged: This player is merged already (merges[0]).",
+    ),
+    "a merge without a reason": (
+        lambda d: d["merges"][1].update(reason=""),
+        lambda d: "merges[1].reason: This field cannot be blank.",
+    ),
+    "an answer with the higher id first": (
+        lambda d: d["not_duplicates"][0].update(
+            first=d["not_duplicates"][0]["second"], second=d["not_duplicates"][0]["first"]
+        ),
+        lambda d: "not_duplicates[0].second: The lower id comes first",
+    ),
+    "a base correction of no period": (
+        lambda d: d["base_corrections"][0].update(period=4242),
+        lambda d: "base_corrections[0].period: No period of the file has the id 4242.",
+    ),
+    "a base correction by no user": (
+        lambda d: d["base_corrections"][0].update(user="nobody"),
+        lambda d: "base_corrections[0].user: No user is named 'nobody' in the file.",
+    ),
+    "a FIDE row dated mid-month": (
+        lambda d: d["fide_list"][0].update(month="2026-10-15"),
+        lambda d: "fide_list[0].month: A list's month is its first day (YYYY-MM-01).",
+    ),
+    "a FIDE row twice": (
+        lambda d: d["fide_list"].append(d["fide_list"][0]),
+        lambda d: (
+            "fide_list[2].month: Another row of the file has this month and FIDE id (fide_list[0])."
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", TAMPERED_MERGES)
+def test_a_tampered_merge_is_refused_naming_where_and_nothing_changes(tmp_path, case):
+    change, message = TAMPERED_MERGES[case]
+    path = tamper_merged(tmp_path, change)
+    with pytest.raises(CommandError) as refused:
+        restore(path)
+    assert message(json.loads(path.read_text())) in str(refused.value)
+    for model in (Player, PlayerMerge, BaseCorrection, NotDuplicate, FideListEntry, User):
+        assert not model.objects.exists(), model
+
+
+def test_a_club_with_merges_is_replaced_whole(tmp_path):
+    restore(tamper_merged(tmp_path, lambda document: None))
+    before, identity = snapshot(), who_is_who()
+    restore(tamper_merged(tmp_path, lambda document: None), "--replace")
+    assert snapshot() == before
+    assert who_is_who()[:3] == identity[:3]
+
+
+def test_a_version_4_file_restores_a_merged_record_as_a_player_of_its_own(tmp_path):
+    def as_version_4(document):
+        document["version"] = 4
+        for key in ("base_corrections", "merges", "not_duplicates", "fide_list"):
+            del document[key]
+        for player in document["players"]:
+            del player["merged_into"]
+
+    output = restore(tamper_merged(tmp_path, as_version_4))
+    assert "merges" not in output
+    assert not Player.objects.filter(merged_into__isnull=False).exists()
+    dup = Player.objects.get(name="Dup")
+    assert not Game.objects.filter(white=dup).exists()  # its games were the kept player's

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from ladder.files import fide_list
 from ladder.records import FideListEntry, Player, RatingPeriod
 from ladder.writes import actions
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory
@@ -218,3 +219,78 @@ def test_the_action_refuses_a_player_the_list_would_break():
     carlsen.refresh_from_db()
     assert carlsen.name == "x" * 100
     assert report.rows == 1
+
+
+def import_as(user):
+    """Import the combined test list of 2026-10 as ``user`` (an admin upload's call)."""
+    with (
+        open(FILES / "players_list_foa.txt", "rb") as file,
+        fide_list.open_list(file, "players_list_foa.txt") as listed,
+    ):
+        return actions.import_fide_list(
+            rows=listed.rows, month=date(2026, 10, 1), columns=listed.columns, user=user
+        )
+
+
+def test_every_change_is_reported_and_in_the_history_with_its_reason_and_user(
+    django_user_model, committed
+):
+    """As an edit through the write path records it: one history version a changed player,
+    its fields as stored, by the user, with the list as its reason; a birth year of a player
+    with games (through ``save_player``) no differently."""
+    boss = django_user_model.objects.create_user("boss")
+    period = PeriodFactory(start=date(2026, 9, 1), end=date(2026, 9, 30))
+    carlsen = PlayerFactory(name="Carlsen, Magnus", fide_id=1503014, federation="", sex="",
+                            title="", birth_year=1991)  # fmt: skip
+    kari = PlayerFactory(name="Kari Hansson", fide_id=1504002, federation="NOR", birth_year=None,
+                         sex="", title="")  # fmt: skip
+    nilsen = PlayerFactory(name="Nilsen, Ola", fide_id=1510045, federation="NOR", sex="M",
+                           title="", birth_year=1999)  # has games  # fmt: skip
+    with committed():
+        GameFactory(white=nilsen, black=kari, period=period, date=date(2026, 9, 3))
+    versions = {p.pk: p.history.count() for p in (carlsen, kari, nilsen)}
+
+    with committed():
+        report = import_as(boss)
+
+    reported: dict[int, dict[str, object]] = {}
+    for change in report.changes:
+        reported.setdefault(change.fide_id, {})[change.field] = change.new
+    assert reported[1510045] == {"birth_year": 2012}
+    assert set(reported[1503014]) == {"federation", "sex", "title", "birth_year"}
+    assert set(reported[1504002]) == {"name", "sex", "title", "birth_year"}
+    for player in (carlsen, kari, nilsen):
+        player.refresh_from_db()
+        history = list(player.history.order_by("-history_date", "-history_id"))
+        assert len(history) == versions[player.pk] + 1, player  # one version a change
+        newest, before = history[0], history[1]
+        assert newest.history_change_reason == "Identity from FIDE's list of 2026-10"
+        assert newest.history_user == boss
+        assert newest.history_type == "~"
+        changed = {c.field for c in newest.diff_against(before).changes}
+        assert changed == set(reported[player.fide_id]), player
+        for name, value in reported[player.fide_id].items():
+            assert getattr(newest, name) == getattr(player, name) == value
+
+
+def test_a_refused_birth_year_leaves_the_rest_of_the_change_recorded(django_user_model):
+    boss = django_user_model.objects.create_user("boss")
+    period = PeriodFactory(start=date(2026, 3, 1), end=date(2026, 3, 31))
+    player = PlayerFactory(name="Magnus Carlsen", fide_id=1503014, federation="", sex="M",
+                           title="GM", birth_year=1991)  # fmt: skip
+    GameFactory(white=player, period=period)
+    RatingPeriod.objects.filter(pk=period.pk).update(status="closed")
+    versions = player.history.count()
+
+    report = import_as(boss)
+
+    player.refresh_from_db()
+    assert (player.federation, player.birth_year) == ("NOR", 1991)
+    said = [str(c) for c in report.changes]
+    assert "Magnus Carlsen (1503014): federation '' -> 'NOR'" in said
+    assert any("birth_year 1991 -> 1990 NOT CHANGED" in line for line in said)
+    assert player.history.count() == versions + 1
+    newest = player.history.order_by("-history_date", "-history_id").first()
+    assert (newest.history_change_reason, newest.history_user) == (
+        "Identity from FIDE's list of 2026-10", boss
+    )  # fmt: skip

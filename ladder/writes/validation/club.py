@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext
 
 from ladder.records import (
     Game,
@@ -20,6 +21,7 @@ from ladder.records import (
     RatingPeriod,
     Tournament,
 )
+from ladder.records.merges import TAKEN_IDENTITY
 from ladder.records.tournaments import check_rated_in
 from ladder.writes.validation.games import (
     future_message,
@@ -60,6 +62,10 @@ class ClubPlan:
     publications: list[Located] = field(default_factory=list)
     lines: list[Located] = field(default_factory=list)
     runs: list[Located] = field(default_factory=list)
+    base_corrections: list[Located] = field(default_factory=list)
+    merges: list[Located] = field(default_factory=list)
+    not_duplicates: list[Located] = field(default_factory=list)
+    fide_list: list[Located] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     published: bool = True  # the file carries the published lists (version 1 did not)
 
@@ -69,7 +75,7 @@ def check_club(plan: ClubPlan) -> list[str]:
     the models' own validators and the write path's rules (dates in their periods, no overlap,
     references that exist). Reads only the users already there."""
     problems = list(plan.problems) + _check_users(plan.groups, plan.users)
-    problems += _check_records(plan.players, exclude=[])
+    problems += _check_records(plan.players, exclude=["merged_into"])
     problems += _unique(plan.players, "pk", "Another player of the file has this id.")
     problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
     national = [row for row in plan.players if row.record.national_id]
@@ -100,10 +106,12 @@ def check_club(plan: ClubPlan) -> list[str]:
     ]
     for rows, name, known, what in refs:
         problems += _references(rows, name, known, what)
+    problems += _check_who_is_who(plan, players, set(periods))
     usernames = {u.get("username") for u in plan.users} | set(
         get_user_model().objects.values_list("username", flat=True)
     )
-    for rows in (plan.logs, plan.publications, plan.runs):
+    for rows in (plan.logs, plan.publications, plan.runs, plan.base_corrections, plan.merges,
+                 plan.not_duplicates):  # fmt: skip
         for row in rows:
             problems += [
                 f"{row.where}.{name}: No user is named '{username}' in the file."
@@ -325,4 +333,125 @@ def _check_games(
             problems.append(f"{row.where}: {repeat_message(seen[key])}")
         else:
             seen[key] = row.where
+    return problems
+
+
+# --- who is who (version 5) ---------------------------------------------------------------------
+
+
+def _check_who_is_who(plan: ClubPlan, players: set[int], periods: set[int]) -> list[str]:
+    """Base corrections, merges, "not a duplicate" answers and FIDE list rows: the models'
+    validators, references to the file's records, and merges that agree with the players'
+    ``merged_into`` (so that the merged ids lead where they led, and an unmerge works)."""
+    corrections = plan.base_corrections
+    problems = _check_records(corrections, exclude=["player", "period", "user"])
+    problems += _unique(
+        corrections, "pk", gettext("Another base correction of the file has this id.")
+    )
+    problems += _unique(
+        corrections,
+        ("player_id", "rating_list", "period_id"),
+        gettext("Another base correction of the file corrects this player, list and period."),
+    )
+    problems += _check_records(plan.merges, exclude=["kept", "merged", "from_period", "user",
+                                                     "undone_by"])  # fmt: skip
+    problems += _unique(plan.merges, "pk", gettext("Another merge of the file has this id."))
+    active = [row for row in plan.merges if row.record.undone_at is None]
+    problems += _unique(active, "merged_id", gettext("This player is merged already."))
+    problems += _check_merges(plan, players)
+    problems += _check_records(plan.not_duplicates, exclude=["first", "second", "user"])
+    problems += _unique(
+        plan.not_duplicates, "pk", gettext("Another answer of the file has this id.")
+    )
+    problems += _unique(
+        plan.not_duplicates,
+        ("first_id", "second_id"),
+        gettext("Another answer of the file names these two players."),
+    )
+    for row in plan.not_duplicates:
+        first, second = row.record.first_id, row.record.second_id
+        if first is not None and second is not None and not first < second:
+            problems.append(
+                f"{row.where}.second: "
+                + gettext("The lower id comes first (%(first)s is not below %(second)s).")
+                % {"first": first, "second": second}
+            )
+    problems += _check_records(plan.fide_list, exclude=[])
+    problems += _unique(
+        plan.fide_list,
+        ("fide_id", "month"),
+        gettext("Another row of the file has this month and FIDE id."),
+    )
+    for row in plan.fide_list:
+        if isinstance(row.record.month, date) and row.record.month.day != 1:
+            problems.append(
+                f"{row.where}.month: " + gettext("A list's month is its first day (YYYY-MM-01).")
+            )
+    refs: list[tuple[list[Located], str, set[Any], str]] = [
+        (corrections, "player_id", players, "player"),
+        (corrections, "period_id", periods, "period"),
+        (plan.merges, "kept_id", players, "player"),
+        (plan.merges, "merged_id", players, "player"),
+        (plan.merges, "from_period_id", periods, "period"),
+        (plan.not_duplicates, "first_id", players, "player"),
+        (plan.not_duplicates, "second_id", players, "player"),
+    ]
+    for rows, name, known, what in refs:
+        problems += _references(rows, name, known, what)
+    return problems
+
+
+def _check_merges(plan: ClubPlan, players: set[int]) -> list[str]:
+    """What each merge moved, as an unmerge reads it; every merged record (``merged_into``)
+    with the merge, not undone, that made it so, and every such merge with its record marked."""
+    problems = []
+    for row in plan.merges:
+        merge = row.record
+        if merge.kept_id is not None and merge.kept_id == merge.merged_id:
+            problems.append(
+                f"{row.where}.merged: " + gettext("A player cannot be merged into themselves.")
+            )
+        moved = merge.moved if isinstance(merge.moved, dict) else {}
+        lists = [moved.get(key, []) for key in ("white", "black", "base_corrections")]
+        identity = moved.get("identity", {})
+        if (
+            not all(isinstance(ids, list) and _numbers(ids) for ids in lists)
+            or not isinstance(identity, dict)
+            or not set(identity) <= set(TAKEN_IDENTITY)
+        ):
+            problems.append(
+                f"{row.where}.moved: "
+                + gettext(
+                    'What a merge moved is {"white": [game ids], "black": [game ids], '
+                    '"base_corrections": [ids], "identity": {field: value}} (fields: %(fields)s).'
+                )
+                % {"fields": ", ".join(TAKEN_IDENTITY)}
+            )
+    merged = {row.record.pk: row.record.merged_into_id for row in plan.players}
+    active = {row.record.merged_id: row for row in plan.merges if row.record.undone_at is None}
+    for row in plan.players:
+        into = row.record.merged_into_id
+        if into is None:
+            continue
+        if into not in players:
+            problems.append(
+                f"{row.where}.merged_into: "
+                + gettext("No player of the file has the id %(id)s.") % {"id": into}
+            )
+        merge = active.get(row.record.pk)
+        if merge is None or merge.record.kept_id != into:
+            problems.append(
+                f"{row.where}.merged_into: "
+                + gettext(
+                    "No merge of the file (not undone) merges this player into player %(id)s."
+                )
+                % {"id": into}
+            )
+    for pk, row in active.items():
+        if pk in merged and merged[pk] != row.record.kept_id:
+            problems.append(
+                f"{row.where}.merged: "
+                + gettext("The player %(merged)s is not marked merged into player %(kept)s.")
+                % {"merged": pk, "kept": row.record.kept_id}
+            )
     return problems
