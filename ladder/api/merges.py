@@ -13,7 +13,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ladder.api.schema import errors
+from ladder.api.schema import distinct, errors
 from ladder.api.views import ApiMixin
 from ladder.records import Player
 from ladder.writes import actions
@@ -94,6 +94,7 @@ class MergeView(_PlayerAction):
         "`other`'s id answers 301 (reads) or 410 (writes) naming this player.",
         request=MergeRequestSerializer,
         responses={200: MergeSerializer, **errors(400, 401, 403, 404, 409)},
+        extensions=distinct(("path.id", "body.other")),
     )
     def post(self, request: Request, id: int) -> Response:
         kept = self._player(id)

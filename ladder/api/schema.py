@@ -32,8 +32,9 @@ _ERRORS = {
     409: OpenApiResponse(
         FieldErrorsSerializer,
         "The request is well formed but conflicts with what is recorded: a closed period "
-        "(reopen it first), a duplicate (the game, tournament, correction or file is recorded "
-        "already), games in the way, or periods out of order. Messages by field, as for 400.",
+        "(reopen it first), a duplicate (the game, tournament, correction, file, FIDE id or "
+        "national id is recorded already), a merged player, a recorded tournament's dates or "
+        "list, games in the way, or periods out of order. Messages by field, as for 400.",
         examples=[
             OpenApiExample(
                 "Closed period",
@@ -55,6 +56,15 @@ _ERRORS = {
 def errors(*statuses: int) -> dict:
     """Return the documented error responses for these statuses."""
     return {status: _ERRORS[status] for status in statuses}
+
+
+def distinct(*pairs: tuple[str, str]) -> dict:
+    """An operation's ``x-distinct`` extension: pairs of its values that must differ, each
+    named ``path.NAME``, ``query.NAME`` or ``body.NAME`` (White and Black; the player kept and
+    the one merged). OpenAPI cannot state a rule between two values; the API refuses the pair
+    with a 400 naming the second, and the description says so in words. Generators read it:
+    Schemathesis's hooks (scripts/schemathesis_hooks.py) send no such pair as valid data."""
+    return {"x-distinct": [list(pair) for pair in pairs]}
 
 
 WRITE_ERRORS = (400, 401, 403)
