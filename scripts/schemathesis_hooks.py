@@ -4,15 +4,17 @@ The API answers CSV (``text/csv``) where asked: the schema states it as text. Th
 CSV and refuses a document that is not a table (a row with more or fewer cells than the header
 row), so that Schemathesis checks the CSV answers too rather than skipping them.
 
-A rule between two values (White is not Black) is beyond OpenAPI: the schema states it as an
-operation's ``x-distinct`` (``ladder.api.schema.distinct``), and ``filter_case`` reads it there,
-so that no case sent as valid breaks it. Cases sent as invalid are left as generated.
+A rule between two values (White is not Black, a tournament ends no earlier than it starts) is
+beyond OpenAPI: the schema states it as an operation's ``x-distinct`` or ``x-ordered``
+(``ladder.api.schema``), and ``filter_case`` reads it there, so that no case sent as valid
+breaks it. Cases sent as invalid are left as generated.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import operator
 
 import schemathesis
 from schemathesis import GenerationMode
@@ -33,24 +35,29 @@ def csv_document(ctx, response) -> str:
 
 @schemathesis.hook
 def filter_case(ctx, case) -> bool:
-    """Whether a case may be sent: not one generated as valid whose values that the
-    operation's ``x-distinct`` says must differ are equal."""
+    """Whether a case may be sent: not one generated as valid that breaks a rule between two
+    of its values (``breaks_pair_rule``)."""
     if case.meta is None or case.meta.generation.mode != GenerationMode.POSITIVE:
         return True
-    return not breaks_distinct(case)
+    return not breaks_pair_rule(case)
 
 
-def breaks_distinct(case) -> bool:
-    """Whether two values of ``case`` that its operation's ``x-distinct`` says must differ are
-    equal (both given)."""
-    pairs = case.operation.definition.raw.get("x-distinct", [])
-    return any(_equal(case, first, second) for first, second in pairs)
+def breaks_pair_rule(case) -> bool:
+    """Whether ``case`` breaks a rule between two of its values that its operation states:
+    ``x-distinct`` (equal where they must differ) or ``x-ordered`` (a first date after the
+    second), both values given."""
+    rules = case.operation.definition.raw
+    return any(
+        _compare(case, first, second, operator.eq) for first, second in rules.get("x-distinct", [])
+    ) or any(
+        _compare(case, first, second, operator.gt) for first, second in rules.get("x-ordered", [])
+    )
 
 
-def _equal(case, first: str, second: str) -> bool:
+def _compare(case, first: str, second: str, broken) -> bool:
     values = [_value(case, name) for name in (first, second)]
-    # A path's "2" and a body's 2 name the same player.
-    return _MISSING not in values and str(values[0]) == str(values[1])
+    # A path's "2" and a body's 2 name the same player; ISO dates compare as text.
+    return _MISSING not in values and broken(str(values[0]), str(values[1]))
 
 
 _MISSING = object()

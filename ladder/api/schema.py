@@ -4,7 +4,8 @@ schema class that states the validators' constraints (``schema_constraints``).""
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.plumbing import force_instance
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, DjangoModelPermissionsOrAnonReadOnly
 
@@ -67,6 +68,12 @@ def distinct(*pairs: tuple[str, str]) -> dict:
     return {"x-distinct": [list(pair) for pair in pairs]}
 
 
+def ordered(*pairs: tuple[str, str]) -> dict:
+    """An operation's ``x-ordered`` extension: pairs of dates whose first is not after the
+    second (a tournament's start and end), named as for ``distinct``, refused alike."""
+    return {"x-ordered": [list(pair) for pair in pairs]}
+
+
 WRITE_ERRORS = (400, 401, 403)
 OBJECT_WRITE_ERRORS = (400, 401, 403, 404)
 
@@ -103,6 +110,20 @@ class ValidatorsSchema(AutoSchema):
                 schema.setdefault("minimum", 1)
                 schema.setdefault("example", 2 if parameter["name"] == "other" else 1)
         return parameters
+
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        """A body of one shape or another (the calculator's game or event) is required when
+        each shape has a required field, as a plain serializer's is: drf-spectacular cannot
+        tell for a one-of, and a generator would send no body at all."""
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        if isinstance(serializer, PolymorphicProxySerializer) and self.method != "PATCH":
+            shapes = serializer.serializers
+            shapes = shapes.values() if isinstance(shapes, dict) else shapes
+            required = all(
+                any(field.required for field in force_instance(shape).fields.values())
+                for shape in shapes
+            )
+        return schema, required
 
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)
