@@ -59,10 +59,12 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.PermissionDenied(" ".join(exc.messages))
     if isinstance(exc, DjangoValidationError) and is_conflict(exc):
         return Response(field_errors(exc), status=HTTPStatus.CONFLICT)
-    if isinstance(exc, exceptions.ValidationError) and _only_duplicates(exc.get_codes()):
-        exc.status_code = HTTPStatus.CONFLICT  # e.g. a FIDE id another player has
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, DjangoValidationError):  # its codes kept, for the rule below
         exc = exceptions.ValidationError(field_errors(exc))
+    # A value another record holds, whether the serializer found it or the database did (the
+    # loser of a race to the same FIDE id): a conflict, one rule for both.
+    if isinstance(exc, exceptions.ValidationError) and _only_duplicates(exc.get_codes()):
+        exc.status_code = HTTPStatus.CONFLICT
     return drf_exception_handler(exc, context)
 
 
@@ -72,4 +74,4 @@ def _only_duplicates(codes: object) -> bool:
         return bool(codes) and all(_only_duplicates(found) for found in codes.values())
     if isinstance(codes, list):
         return bool(codes) and all(_only_duplicates(found) for found in codes)
-    return codes in ("unique", CONFLICT)
+    return codes in ("unique", "unique_together", CONFLICT)

@@ -13,27 +13,37 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ladder.api.schema import errors
+from ladder.api.schema import distinct, errors
 from ladder.api.views import ApiMixin
 from ladder.records import Player
+from ladder.records.text import refuse_control_characters_but_lines
 from ladder.writes import actions
 from ladder.writes.merges import MergeOutcome
 
 
 class MergeRequestSerializer(serializers.Serializer):
-    field_examples = {"other": 2, "reason": "Entered twice, with and without the FIDE id."}
+    # A player no other example names: a fuzzer that sends the example with a new player's id
+    # merges them, and every other example's players stay unmerged.
+    field_examples = {"other": 5, "reason": "Entered twice, with and without the FIDE id."}
 
     # An id a BigAutoField can hold (a larger one is no player, and SQLite refuses it: a 500).
     other = serializers.IntegerField(
         min_value=1, max_value=2**63 - 1, help_text="The player merged into this one."
     )
-    reason = serializers.CharField(max_length=2000, help_text="Why; recorded, and the reason "
-                                   "of the revisions it publishes.")  # fmt: skip
+    reason = serializers.CharField(
+        max_length=2000,
+        validators=[refuse_control_characters_but_lines],  # as merges.clean_reason refuses
+        help_text="Why; recorded, and the reason of the revisions it publishes.",
+    )
 
 
 class UnmergeRequestSerializer(serializers.Serializer):
     reason = serializers.CharField(
-        max_length=2000, required=False, allow_blank=True, help_text="Why (recorded)."
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        validators=[refuse_control_characters_but_lines],
+        help_text="Why (recorded).",
     )
 
 
@@ -94,6 +104,7 @@ class MergeView(_PlayerAction):
         "`other`'s id answers 301 (reads) or 410 (writes) naming this player.",
         request=MergeRequestSerializer,
         responses={200: MergeSerializer, **errors(400, 401, 403, 404, 409)},
+        extensions=distinct(("path.id", "body.other")),
     )
     def post(self, request: Request, id: int) -> Response:
         kept = self._player(id)

@@ -4,7 +4,8 @@ schema class that states the validators' constraints (``schema_constraints``).""
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.plumbing import force_instance
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, DjangoModelPermissionsOrAnonReadOnly
 
@@ -32,8 +33,9 @@ _ERRORS = {
     409: OpenApiResponse(
         FieldErrorsSerializer,
         "The request is well formed but conflicts with what is recorded: a closed period "
-        "(reopen it first), a duplicate (the game, tournament, correction or file is recorded "
-        "already), games in the way, or periods out of order. Messages by field, as for 400.",
+        "(reopen it first), a duplicate (the game, tournament, correction, file, FIDE id or "
+        "national id is recorded already), a merged player, a recorded tournament's dates or "
+        "list, games in the way, or periods out of order. Messages by field, as for 400.",
         examples=[
             OpenApiExample(
                 "Closed period",
@@ -55,6 +57,21 @@ _ERRORS = {
 def errors(*statuses: int) -> dict:
     """Return the documented error responses for these statuses."""
     return {status: _ERRORS[status] for status in statuses}
+
+
+def distinct(*pairs: tuple[str, str]) -> dict:
+    """An operation's ``x-distinct`` extension: pairs of its values that must differ, each
+    named ``path.NAME``, ``query.NAME`` or ``body.NAME`` (White and Black; the player kept and
+    the one merged). OpenAPI cannot state a rule between two values; the API refuses the pair
+    with a 400 naming the second, and the description says so in words. Generators read it:
+    Schemathesis's hooks (scripts/schemathesis_hooks.py) send no such pair as valid data."""
+    return {"x-distinct": [list(pair) for pair in pairs]}
+
+
+def ordered(*pairs: tuple[str, str]) -> dict:
+    """An operation's ``x-ordered`` extension: pairs of dates whose first is not after the
+    second (a tournament's start and end), named as for ``distinct``, refused alike."""
+    return {"x-ordered": [list(pair) for pair in pairs]}
 
 
 WRITE_ERRORS = (400, 401, 403)
@@ -93,6 +110,20 @@ class ValidatorsSchema(AutoSchema):
                 schema.setdefault("minimum", 1)
                 schema.setdefault("example", 2 if parameter["name"] == "other" else 1)
         return parameters
+
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        """A body of one shape or another (the calculator's game or event) is required when
+        each shape has a required field, as a plain serializer's is: drf-spectacular cannot
+        tell for a one-of, and a generator would send no body at all."""
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        if isinstance(serializer, PolymorphicProxySerializer) and self.method != "PATCH":
+            shapes = serializer.serializers
+            shapes = shapes.values() if isinstance(shapes, dict) else shapes
+            required = all(
+                any(field.required for field in force_instance(shape).fields.values())
+                for shape in shapes
+            )
+        return schema, required
 
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import ReturnList
+from rest_framework.validators import UniqueValidator
 
 from ladder.api.exceptions import field_errors
 from ladder.api.schema_constraints import score_words, time_control_pattern
@@ -257,6 +258,14 @@ class PlayerListSerializer(serializers.ListSerializer):
         return super().to_representation(players)
 
 
+def _unique_message(model_field: models.Field) -> str:
+    """The model's own sentence for a value another record holds, as the database's refusal
+    says it too (``actions.save_player``): DRF would write the model's name in lower case."""
+    model = model_field.model
+    error = model().unique_error_message(model, (model_field.name,))
+    return str(error.message) % error.params
+
+
 def _bound_messages(model: type[models.Model]) -> dict[str, dict[str, dict[str, str]]]:
     """Each field's own sentence for its bounds (a MinValueValidator or MaxValueValidator
     given a message), as ``extra_kwargs``: DRF turns the validators into ``min_value`` and
@@ -344,6 +353,9 @@ class PlayerSerializer(serializers.ModelSerializer):
     def build_standard_field(self, field_name: str, model_field: models.Field) -> tuple[type, dict]:
         """The model's fields as DRF builds them, the FIDE id read as every door reads it."""
         field_class, kwargs = super().build_standard_field(field_name, model_field)
+        for validator in kwargs.get("validators", []):
+            if isinstance(validator, UniqueValidator):
+                validator.message = _unique_message(model_field)
         return (FideIdField if field_name == "fide_id" else field_class), kwargs
 
     def _standings(self, player: Player) -> dict[str, official.Standing]:

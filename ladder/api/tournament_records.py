@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import ValidationError
 
-from ladder.api.schema import errors
+from ladder.api.schema import errors, ordered
 from ladder.api.serializers import PeriodLabelField
 from ladder.api.views import ApiMixin
 from ladder.records import RatingList, RatingPeriod, Tournament
@@ -70,6 +70,9 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ["rated_in", "rating_list", "name"]
 
 
+START_NOT_AFTER_END = ordered(("body.start", "body.end"))  # the model's check constraint
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List tournaments",
@@ -82,6 +85,7 @@ class TournamentFilter(django_filters.FilterSet):
     create=extend_schema(
         summary="Add a tournament",
         description="Needs `ladder.add_tournament`. Games then name it by id.",
+        extensions=START_NOT_AFTER_END,
         responses={201: TournamentSerializer, **errors(400, 401, 403, 409)},
     ),
     update=extend_schema(
@@ -89,11 +93,13 @@ class TournamentFilter(django_filters.FilterSet):
         description="Needs `ladder.change_tournament`. Its games follow it: a new period moves "
         "them, a new start (another list in force) rates them again; both periods must be "
         "open (409). A tournament with games keeps its list and every game's date.",
+        extensions=START_NOT_AFTER_END,
         responses={200: TournamentSerializer, **errors(400, 401, 403, 404, 409)},
     ),
     partial_update=extend_schema(
         summary="Change some of a tournament",
         description="Needs `ladder.change_tournament`; see PUT.",
+        extensions=START_NOT_AFTER_END,
         responses={200: TournamentSerializer, **errors(400, 401, 403, 404, 409)},
     ),
     destroy=extend_schema(

@@ -68,6 +68,7 @@ from ladder.api.schema import (
     OBJECT_WRITE_ERRORS,
     WRITE_ERRORS,
     PublicReadsSchema,
+    distinct,
     errors,
     query_schema,
 )
@@ -233,6 +234,8 @@ class PlayerViewSet(
 
 # --- games ---------------------------------------------------------------------------------
 
+PLAYERS_DIFFER = distinct(("body.white", "body.black"))  # "A player cannot play themselves."
+
 _GAME_EXAMPLE = OpenApiExample(
     "A draw",
     {"date": "2026-03-10", "white": 1, "black": 2, "result": "1/2-1/2", "event": "Club Cup"},
@@ -275,6 +278,7 @@ _CORRECTED_OR_PREVIEW = OpenApiResponse(
         "400. With `?dry_run=true` nothing is recorded: the answer (200) says what the game "
         "would do to the ratings.",
         request=s.GameSerializer,
+        extensions=PLAYERS_DIFFER,
         parameters=[DRY_RUN],
         responses={
             201: s.GameReadSerializer,
@@ -290,6 +294,7 @@ _CORRECTED_OR_PREVIEW = OpenApiResponse(
         "time control's list. With `?dry_run=true` nothing is saved: the answer says what the "
         "correction would do to the ratings (the periods recomputed, each rating old and new).",
         request=s.GameSerializer,
+        extensions=PLAYERS_DIFFER,
         parameters=[DRY_RUN],
         responses={
             200: _CORRECTED_OR_PREVIEW,
@@ -301,6 +306,7 @@ _CORRECTED_OR_PREVIEW = OpenApiResponse(
         summary="Correct part of a game",
         description="Needs `ladder.change_game`; see PUT (`?dry_run=true` too).",
         request=s.GameSerializer,
+        extensions=PLAYERS_DIFFER,
         parameters=[DRY_RUN],
         responses={
             200: _CORRECTED_OR_PREVIEW,

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from ladder.exceptions import ClubInvalid, FileAlreadyImported, PeriodClosedError
+from ladder.exceptions import ClubInvalid, ConflictError, FileAlreadyImported, PeriodClosedError
 from ladder.records import (
     BaseCorrection,
     EventType,
@@ -326,12 +326,23 @@ def save_player(*, player: Player, user: Any = None) -> Player:
         with transaction.atomic():  # a savepoint: the transaction survives a refused insert
             player.save()
     except IntegrityError as error:  # a concurrent writer took the FIDE id since full_clean
-        player.validate_unique()
-        raise ValidationError("The player could not be saved; try again.") from error
+        raise _taken_meanwhile(player) from error
     runs.attribute_change(
         reason=f"Entry data of {player.name} changed", user=user, rating_lists=RatingList.values
     )
     return player
+
+
+def _taken_meanwhile(player: Player) -> ConflictError:
+    """The conflict of a player the database refused after ``full_clean`` passed: a concurrent
+    writer recorded their FIDE id or national id meanwhile. The same sentences as when it was
+    recorded before (``validate_unique``, ``validate_constraints``), as a conflict (409)."""
+    try:
+        player.validate_unique()
+        player.validate_constraints()
+    except ValidationError as taken:
+        return ConflictError(taken.error_dict)
+    return ConflictError("The player could not be saved; try again.")
 
 
 @transaction.atomic

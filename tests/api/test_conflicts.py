@@ -41,6 +41,28 @@ def test_a_tournament_with_games_keeps_its_list_with_a_conflict(superuser, club)
     assert cup.rating_list == "standard"
 
 
+def test_a_game_outside_a_recorded_tournament_is_a_conflict_and_with_a_bad_value_is_not(
+    superuser, club
+):
+    body = {"name": "Easter Open", "start": "2026-04-03", "end": "2026-04-05"}
+    cup = superuser.post(TOURNAMENTS, body, format="json").json()
+    game = {"date": "2026-04-09", "white": club.anna.pk, "black": club.boris.pk, "result": "1-0",
+            "tournament": cup["id"]}  # fmt: skip
+    late = superuser.post("/api/v1/games/", game, format="json")
+    assert late.status_code == HTTPStatus.CONFLICT, late.content
+    assert late.json() == {
+        "date": ["2026-04-09 lies outside the tournament Easter Open (2026-04-03 to 2026-04-05)."]
+    }
+    rapid = superuser.post(
+        "/api/v1/games/", {**game, "date": "2026-04-04", "rating_list": "rapid"}, format="json"
+    )
+    assert rapid.status_code == HTTPStatus.CONFLICT, rapid.content
+    assert list(rapid.json()) == ["rating_list"]
+    themselves = superuser.post("/api/v1/games/", {**game, "black": club.anna.pk}, format="json")
+    assert themselves.status_code == HTTPStatus.BAD_REQUEST  # the request's own fault as well
+    assert not Game.objects.filter(tournament_id=cup["id"]).exists()
+
+
 def test_a_second_correction_of_one_rating_is_a_conflict(superuser, club):
     body = {"player": club.anna.pk, "period": "2026-04", "rating": 2010, "reason": "FIDE's Ro"}
     first = superuser.post(CORRECTIONS, body, format="json")
@@ -81,8 +103,19 @@ def test_a_fide_id_another_player_holds_is_a_conflict_and_a_bad_one_is_not(super
         "/api/v1/players/", {"name": "Ann Other", "fide_id": 4100001}, format="json"
     )
     assert taken.status_code == HTTPStatus.CONFLICT, taken.content
-    assert list(taken.json()) == ["fide_id"]
+    # The model's sentence, as the database's refusal says it to the loser of a race
+    # (tests/ladder/test_races.py).
+    assert taken.json() == {"fide_id": ["Player with this FIDE id already exists."]}
     both = superuser.post(
         "/api/v1/players/", {"name": "", "fide_id": 4100001}, format="json"
     )  # a blank name as well: the request's own fault
     assert both.status_code == HTTPStatus.BAD_REQUEST
+
+
+def test_a_national_id_another_player_holds_is_a_conflict(superuser, club):
+    body = {"name": "Ann Other", "national_federation": "NOR", "national_id": "12345"}
+    first = superuser.post("/api/v1/players/", body, format="json")
+    assert first.status_code == HTTPStatus.CREATED, first.content
+    again = superuser.post("/api/v1/players/", {**body, "name": "Anne Other"}, format="json")
+    assert again.status_code == HTTPStatus.CONFLICT, again.content
+    assert again.json() == {"non_field_errors": ["Another player has this national id."]}

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from ladder.records import Result, bounds, kept_lists
-from ladder.records.text import refuse_control_characters
+from ladder.records.text import refuse_control_characters, refuse_control_characters_but_lines
 from ratings.rules import calculator, fide
 
 pytestmark = pytest.mark.django_db
@@ -257,3 +257,37 @@ def test_the_export_example_names_the_event_of_the_game_example(anon):
     games = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]
 
     assert event["examples"]["AnEvent"]["value"] == games["examples"]["ADraw"]["value"]["event"]
+
+
+@pytest.mark.parametrize("text", ["Entered twice.", "Two lines\nof reason", "a\u202eb", "\x92"])
+def test_a_merge_reason_pattern_is_the_validator_the_merge_applies(anon, text):
+    components = _components(anon)
+    try:
+        refuse_control_characters_but_lines(text)
+        valid = True
+    except ValidationError:
+        valid = False
+
+    for name in ("MergeRequestRequest", "UnmergeRequestRequest"):
+        pattern = components[name]["properties"]["reason"]["pattern"]
+        assert bool(re.search(pattern, text)) is valid, name
+
+
+def test_a_body_with_required_fields_is_required_whatever_its_shapes(anon):
+    paths = schema(anon)["paths"]
+    components = _components(anon)
+
+    def has_required(ref: str) -> bool:
+        component = components[ref.rsplit("/", 1)[1]]
+        if "oneOf" in component:
+            return all(has_required(shape["$ref"]) for shape in component["oneOf"])
+        return bool(component.get("required"))
+
+    assert paths["/api/v1/calculator/"]["post"]["requestBody"]["required"] is True
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if body is None:
+                continue
+            ref = next(iter(body["content"].values()))["schema"]["$ref"]
+            assert bool(body.get("required")) is has_required(ref), f"{method} {path}"

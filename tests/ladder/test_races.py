@@ -137,13 +137,51 @@ def test_a_close_racing_an_entry_never_leaves_a_game_in_a_closed_period(boss, at
 
 
 @pytest.mark.parametrize("attempt", range(4))
-def test_simultaneous_players_with_one_fide_id_get_one_201_and_field_errors(boss, attempt):
+def test_simultaneous_players_with_one_fide_id_get_one_201_and_conflicts(boss, attempt):
+    """The losers of the race get what one at a time gets: 409 and the field's message."""
+    bodies: dict[int, dict] = {}
+
     def post(i: int) -> Callable[[], int]:
         data = {"name": f"Twin {i}", "fide_id": 4_000_000 + attempt, "entry_rating": 1800}
-        return lambda: api().post("/api/v1/players/", data, format="json").status_code
 
-    assert sorted(at_once(*(post(i) for i in range(4)))) == [201, 400, 400, 400]
+        def call() -> int:
+            answer = api().post("/api/v1/players/", data, format="json")
+            bodies[i] = answer.json()
+            return answer.status_code
+
+        return call
+
+    statuses = at_once(*(post(i) for i in range(4)))
+    assert sorted(statuses) == [201, 409, 409, 409]
     assert Player.objects.filter(fide_id=4_000_000 + attempt).count() == 1
+    later = {"name": "Twin 5", "fide_id": 4_000_000 + attempt, "entry_rating": 1800}
+    one_at_a_time = api().post("/api/v1/players/", later, format="json")
+    assert one_at_a_time.status_code == 409
+    lost = [bodies[i] for i, status in enumerate(statuses) if status == 409]
+    assert lost == [one_at_a_time.json()] * 3
+
+
+@pytest.mark.parametrize("attempt", range(2))
+def test_simultaneous_players_with_one_national_id_get_one_201_and_conflicts(boss, attempt):
+    national = {"national_federation": "NOR", "national_id": f"77{attempt}"}
+    posted = [{"name": f"Twin {i}", **national} for i in range(5)]
+    answers: dict[int, dict] = {}
+
+    def post(i: int) -> Callable[[], int]:
+        def call() -> int:
+            answer = api().post("/api/v1/players/", posted[i], format="json")
+            answers[i] = answer.json()
+            return answer.status_code
+
+        return call
+
+    statuses = at_once(*(post(i) for i in range(4)))
+    assert sorted(statuses) == [201, 409, 409, 409]
+    assert Player.objects.filter(national_id=f"77{attempt}").count() == 1
+    one_at_a_time = api().post("/api/v1/players/", posted[4], format="json")
+    assert one_at_a_time.status_code == 409
+    lost = [answers[i] for i, status in enumerate(statuses) if status == 409]
+    assert lost == [one_at_a_time.json()] * 3
 
 
 @pytest.mark.parametrize("attempt", range(8))

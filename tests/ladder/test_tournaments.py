@@ -176,7 +176,7 @@ def test_the_api_adds_a_tournament_and_a_game_names_it(api, club):
          "tournament": body["id"]},
         content_type="application/json",
     )  # fmt: skip
-    assert outside.status_code == HTTPStatus.BAD_REQUEST
+    assert outside.status_code == HTTPStatus.CONFLICT  # the recorded tournament's dates
     assert outside.json()["date"] == [
         "2026-04-09 lies outside the tournament Autumn Open (2026-03-30 to 2026-04-02)."
     ]

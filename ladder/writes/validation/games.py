@@ -396,6 +396,8 @@ def _check_tournament(
     if tournament.start <= tournament.end:  # else its dates are the problem (below)
         for name, message in game_problems(tournament, entry.date, game.rating_list).items():
             checked.add(name, message)
+            # A recorded tournament's dates and list are what is recorded: a conflict (409).
+            checked.conflicts += isinstance(tournament, Tournament)
     if entry.date is not None and entry.date > (bound := latest_game_date()):
         checked.add("date", future_message(entry.date, bound))
     if isinstance(tournament, Tournament):

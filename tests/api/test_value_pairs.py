@@ -1,0 +1,102 @@
+"""Rules between two values, beyond OpenAPI: each operation states its pairs as ``x-distinct``
+(must differ) or ``x-ordered`` (a date not after another), ``ladder.api.schema``; the API
+refuses a pair that breaks one with a 400 naming a field of it, and Schemathesis's hooks
+(scripts/schemathesis_hooks.py) send no such pair as valid data."""
+
+from __future__ import annotations
+
+import sys
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+import schemathesis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import schemathesis_hooks  # noqa: E402  (a script's module, on the path above)
+
+pytestmark = pytest.mark.django_db
+
+
+def stated(client, rule: str = "x-distinct") -> dict[tuple[str, str], list[list[str]]]:
+    paths = client.get("/api/v1/schema/?format=json").json()["paths"]
+    return {
+        (method.upper(), path): operation[rule]
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if isinstance(operation, dict) and rule in operation
+    }
+
+
+def test_the_schema_states_which_values_must_differ(anon):
+    assert stated(anon) == {
+        ("POST", "/api/v1/games/"): [["body.white", "body.black"]],
+        ("PUT", "/api/v1/games/{id}/"): [["body.white", "body.black"]],
+        ("PATCH", "/api/v1/games/{id}/"): [["body.white", "body.black"]],
+        ("POST", "/api/v1/players/{id}/merge/"): [["path.id", "body.other"]],
+    }
+
+
+def test_every_pair_the_schema_states_is_refused_with_a_400_naming_the_second(superuser, club):
+    game = {"date": "2026-03-11", "white": club.anna.pk, "black": club.anna.pk, "result": "1-0"}
+    game_url = f"/api/v1/games/{club.draw.pk}/"
+    both = {"white": club.boris.pk, "black": club.boris.pk}
+    merge = {"other": club.anna.pk, "reason": "Entered twice."}
+    sent = {
+        ("POST", "/api/v1/games/"): superuser.post("/api/v1/games/", game, format="json"),
+        ("PUT", "/api/v1/games/{id}/"): superuser.put(game_url, game, format="json"),
+        ("PATCH", "/api/v1/games/{id}/"): superuser.patch(game_url, both, format="json"),
+        ("POST", "/api/v1/players/{id}/merge/"): superuser.post(
+            f"/api/v1/players/{club.anna.pk}/merge/", merge, format="json"
+        ),
+    }
+
+    pairs = stated(superuser)
+    assert set(sent) == set(pairs)
+    for operation, answer in sent.items():
+        second = pairs[operation][0][1].split(".")[1]
+        assert answer.status_code == HTTPStatus.BAD_REQUEST, (operation, answer.content)
+        assert second in answer.json(), (operation, answer.json())
+
+
+def test_a_tournament_ending_before_it_starts_is_stated_and_refused(superuser, club):
+    assert stated(superuser, "x-ordered") == {
+        (method, path): [["body.start", "body.end"]]
+        for method, path in [
+            ("POST", "/api/v1/tournaments/"),
+            ("PUT", "/api/v1/tournaments/{id}/"),
+            ("PATCH", "/api/v1/tournaments/{id}/"),
+        ]
+    }
+    body = {"name": "Easter Open", "start": "2026-04-05", "end": "2026-04-03"}
+    recorded = {**body, "name": "Spring Cup", "end": "2026-04-05"}
+    made = superuser.post("/api/v1/tournaments/", recorded, format="json")
+    url = f"/api/v1/tournaments/{made.json()['id']}/"
+    for answer in (
+        superuser.post("/api/v1/tournaments/", body, format="json"),
+        superuser.put(url, body, format="json"),
+        superuser.patch(url, {"start": body["start"], "end": body["end"]}, format="json"),
+    ):
+        assert answer.status_code == HTTPStatus.BAD_REQUEST, answer.content
+        assert answer.json() == {"end": ["A tournament cannot end before it starts."]}
+
+
+def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
+    schema = schemathesis.openapi.from_dict(anon.get("/api/v1/schema/?format=json").json())
+    games = schema["/api/v1/games/"]["POST"]
+    merge = schema["/api/v1/players/{id}/merge/"]["POST"]
+    tournaments = schema["/api/v1/tournaments/"]["POST"]
+
+    assert schemathesis_hooks.breaks_pair_rule(games.Case(body={"white": 3, "black": 3}))
+    assert not schemathesis_hooks.breaks_pair_rule(games.Case(body={"white": 3, "black": 4}))
+    assert not schemathesis_hooks.breaks_pair_rule(games.Case(body={"white": 3}))
+    assert schemathesis_hooks.breaks_pair_rule(
+        merge.Case(path_parameters={"id": "5"}, body={"other": 5, "reason": "Twice."})
+    )
+    assert not schemathesis_hooks.breaks_pair_rule(
+        merge.Case(path_parameters={"id": 5}, body={"other": 6, "reason": "Twice."})
+    )
+    later = {"name": "Cup", "start": "2026-04-05", "end": "2026-04-03"}
+    assert schemathesis_hooks.breaks_pair_rule(tournaments.Case(body=later))
+    one_day = {**later, "end": "2026-04-05"}
+    assert not schemathesis_hooks.breaks_pair_rule(tournaments.Case(body=one_day))
