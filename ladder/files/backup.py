@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.exceptions import NotAnExport
 from ladder.records import (
@@ -230,12 +231,12 @@ def read_club(document: Any) -> ClubPlan:
     type are noted in ``plan.problems`` by where they are. Raise ``NotAnExport`` for a
     document that is no club export this version reads."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise NotAnExport("This is not a Ladder club export (no 'format': 'ladder-club').")
+        raise NotAnExport(gettext("This is not a Ladder club export (no 'format': 'ladder-club')."))
     version = document.get("version")
     if version not in READS:
         raise NotAnExport(
-            f"This export has version {version!r}; this Ladder reads versions "
-            f"{' and '.join(map(str, READS))}."
+            gettext("This export has version %(version)r; this Ladder reads versions %(reads)s.")
+            % {"version": version, "reads": ", ".join(map(str, READS))}
         )
     reader = _Reader()
     plan = ClubPlan(published=version > 1)
@@ -303,7 +304,8 @@ def _read_published(reader: _Reader, document: dict[str, Any], plan: ClubPlan) -
         plan.runs.append(Located(where, run, {"requested_by": by}))
         if run.status not in FINISHED:
             reader.problems.append(
-                f"{where}.status: Only finished rating runs (done or failed) are restored."
+                f"{where}.status: "
+                + gettext("Only finished rating runs (done or failed) are restored.")
             )
 
 
@@ -320,19 +322,19 @@ class _Reader:
         path = f"{where}.{key}" if where else key
         found = parent.get(key, [])
         if not isinstance(found, list):
-            self.problems.append(f"{path}: A list was expected.")
+            self.problems.append(f"{path}: " + gettext("A list was expected."))
             return
         for index, item in enumerate(found):
             if isinstance(item, dict):
                 yield f"{path}[{index}]", item
             else:
-                self.problems.append(f"{path}[{index}]: An object was expected.")
+                self.problems.append(f"{path}[{index}]: " + gettext("An object was expected."))
 
     def value(self, item: dict[str, Any], where: str, key: str, kind: Any) -> Any:
         """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list); None
         stays None (the model's validators decide whether it may be blank)."""
         if key not in item:
-            self.problems.append(f"{where}.{key}: This value is missing.")
+            self.problems.append(f"{where}.{key}: " + gettext("This value is missing."))
             return None
         value = item[key]
         if value is None:
@@ -340,7 +342,10 @@ class _Reader:
         try:
             return _PARSERS[kind](value)
         except (TypeError, ValueError):
-            self.problems.append(f"{where}.{key}: {value!r} is not {_KINDS[kind]}.")
+            self.problems.append(
+                f"{where}.{key}: "
+                + gettext("%(value)r is not %(kind)s.") % {"value": value, "kind": _KINDS[kind]}
+            )
             return None
 
     def text(self, item: dict[str, Any], where: str, key: str) -> str:
@@ -349,7 +354,7 @@ class _Reader:
     def names(self, item: dict[str, Any], where: str, key: str) -> list[str]:
         found = self.value(item, where, key, list) or []
         if not all(isinstance(name, str) for name in found):
-            self.problems.append(f"{where}.{key}: A list of names was expected.")
+            self.problems.append(f"{where}.{key}: " + gettext("A list of names was expected."))
             return []
         return found
 
@@ -417,10 +422,10 @@ _PARSERS: dict[Any, Callable[[Any], Any]] = {
     datetime: _datetime,
 }
 _KINDS = {
-    str: "text",
-    int: "a whole number",
-    bool: "true or false",
-    list: "a list",
-    date: "a date (YYYY-MM-DD)",
-    datetime: "a moment with its time zone",
+    str: gettext_lazy("text"),
+    int: gettext_lazy("a whole number"),
+    bool: gettext_lazy("true or false"),
+    list: gettext_lazy("a list"),
+    date: gettext_lazy("a date (YYYY-MM-DD)"),
+    datetime: gettext_lazy("a moment with its time zone"),
 }

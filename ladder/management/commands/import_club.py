@@ -59,7 +59,11 @@ class Command(BaseCommand):
                 gettext("Nothing was restored.") + "\n" + "\n".join(messages)
             ) from error
         self.stdout.write(
-            "Restored " + ", ".join(f"{n} {what}" for what, n in counts.items()) + "."
+            gettext(
+                "Restored %(users)s users, %(players)s players, %(periods)s periods, %(games)s "
+                "games, %(publications)s publications."
+            )
+            % counts
         )
         runs.settle()  # immediate mode: rate it now; background mode: the workers will
         # The runs the restore asked for (one a list); the restored ones are older.
