@@ -144,3 +144,16 @@ def test_the_club_import_refuses_in_french(tmp_path):
         call_command("import_club", str(path))
 
     assert "Ce n’est pas un export de club Ladder" in str(refused.value)
+
+
+@pytest.mark.django_db
+def test_a_csv_import_names_its_problems_in_german(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text("name,colour\nAnn Able,white\n", encoding="utf-8")
+
+    with translation.override("de"), pytest.raises(CommandError) as refused:
+        call_command("import_players", str(path))
+
+    assert "Zeile 1, Spalte „colour“: Unbekannte Spalte; erwartet werden einige von:" in str(
+        refused.value
+    )
