@@ -33,7 +33,7 @@ def window_end(period: RatingPeriod) -> datetime | None:
     The window counts from the first publication of its list (revision 1; the period's
     ``closed_at`` for a period closed before lists were kept).
     """
-    days = int(settings.LADDER_CORRECTION_WINDOW_DAYS or 0)  # set: the window has ended
+    days = settings.LADDER_CORRECTION_WINDOW_DAYS
     if days is None:
         return None
     first = Publication.objects.filter(period=period, revision=1).aggregate(at=Min("published_at"))
