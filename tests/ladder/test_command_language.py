@@ -157,3 +157,14 @@ def test_a_csv_import_names_its_problems_in_german(tmp_path):
     assert "Zeile 1, Spalte „colour“: Unbekannte Spalte; erwartet werden einige von:" in str(
         refused.value
     )
+
+
+@pytest.mark.django_db
+def test_a_trf_import_names_its_problems_in_french(tmp_path):
+    path = tmp_path / "event.trf"
+    path.write_text("012 Spring Open\n", encoding="utf-8")
+
+    with translation.override("fr"), pytest.raises(CommandError) as refused:
+        call_command("import_trf", str(path))
+
+    assert "Le fichier n’a pas de ligne de joueur (001) ; est-ce un TRF ?" in str(refused.value)
