@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from ladder.records import ImportedFile
 from ladder.records.codes import CONFLICT
@@ -33,11 +34,15 @@ class FileProblem:
     reason: str
 
     def __str__(self) -> str:
+        at = {"line": self.line, "column": self.column, "reason": self.reason}
         if isinstance(self.column, int):  # a counted column: "Line 12, column 49"
-            where = f"Line {self.line}" + (f", column {self.column}" if self.column else "")
-        else:  # a CSV's column, by its header: "line 5, column 'fide_id'"
-            where = f"line {self.line}" + (f", column '{self.column}'" if self.column else "")
-        return f"{where}: {self.reason}"
+            if self.column:
+                return gettext("Line %(line)s, column %(column)s: %(reason)s") % at
+            return gettext("Line %(line)s: %(reason)s") % at
+        # a CSV's column, by its header: "line 5, column 'fide_id'"
+        if self.column:
+            return gettext("line %(line)s, column '%(column)s': %(reason)s") % at
+        return gettext("line %(line)s: %(reason)s") % at
 
 
 class FileProblems(list[FileProblem]):

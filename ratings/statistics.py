@@ -31,8 +31,10 @@ from django.db.models import (
     Value,
     When,
 )
+from django.utils.translation import gettext
 
 from ladder.records import LIST_FIELDS, Player, RatingPeriod
+from ladder.records.translations import rules_text
 from ratings.models import Publication, PublishedRating, RatingChange, Status
 from ratings.recompute.states import rules
 from ratings.rules import fide
@@ -90,8 +92,10 @@ def pool(rating_list: str, *, year: int, on: date) -> Pool:
         below=Count("pk", filter=Q(**{f"{rating}__lt": lowest})),
         **level_counts,
     )
-    levels = [Bar(label, totals[f"level_{i}"]) for i, (_, label) in enumerate(fide.LEVELS)]
-    levels.append(Bar(f"Below {lowest}", totals["below"]))
+    levels = [
+        Bar(rules_text(label), totals[f"level_{i}"]) for i, (_, label) in enumerate(fide.LEVELS)
+    ]
+    levels.append(Bar(gettext("Below %(rating)s") % {"rating": lowest}, totals["below"]))
     return Pool(
         rating_list=rating_list,
         rated=totals["rated"],
@@ -174,7 +178,7 @@ def _ks(rating_list: str, *, year: int) -> list[Bar]:
         ).value
         by_k[k] = by_k.get(k, 0) + group["count"]
     other = sum(count for k, count in by_k.items() if k not in FIDE_KS)
-    return [*(Bar(f"K {k}", by_k.get(k, 0)) for k in FIDE_KS), Bar("Other K", other)]
+    return [*(Bar(f"K {k}", by_k.get(k, 0)) for k in FIDE_KS), Bar(gettext("Other K"), other)]
 
 
 # --- per period ----------------------------------------------------------------------------

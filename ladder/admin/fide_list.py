@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin.runs import report_run
 from ladder.exceptions import ImportFailed
@@ -21,35 +22,46 @@ from ladder.writes import actions
 
 class FideListForm(forms.Form):
     file = forms.FileField(
-        help_text="As FIDE publishes it: players_list.zip (all three lists), "
-        "standard_rating_list.zip (or rapid, blitz), players_list_xml.zip; zipped or not."
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy(
+            "As FIDE publishes it: players_list.zip (all three lists), standard_rating_list.zip "
+            "(or rapid, blitz), players_list_xml.zip; zipped or not."
+        ),
     )
     month = forms.CharField(
         required=False,
         max_length=7,
-        help_text="YYYY-MM; blank: the month the file's name or header gives, else this month.",
+        label=gettext_lazy("Month"),
+        help_text=gettext_lazy(
+            "YYYY-MM; blank: the month the file's name or header gives, else this month."
+        ),
     )
     federation = forms.CharField(
         required=False,
         max_length=3,
-        help_text="Add the players of this federation (e.g. NOR) not in the club yet.",
+        label=gettext_lazy("Federation"),
+        help_text=gettext_lazy(
+            "Add the players of this federation (e.g. NOR) not in the club yet."
+        ),
     )
     ids = forms.CharField(
         required=False,
-        label="FIDE ids",
+        label=gettext_lazy("FIDE ids"),
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Add these players (FIDE ids, separated by spaces, commas or lines).",
+        help_text=gettext_lazy(
+            "Add these players (FIDE ids, separated by spaces, commas or lines)."
+        ),
     )
     rating_list = forms.ChoiceField(
         required=False,
-        label="List",
+        label=gettext_lazy("List"),
         choices=[
-            ("", "the file's name says"),
-            ("standard", "standard"),
-            ("rapid", "rapid"),
-            ("blitz", "blitz"),
+            ("", gettext_lazy("the file's name says")),
+            ("standard", gettext_lazy("standard")),
+            ("rapid", gettext_lazy("rapid")),
+            ("blitz", gettext_lazy("blitz")),
         ],
-        help_text="For a one-list file whose name does not say which list it is.",
+        help_text=gettext_lazy("For a one-list file whose name does not say which list it is."),
     )
 
     def clean_month(self) -> str:
@@ -64,14 +76,17 @@ class FideListForm(forms.Form):
     def clean_federation(self) -> str:
         federation = self.cleaned_data["federation"].strip().upper()
         if federation and not (len(federation) == 3 and federation.isalpha()):
-            raise ValidationError(f"'{federation}' is not a FIDE code (three letters).")
+            raise ValidationError(
+                gettext("'%(federation)s' is not a FIDE code (three letters).")
+                % {"federation": federation}
+            )
         return federation
 
     def clean_ids(self) -> list[int]:
         found = []
         for text in self.cleaned_data["ids"].replace(",", " ").split():
             if not (text.isdigit() and text.isascii()) or int(text) == 0:
-                raise ValidationError(f"'{text}' is not a FIDE id.")
+                raise ValidationError(gettext("'%(text)s' is not a FIDE id.") % {"text": text})
             found.append(int(text))
         return found
 
@@ -112,7 +127,7 @@ def import_fide_list_view(request: Any, model_admin: Any) -> Any:
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.model._meta,
-        "title": "Import FIDE's rating list",
+        "title": gettext("Import FIDE's rating list"),
         "form": form,
         "report": report,
         "problems": problems,

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.admin.runs import report_run
 from ladder.exceptions import ReopenRefused
@@ -26,19 +27,25 @@ SHOWN = 200  # pairs on the Duplicates page
 
 
 class MergeForm(forms.Form):
-    keep = forms.IntegerField(label="Keep player (id)", min_value=1)
+    keep = forms.IntegerField(label=gettext_lazy("Keep player (id)"), min_value=1)
     other = forms.IntegerField(
-        label="Merge player (id)", min_value=1, help_text="Their games become the kept player's."
+        label=gettext_lazy("Merge player (id)"),
+        min_value=1,
+        help_text=gettext_lazy("Their games become the kept player's."),
     )
     reason = forms.CharField(
         required=False,  # the write path says what is missing
         widget=forms.TextInput(attrs={"size": 60}),
-        help_text="Why (recorded; the reason of the revisions of closed lists it changes).",
+        help_text=gettext_lazy(
+            "Why (recorded; the reason of the revisions of closed lists it changes)."
+        ),
     )
 
 
 class UnmergeForm(forms.Form):
-    reason = forms.CharField(required=False, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), required=False, widget=forms.TextInput(attrs={"size": 60})
+    )
 
 
 def apply_errors(form: forms.Form, error: ValidationError) -> None:
@@ -83,7 +90,11 @@ class PlayerMergeAdmin:
             raise PermissionDenied
         found = find_duplicates()
         context = self._context(
-            request, "Likely duplicates", pairs=found[:SHOWN], total=len(found), shown=SHOWN
+            request,
+            gettext("Likely duplicates"),
+            pairs=found[:SHOWN],
+            total=len(found),
+            shown=SHOWN,
         )
         return TemplateResponse(request, "admin/ladder/player/duplicates.html", context)
 
@@ -96,7 +107,7 @@ class PlayerMergeAdmin:
         ids = [request.POST.get("first", ""), request.POST.get("second", "")]
         players = Player.objects.in_bulk([int(i) for i in ids if i.isdigit()])
         if len(players) != 2:
-            self.message_user(request, "Choose two players.", messages.ERROR)  # type: ignore[attr-defined]
+            self.message_user(request, gettext("Choose two players."), messages.ERROR)  # type: ignore[attr-defined]
             return back
         first, second = players.values()
         try:
@@ -105,7 +116,9 @@ class PlayerMergeAdmin:
             self.message_user(request, " ".join(error.messages), messages.ERROR)  # type: ignore[attr-defined]
             return back
         self.message_user(  # type: ignore[attr-defined]
-            request, f"{first} and {second} are two people: they are not proposed again."
+            request,
+            gettext("%(first)s and %(second)s are two people: they are not proposed again.")
+            % {"first": first, "second": second},
         )
         return back
 
@@ -133,21 +146,23 @@ class PlayerMergeAdmin:
         shown = Player.objects.in_bulk(
             [v for v in (form["keep"].value(), form["other"].value()) if str(v or "").isdigit()]
         )
-        context = self._context(request, "Merge two players", form=form, players=shown.values())
+        context = self._context(
+            request, gettext("Merge two players"), form=form, players=shown.values()
+        )
         return TemplateResponse(request, "admin/ladder/player/merge.html", context)
 
-    @admin.action(description="Merge the two selected players (asks which to keep)")
+    @admin.action(description=gettext_lazy("Merge the two selected players (asks which to keep)"))
     def merge_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         players = list(queryset.order_by("pk")[:3])
         if len(players) != 2:
             self.message_user(  # type: ignore[attr-defined]
-                request, "Select exactly two players to merge.", messages.ERROR
+                request, gettext("Select exactly two players to merge."), messages.ERROR
             )
             return None
         url = reverse("admin:ladder_player_merge")
         return HttpResponseRedirect(f"{url}?keep={players[0].pk}&other={players[1].pk}")
 
-    @admin.action(description="Undo the merge of the selected players")
+    @admin.action(description=gettext_lazy("Undo the merge of the selected players"))
     def unmerge_selected(self, request: HttpRequest, queryset: Any) -> None:
         for player in queryset.order_by("pk"):
             try:
@@ -182,7 +197,7 @@ class PlayerMergeRecordAdmin(ReadOnlyAdmin):
     def has_unmerge_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("ladder.change_player")
 
-    @admin.action(description="Undo the selected merges", permissions=["unmerge"])
+    @admin.action(description=gettext_lazy("Undo the selected merges"), permissions=["unmerge"])
     def undo(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
         form = UnmergeForm(request.POST if "apply" in request.POST else None)
         records = list(queryset.active().select_related("merged", "kept"))
@@ -202,7 +217,7 @@ class PlayerMergeRecordAdmin(ReadOnlyAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": PlayerMerge._meta,
-            "title": "Undo merges",
+            "title": gettext("Undo merges"),
             "records": records,
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,

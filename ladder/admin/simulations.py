@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy
 
 from ladder.records import MAX_K, MAX_RATING, MIN_K, Player, RatingList, RatingPeriod, kept_lists
+from ladder.records.translations import rules_text
 from ratings.recompute.simulate import THRESHOLDS, simulate_rules
 from ratings.rules import eras
 
@@ -50,7 +51,7 @@ class SimulationForm(forms.Form):
         try:
             return eras.parse_rules_setting(self.cleaned_data["rules"])
         except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(rules_text(error)) from None
 
 
 def simulate_view(request: Any, model_admin: Any) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
@@ -81,7 +82,7 @@ class _PlayerAction(ApiMixin, GenericAPIView):
     def _player(self, pk: int) -> Player:
         player = Player.objects.filter(pk=pk).first()
         if player is None:
-            raise Http404(f"There is no player #{pk}.")
+            raise Http404(gettext("There is no player #%(id)s.") % {"id": pk})
         return player
 
     def _answer(self, outcome: MergeOutcome) -> Response:

@@ -3,6 +3,10 @@
 The same as the page "Rules in force on ..." (``ladder.web.rules_page``), from the same pure
 reader, ``ratings.rules.in_force``: the rule set for a tournament starting on that day, the
 neighbouring rule sets and FIDE's one-off adjustments near the day. Reads no record.
+
+The field names and the schema are English; the sentences (``about``, ``text``, ``since``,
+``since_text``, a change's ``text``, an adjustment's ``reason``) and the refusals follow
+``Accept-Language``, as every message of the API does (docs/translations.md).
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from ladder.api.schema import errors
+from ladder.api.serializers import RulesTextField
 from ladder.api.views import ApiMixin
+from ladder.records.translations import rules_text
 from ratings.rules import fide, in_force
 
 
@@ -37,13 +43,13 @@ class RuleLineSerializer(serializers.Serializer):
 
 class ChangeSerializer(serializers.Serializer):
     date = serializers.DateField(source="on", help_text="A day that rule set is in force.")
-    text = serializers.CharField(help_text="When it began: '1 Jan 2022', 'before 1 Jul 2009'.")
+    text = RulesTextField(help_text="When it began: '1 Jan 2022', 'before 1 Jul 2009'.")
 
 
 class AdjustmentSerializer(serializers.Serializer):
     date = serializers.DateField(source="on")
     lists = serializers.ListField(child=serializers.CharField())
-    reason = serializers.CharField()
+    reason = RulesTextField()
     article = serializers.CharField()
 
 
@@ -53,7 +59,7 @@ class RulesInForceSerializer(serializers.Serializer):
     since = serializers.DateField(
         allow_null=True, help_text="The day this rule set began (null: before 1 July 2009)."
     )
-    since_text = serializers.CharField()
+    since_text = RulesTextField()
     rules = serializers.SerializerMethodField()
     previous = ChangeSerializer(allow_null=True, help_text="The rule set before (null: none).")
     next = ChangeSerializer(allow_null=True, help_text="The next rule set (null: none yet).")
@@ -67,10 +73,10 @@ class RulesInForceSerializer(serializers.Serializer):
         return [
             {
                 "name": line.name,
-                "about": found.label(line),
-                "text": line.text,
+                "about": rules_text(found.label(line)),
+                "text": rules_text(line.text),
                 "article": line.article,
-                "since": line.since,
+                "since": rules_text(line.since),
                 "established": line.established,
             }
             for line in found.lines
@@ -113,5 +119,5 @@ class RulesInForceView(ApiMixin, GenericAPIView):
             rating_list = in_force.parse_list(params.get("list"))
             found = in_force.rules_in_force(on, rating_list)
         except in_force.NotInForce as error:
-            raise ValidationError({error.field: [str(error)]}) from error
+            raise ValidationError({error.field: [rules_text(error)]}) from error
         return Response(RulesInForceSerializer(found).data)

@@ -41,6 +41,7 @@ from ladder.records import (
     parse_list,
     read_fide_id,
 )
+from ladder.records.translations import rules_text, rules_text_lazy
 from ratings import publication, selectors
 from ratings.models import RatingChange, RatingRun
 from ratings.publication import official
@@ -53,6 +54,13 @@ class DecimalText(serializers.Field):
 
     def to_representation(self, value: Decimal) -> str:
         return str(value)
+
+
+class RulesTextField(serializers.CharField):
+    """A sentence of the rules (a K's reason, a rule line), in the answer's language."""
+
+    def to_representation(self, value: object) -> str:
+        return rules_text(value)
 
 
 PERIOD_LABEL_PATTERN = "^[0-9A-Za-z][0-9A-Za-z._-]*$"  # PERIOD_LABEL_VALIDATOR's, for the schema
@@ -198,7 +206,7 @@ class RatingsSerializer(serializers.Serializer):
 
 def _k(player: Player, year: int | None, rating_list: str) -> dict | None:
     k = selectors.current_k(player, year=year, rating_list=rating_list)
-    return None if k is None else {"value": k.value, "reason": k.reason}
+    return None if k is None else {"value": k.value, "reason": rules_text(k.reason)}
 
 
 def _official(standing: official.Standing) -> dict:
@@ -505,6 +513,7 @@ class ChangeSerializer(serializers.ModelSerializer):
     score = DecimalText(read_only=True)
     expected = DecimalText(read_only=True, help_text="Sum of PD.")
     change_exact = DecimalText(read_only=True, help_text="K × ΣdR before the one rounding.")
+    k_reason = RulesTextField(read_only=True, max_length=120)
 
     class Meta:
         model = RatingChange
@@ -842,7 +851,7 @@ class ScoreField(serializers.CharField):
         word = super().to_internal_value(data)
         units = calculator.score_units(word)
         if units is None:
-            raise serializers.ValidationError(calculator.score_message(word))
+            raise serializers.ValidationError(rules_text(calculator.score_message(word)))
         return units
 
 
@@ -906,7 +915,7 @@ class CalculatorSerializer(serializers.Serializer):
         many=True,
         required=False,
         max_length=calculator.MAX_EVENT_GAMES,
-        error_messages={"max_length": calculator.EVENT_TOO_LONG_MESSAGE},
+        error_messages={"max_length": rules_text_lazy(calculator.EVENT_TOO_LONG_MESSAGE)},
         help_text=f"A whole event: at most {calculator.MAX_EVENT_GAMES} games.",
     )
 
@@ -917,7 +926,9 @@ class CalculatorSerializer(serializers.Serializer):
             )
         for name in self.non_empty:
             if name in attrs and not attrs[name]:
-                raise serializers.ValidationError({name: calculator.EVENT_EMPTY_MESSAGE})
+                raise serializers.ValidationError(
+                    {name: rules_text(calculator.EVENT_EMPTY_MESSAGE)}
+                )
         return attrs
 
 

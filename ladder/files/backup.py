@@ -30,6 +30,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ladder.exceptions import NotAnExport
 from ladder.files.backup_reader import Reader
@@ -290,12 +291,12 @@ def read_club(document: Any) -> ClubPlan:
     type are noted in ``plan.problems`` by where they are. Raise ``NotAnExport`` for a
     document that is no club export this version reads."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise NotAnExport("This is not a Ladder club export (no 'format': 'ladder-club').")
+        raise NotAnExport(gettext("This is not a Ladder club export (no 'format': 'ladder-club')."))
     version = document.get("version")
     if version not in READS:
         raise NotAnExport(
-            f"This export has version {version!r}; this Ladder reads versions "
-            f"{' and '.join(map(str, READS))}."
+            gettext("This export has version %(version)r; this Ladder reads versions %(reads)s.")
+            % {"version": version, "reads": ", ".join(map(str, READS))}
         )
     reader = Reader()
     plan = ClubPlan(published=version > 1)
@@ -389,5 +390,6 @@ def _read_published(reader: Reader, document: dict[str, Any], plan: ClubPlan) ->
         plan.runs.append(Located(where, run, {"requested_by": by}))
         if run.status not in FINISHED:
             reader.problems.append(
-                f"{where}.status: Only finished rating runs (done or failed) are restored."
+                f"{where}.status: "
+                + gettext("Only finished rating runs (done or failed) are restored.")
             )

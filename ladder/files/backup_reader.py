@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from ladder.records import Player
 
@@ -26,19 +27,19 @@ class Reader:
         path = f"{where}.{key}" if where else key
         found = parent.get(key, [])
         if not isinstance(found, list):
-            self.problems.append(f"{path}: A list was expected.")
+            self.problems.append(f"{path}: " + gettext("A list was expected."))
             return
         for index, item in enumerate(found):
             if isinstance(item, dict):
                 yield f"{path}[{index}]", item
             else:
-                self.problems.append(f"{path}[{index}]: An object was expected.")
+                self.problems.append(f"{path}[{index}]: " + gettext("An object was expected."))
 
     def value(self, item: dict[str, Any], where: str, key: str, kind: Any) -> Any:
         """Return ``item[key]`` as ``kind`` (str, int, bool, date, datetime, list, dict); None
         stays None (the model's validators decide whether it may be blank)."""
         if key not in item:
-            self.problems.append(f"{where}.{key}: This value is missing.")
+            self.problems.append(f"{where}.{key}: " + gettext("This value is missing."))
             return None
         value = item[key]
         if value is None:
@@ -46,7 +47,10 @@ class Reader:
         try:
             return _PARSERS[kind](value)
         except (TypeError, ValueError):
-            self.problems.append(f"{where}.{key}: {value!r} is not {_KINDS[kind]}.")
+            self.problems.append(
+                f"{where}.{key}: "
+                + gettext("%(value)r is not %(kind)s.") % {"value": value, "kind": _KINDS[kind]}
+            )
             return None
 
     def text(self, item: dict[str, Any], where: str, key: str) -> str:
@@ -55,7 +59,7 @@ class Reader:
     def names(self, item: dict[str, Any], where: str, key: str) -> list[str]:
         found = self.value(item, where, key, list) or []
         if not all(isinstance(name, str) for name in found):
-            self.problems.append(f"{where}.{key}: A list of names was expected.")
+            self.problems.append(f"{where}.{key}: " + gettext("A list of names was expected."))
             return []
         return found
 
@@ -124,11 +128,11 @@ _PARSERS: dict[Any, Callable[[Any], Any]] = {
     datetime: _datetime,
 }
 _KINDS = {
-    str: "text",
-    int: "a whole number",
-    bool: "true or false",
-    list: "a list",
-    dict: "an object",
-    date: "a date (YYYY-MM-DD)",
-    datetime: "a moment with its time zone",
+    str: gettext_lazy("text"),
+    int: gettext_lazy("a whole number"),
+    bool: gettext_lazy("true or false"),
+    list: gettext_lazy("a list"),
+    dict: gettext_lazy("an object"),
+    date: gettext_lazy("a date (YYYY-MM-DD)"),
+    datetime: gettext_lazy("a moment with its time zone"),
 }

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any, TextIO
 
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext
 
 from ladder.exceptions import AlreadyImported, FileProblem, ImportFailed
 from ladder.files.cells import restore
@@ -63,16 +64,19 @@ def table(
     except csv.Error as error:
         raise ImportFailed([_csv_error(reader, error)]) from error
     if not any(header):
-        raise ImportFailed([FileProblem(1, "", "The file is empty; a header row is required.")])
+        raise ImportFailed(
+            [FileProblem(1, "", gettext("The file is empty; a header row is required."))]
+        )
     missing = sorted(required - set(header))
     unknown = sorted(set(header) - set(columns))
     twice = sorted({c for c in header if header.count(c) > 1})
-    problems = [FileProblem(1, c, "This required column is missing.") for c in missing]
-    problems += [
-        FileProblem(1, c, f"Unknown column; expected some of: {', '.join(columns)}.")
-        for c in unknown
-    ]
-    problems += [FileProblem(1, c, "This column appears twice; keep one.") for c in twice]
+    problems = [FileProblem(1, c, gettext("This required column is missing.")) for c in missing]
+    expected = gettext("Unknown column; expected some of: %(columns)s.") % {
+        "columns": ", ".join(columns)
+    }
+    problems += [FileProblem(1, c, expected) for c in unknown]
+    twice_said = gettext("This column appears twice; keep one.")
+    problems += [FileProblem(1, c, twice_said) for c in twice]
     if problems:
         raise ImportFailed(problems)
     return header, _values(reader, header)
@@ -102,8 +106,8 @@ def _values(reader: Any, header: list[str]) -> Iterator[tuple[int, list[str]]]:
             if "\x00" in joined:
                 # Databases cannot store a NUL; one usually means a binary file or UTF-16 text.
                 problems += [
-                    FileProblem(line, column, "Contains a NUL character; save the file as UTF-8 "
-                             "text.")
+                    FileProblem(line, column, gettext(
+                        "Contains a NUL character; save the file as UTF-8 text."))
                     for column, value in zip(header, values, strict=True)
                     if "\x00" in value
                 ]  # fmt: skip
@@ -115,10 +119,10 @@ def _values(reader: Any, header: list[str]) -> Iterator[tuple[int, list[str]]]:
 
 
 def _too_many(found: int, expected: int) -> str:
-    return (
-        f"This row has {found} fields but the header has {expected}: a text holding a comma "
+    return gettext(
+        "This row has %(found)s fields but the header has %(expected)s: a text holding a comma "
         'must be in double quotes ("Smith, John").'
-    )
+    ) % {"found": found, "expected": expected}
 
 
 def _csv_error(reader: Any, error: csv.Error) -> FileProblem:
@@ -127,9 +131,12 @@ def _csv_error(reader: Any, error: csv.Error) -> FileProblem:
         return FileProblem(
             reader.line_num,
             "",
-            f"A field is longer than {limit} KB: a double quote is probably left open.",
+            gettext("A field is longer than %(limit)s KB: a double quote is probably left open.")
+            % {"limit": limit},
         )
-    return FileProblem(reader.line_num, "", f"This is not valid CSV ({error}).")
+    return FileProblem(
+        reader.line_num, "", gettext("This is not valid CSV (%(error)s).") % {"error": error}
+    )
 
 
 GAME_FIELD_COLUMNS = {NON_FIELD_ERRORS: "", "rating_list": "list"}

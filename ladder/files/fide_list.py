@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import IO
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ladder.exceptions import FileProblem, FileProblems, ImportFailed
 from ladder.files import fide_list_xml
@@ -95,7 +96,9 @@ def month_of(text: str) -> date:
     """The first day of the month ``YYYY-MM`` names; ``ValueError`` with a sentence if none."""
     match = re.fullmatch(r"(\d{4})-(\d{1,2})", text.strip())
     if not match or not 1 <= int(match[2]) <= 12:
-        raise ValueError(f"'{text}' is not a month; write it YYYY-MM, e.g. 2026-10.")
+        raise ValueError(
+            gettext("'%(text)s' is not a month; write it YYYY-MM, e.g. 2026-10.") % {"text": text}
+        )
     return date(int(match[1]), int(match[2]), 1)
 
 
@@ -114,7 +117,11 @@ def open_list(file: IO[bytes], name: str = "", rating_list: str = "") -> Iterato
         try:
             archive = zipfile.ZipFile(file)
         except zipfile.BadZipFile as error:
-            problem = FileProblem(0, 0, f"{name or 'The file'} is no zip: {error}.")
+            said = gettext("%(name)s is no zip: %(error)s.") % {
+                "name": name or gettext("The file"),
+                "error": error,
+            }
+            problem = FileProblem(0, 0, said)
             raise ImportFailed([problem]) from error
         with archive:
             members = [
@@ -126,7 +133,10 @@ def open_list(file: IO[bytes], name: str = "", rating_list: str = "") -> Iterato
                         FileProblem(
                             0,
                             0,
-                            f"The zip should hold one .txt or .xml list; it holds {len(members)}.",
+                            gettext(
+                                "The zip should hold one .txt or .xml list; it holds %(count)s."
+                            )
+                            % {"count": len(members)},
                         )
                     ]
                 )
@@ -195,8 +205,10 @@ def _layout(
                         FileProblem(
                             1,
                             start + 1,
-                            "A one-list file whose name does "
-                            "not say which list (standard, rapid or blitz): name it (--list).",
+                            gettext(
+                                "A one-list file whose name does not say which list (standard, "
+                                "rapid or blitz): name it (--list)."
+                            ),
                         )
                     ]
                 )
@@ -214,8 +226,10 @@ def _layout(
                 FileProblem(
                     1,
                     0,
-                    "This is not a FIDE rating list: its first line "
-                    "should be the header 'ID Number  Name  Fed Sex Tit ...'.",
+                    gettext(
+                        "This is not a FIDE rating list: its first line should be the header "
+                        "'ID Number  Name  Fed Sex Tit ...'."
+                    ),
                 )
             ]
         )
@@ -341,7 +355,10 @@ def choose_month(given: str | None, listed: FideListFile) -> date:
     if given:
         month = month_of(given)
         if listed.month and listed.month != month and listed.shape == "per-list":
-            raise ValueError(f"The file is FIDE's list of {listed.month:%Y-%m}, not {month:%Y-%m}.")
+            raise ValueError(
+                gettext("The file is FIDE's list of %(listed)s, not %(given)s.")
+                % {"listed": f"{listed.month:%Y-%m}", "given": f"{month:%Y-%m}"}
+            )
         return month
     if listed.month:
         return listed.month

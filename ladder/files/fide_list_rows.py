@@ -3,6 +3,8 @@ row's values (which names the field of a problem), and COPY's escapes."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from ladder.records.fide_list import LIST_COLUMNS, ROW_FIELDS
 
 MAX_PROBLEMS = 50  # a file this wrong is reported at its first 50 problems
@@ -45,7 +47,7 @@ def check(values: dict[str, str]) -> tuple[str, str] | None:
     """The first problem of a row's values (the field and the reason), else None; a blank
     number is FIDE's 0 (none)."""
     if not values.get("fide_id"):
-        return "fide_id", "The FIDE id is missing."
+        return "fide_id", gettext("The FIDE id is missing.")
     for name, digits in NUMBERS.items():
         if name not in values:
             continue
@@ -54,21 +56,31 @@ def check(values: dict[str, str]) -> tuple[str, str] | None:
             values[name] = "0"
         elif not (value.isdigit() and value.isascii() and len(value) <= digits):
             what = name.replace("_", " ")
-            return name, f"'{value}' is not a {what} (a whole number of up to {digits} digits)."
+            return name, gettext(
+                "'%(value)s' is not a %(what)s (a whole number of up to %(digits)s digits)."
+            ) % {"value": value, "what": what, "digits": digits}
     if values["fide_id"].strip("0") == "":
-        return "fide_id", "The FIDE id is 0."
+        return "fide_id", gettext("The FIDE id is 0.")
     if not values.get("name"):
-        return "name", "The name is missing."
+        return "name", gettext("The name is missing.")
     for name, most in TEXT_LENGTHS.items():
         value = values.get(name, "")
         if len(value) > most:
-            return name, f"The {name.replace('_', ' ')} '{value}' is longer than {most} characters."
+            return name, gettext("The %(what)s '%(value)s' is longer than %(most)s characters.") % {
+                "what": name.replace("_", " "),
+                "value": value,
+                "most": most,
+            }
         if any(c < " " for c in value):
-            return name, f"The {name.replace('_', ' ')} holds a control character (a tab?)."
+            return name, gettext("The %(what)s holds a control character (a tab?).") % {
+                "what": name.replace("_", " ")
+            }
     federation = values.get("federation", "")
     if federation and not (federation.isalpha() and federation.isascii()):
-        return "federation", f"'{federation}' is not a federation (three letters)."
+        return "federation", gettext("'%(federation)s' is not a federation (three letters).") % {
+            "federation": federation
+        }
     sex = values.get("sex", "")
     if sex and sex not in ("M", "F"):
-        return "sex", f"'{sex}' is not a sex (M or F)."
+        return "sex", gettext("'%(sex)s' is not a sex (M or F).") % {"sex": sex}
     return None

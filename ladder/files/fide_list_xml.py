@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import IO, Any
 from xml.parsers import expat
 
+from django.utils.translation import gettext
+
 from ladder.exceptions import FileProblems, ImportFailed
 from ladder.files.fide_list_rows import MAX_PROBLEMS, check, escaped
 from ladder.records.fide_list import ROW_FIELDS
@@ -78,7 +80,9 @@ def xml_rows(first: bytes, file: IO[bytes], problems: FileProblems) -> Iterator[
         try:
             parser.Parse(chunk, not chunk)
         except expat.ExpatError as error:
-            reason = f"The XML is broken: {expat.errors.messages[error.code]}."
+            reason = gettext("The XML is broken: %(error)s.") % {
+                "error": expat.errors.messages[error.code]
+            }
             problems.add(error.lineno, error.offset + 1, reason)
             raise ImportFailed(list(problems)) from error
         yield from ready

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from ladder.exceptions import FileProblem, TrfRefused
 from ladder.files.tournament_file import Entrant, Pairing, Tournament
@@ -72,11 +73,13 @@ def pgn_date(text: str) -> date | None:
     if match is None:
         if "?" in text:
             return None
-        raise ValueError(f"'{text}' is not a date (write YYYY.MM.DD).")
+        raise ValueError(gettext("'%(text)s' is not a date (write YYYY.MM.DD).") % {"text": text})
     try:
         return date(*(int(g) for g in match.groups()))
     except ValueError:
-        raise ValueError(f"'{text}' is not a date (write YYYY.MM.DD).") from None
+        raise ValueError(
+            gettext("'%(text)s' is not a date (write YYYY.MM.DD).") % {"text": text}
+        ) from None
 
 
 def parse(text: str, *, encoding_note: str = "") -> Tournament:
@@ -86,7 +89,9 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
         raise TrfRefused(problems)
     tournament = Tournament(version="PGN", notes=[encoding_note] if encoding_note else [])
     if not games and not problems:
-        problems.append(FileProblem(1, 0, "The file holds no game (no tag pair); is it a PGN?"))
+        problems.append(
+            FileProblem(1, 0, gettext("The file holds no game (no tag pair); is it a PGN?"))
+        )
     players: dict[tuple[str, str], Entrant] = {}
     events: dict[str, int] = {}
     for game in games:
@@ -120,7 +125,8 @@ def _pairing(game: Game, players: dict, problems: list[FileProblem]) -> Pairing 
             FileProblem(
                 game.lines.get("Result", game.line),
                 0,
-                f"'{result}' is not a result (1-0, 0-1, 1/2-1/2 or *).",
+                gettext("'%(result)s' is not a result (1-0, 0-1, 1/2-1/2 or *).")
+                % {"result": result},
             )
         )
     try:
@@ -140,7 +146,12 @@ def _player(game: Game, colour: str, players: dict, problems: list[FileProblem])
     name = " ".join(game.tags.get(colour, "").split())
     line = game.lines.get(colour, game.line)
     if name in ("", "?"):
-        problems.append(FileProblem(line, 0, f"The game has no {colour} player (tag {colour})."))
+        said = (
+            gettext("The game has no White player (tag White).")
+            if colour == "White"
+            else gettext("The game has no Black player (tag Black).")
+        )
+        problems.append(FileProblem(line, 0, said))
         return None
     fide_text = game.tags.get(f"{colour}FideId", "").strip()
     elo = game.tags.get(f"{colour}Elo", "").strip()

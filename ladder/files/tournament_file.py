@@ -19,18 +19,20 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.utils.translation import gettext, gettext_noop
+
 PLAYED = {"1": "0", "0": "1", "=": "="}  # a played game's code -> the opponent's
 FORFEITS = {"+": "-", "-": "+"}
 SHORT = {"W": "L", "L": "W", "D": "D"}  # games that lasted less than one move
 NEEDS_OPPONENT = {*PLAYED, *SHORT}  # a result of a game: refused without an opponent
 BYES = {
-    "H": "half-point bye",
-    "F": "full-point bye",
-    "U": "pairing-allocated bye",
-    "Z": "zero-point bye",
-    "": "not paired",
-    "+": "forfeit win without an opponent",
-    "-": "forfeit loss without an opponent",
+    "H": gettext_noop("half-point bye"),
+    "F": gettext_noop("full-point bye"),
+    "U": gettext_noop("pairing-allocated bye"),
+    "Z": gettext_noop("zero-point bye"),
+    "": gettext_noop("not paired"),
+    "+": gettext_noop("forfeit win without an opponent"),
+    "-": gettext_noop("forfeit loss without an opponent"),
 }
 ABSENCES = {"H", "F", "U", "Z"}  # byes: refused with an opponent
 # What Ladder records for a pair of codes, White's first (see the module's docstring).
@@ -130,7 +132,9 @@ class Bye:
 
     @property
     def label(self) -> str:
-        return BYES.get(self.code, f"'{self.code}' without an opponent")
+        if self.code in BYES:
+            return gettext(BYES[self.code])
+        return gettext("'%(code)s' without an opponent") % {"code": self.code}
 
 
 @dataclass

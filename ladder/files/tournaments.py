@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from ladder.exceptions import (
     EventAlreadyImported,
@@ -28,6 +29,7 @@ from ladder.files import pgn, trf
 from ladder.files.tournament_file import Entrant, Tournament, decode
 from ladder.records import LIST_FIELDS, Game, Player, default_list, name_keys
 from ladder.records import Tournament as TournamentRecord
+from ladder.records.translations import rules_text
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry, PlayerLookup, TournamentSpec
 from ratings.recompute.states import rules
@@ -87,30 +89,71 @@ class TournamentImport:
         """The preview as lines of text (the command prints them)."""
         t, n = self.tournament, self.summary()
         days = sorted({e.date.isoformat() for e in self.entries if e.date})
-        dates = f"{days[0]} to {days[-1]}" if len(days) > 1 else "".join(days)
+        if len(days) > 1:
+            dates = gettext("%(first)s to %(last)s") % {"first": days[0], "last": days[-1]}
+        else:
+            dates = "".join(days) or gettext("no games")
         control = f" ({self.time_control})" if self.time_control else ""
         lines = [
-            f"{t.version} file: '{self.event}', {t.rounds} rounds, {dates or 'no games'}, "
-            f"{self.rating_list} list{control}.",
-            f"Players: {n['matched']} matched, {n['new']} new.",
+            gettext(
+                "%(version)s file: '%(event)s', %(rounds)s rounds, %(dates)s, %(list)s "
+                "list%(control)s."
+            )
+            % {
+                "version": t.version,
+                "event": self.event,
+                "rounds": t.rounds,
+                "dates": dates,
+                "list": self.rating_list,
+                "control": control,
+            },
+            gettext("Players: %(matched)s matched, %(new)s new.") % n,
         ]
         for match in self.matches:
             if match.new:
-                rating = match.entrant.rating or "unrated"
+                rating = match.entrant.rating or gettext("unrated")
                 k = self.starting_k(match.player)
-                start = f", starts at K {k.value}: {k.reason}" if k else ""
+                start = (
+                    gettext(", starts at K %(k)s: %(reason)s")
+                    % {"k": k.value, "reason": rules_text(k.reason)}
+                    if k
+                    else ""
+                )
                 lines.append(
-                    f"  new: {match.player.name} (line {match.entrant.line}, {rating}{start})"
+                    "  "
+                    + gettext("new: %(name)s (line %(line)s, %(rating)s%(start)s)")
+                    % {
+                        "name": match.player.name,
+                        "line": match.entrant.line,
+                        "rating": rating,
+                        "start": start,
+                    }
                 )
             else:
-                lines.append(f"  matched by {match.how}: {match.entrant.name} -> {match.player}")
+                lines.append(
+                    "  "
+                    + gettext("matched by %(how)s: %(name)s -> %(player)s")
+                    % {
+                        "how": gettext(match.how),
+                        "name": match.entrant.name,
+                        "player": match.player,
+                    }
+                )
         short = sum(p.kind == "short" and bool(p.result) for p in t.pairings)
-        unplayed = f"{n['forfeits']} forfeits" + (
-            f", {short} game{'s' if short > 1 else ''} of less than one move" if short else ""
+        unplayed = gettext("%(count)s forfeits") % {"count": n["forfeits"]}
+        if short:
+            unplayed += ngettext(
+                ", %(count)s game of less than one move",
+                ", %(count)s games of less than one move",
+                short,
+            ) % {"count": short}
+        lines.append(
+            gettext("Games: %(rated)s rated, %(unplayed)s (recorded, unrated).")
+            % {"rated": n["rated"], "unplayed": unplayed}
         )
-        lines.append(f"Games: {n['rated']} rated, {unplayed} (recorded, unrated).")
-        lines += [f"  not recorded: {text}" for text in self.not_recorded()]
-        lines += [f"Note: {note}" for note in t.notes]
+        lines += ["  " + gettext("not recorded: %(what)s") % {"what": text}
+                  for text in self.not_recorded()]  # fmt: skip
+        lines += [gettext("Note: %(note)s") % {"note": note} for note in t.notes]
         return lines
 
     def starting_k(self, player: Player) -> fide.KFactor | None:
@@ -132,14 +175,17 @@ class TournamentImport:
     def not_recorded(self) -> list[str]:
         """What the file holds that is no game of the ladder: draws of less than one move,
         pending pairings, byes (a blank round of a player who was not paired is not listed)."""
+        short = gettext("round %(round)s: %(white)s - %(black)s (a draw of less than one move)")
+        pending = gettext("round %(round)s: %(white)s - %(black)s (no result yet)")
         items = [
-            f"round {p.round}: {p.white.name} - {p.black.name} "
-            + ("(a draw of less than one move)" if p.kind == "short" else "(no result yet)")
+            (short if p.kind == "short" else pending)
+            % {"round": p.round, "white": p.white.name, "black": p.black.name}
             for p in self.tournament.pairings
             if p.kind in ("short", "pending") and not p.result
         ]
         items += [
-            f"round {b.round}: {b.entrant.name}, {b.label}"
+            gettext("round %(round)s: %(name)s, %(bye)s")
+            % {"round": b.round, "name": b.entrant.name, "bye": b.label}
             for b in self.tournament.byes
             if b.code != ""
         ]
@@ -171,7 +217,7 @@ def prepare(
     )
     if not plan.event:
         plan.problems.append(
-            FileProblem(1, 0, "The file names no event (line 012); give its name.")
+            FileProblem(1, 0, gettext("The file names no event (line 012); give its name."))
         )
     elif tournament.other_events and not event:
         name, line = tournament.other_events[0]
@@ -179,9 +225,11 @@ def prepare(
             FileProblem(
                 line,
                 0,
-                f"The file holds games of several events "
-                f"('{tournament.name}', '{name}', ...); import one event at a time, "
-                "or give one event name for all.",
+                gettext(
+                    "The file holds games of several events ('%(first)s', '%(second)s', ...); "
+                    "import one event at a time, or give one event name for all."
+                )
+                % {"first": tournament.name, "second": name},
             )
         )
     _match(plan, PlayerLookup.load())
@@ -195,8 +243,12 @@ def prepare(
                 FileProblem(
                     pairing.line,
                     pairing.column,
-                    f"{f'Round {pairing.round}' if pairing.round else 'This game'} has no "
-                    "date: the file gives none; give one.",
+                    (
+                        gettext("Round %(round)s has no date: the file gives none; give one.")
+                        % {"round": pairing.round}
+                        if pairing.round
+                        else gettext("This game has no date: the file gives none; give one.")
+                    ),
                 )
             )
         plan.entries.append(
@@ -261,8 +313,11 @@ def _time_control(tournament: Tournament) -> str:
         return f"{match.group(1)}+0"
     if tournament.time_control:
         tournament.notes.append(
-            f"The time control '{tournament.time_control}' (line 122) is "
-            "not understood; give the list or the time control."
+            gettext(
+                "The time control '%(control)s' (line 122) is not understood; give the list or "
+                "the time control."
+            )
+            % {"control": tournament.time_control}
         )
     return ""
 
@@ -286,8 +341,8 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
                 FileProblem(
                     entrant.line,
                     58,
-                    f"The FIDE id {entrant.fide_id} is "
-                    f"also on line {fide_ids[entrant.fide_id].line}.",
+                    gettext("The FIDE id %(fide_id)s is also on line %(line)s.")
+                    % {"fide_id": entrant.fide_id, "line": fide_ids[entrant.fide_id].line},
                 )
             )
         fide_ids.setdefault(entrant.fide_id or 0, entrant)
@@ -301,7 +356,8 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
                     FileProblem(
                         entrant.line,
                         15,
-                        f"Lines {first} and {entrant.line} are both {match.player}.",
+                        gettext("Lines %(first)s and %(second)s are both %(player)s.")
+                        % {"first": first, "second": entrant.line, "player": match.player},
                     )
                 )
                 continue
@@ -319,13 +375,15 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
                 FileProblem(
                     entrant.line,
                     58,
-                    f"The FIDE id {entrant.fide_id} is "
-                    f"'{player.name}' in the ladder, but the file names "
-                    f"'{entrant.name}'.",
+                    gettext(
+                        "The FIDE id %(fide_id)s is '%(player)s' in the ladder, but the file "
+                        "names '%(name)s'."
+                    )
+                    % {"fide_id": entrant.fide_id, "player": player.name, "name": entrant.name},
                 )
             )
             return None
-        return Match(entrant, player, "FIDE id")
+        return Match(entrant, player, gettext_noop("FIDE id"))
     national = (entrant.national_federation, entrant.national_id.casefold())
     if entrant.national_id and national in lookup.by_national:
         player = lookup.by_national[national]
@@ -334,23 +392,36 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
                 FileProblem(
                     entrant.line,
                     58,
-                    f"The national id {entrant.national_federation}:{entrant.national_id} is "
-                    f"'{player}' in the ladder, whose FIDE id is not {entrant.fide_id}.",
+                    gettext(
+                        "The national id %(national)s is '%(player)s' in the ladder, whose FIDE "
+                        "id is not %(fide_id)s."
+                    )
+                    % {
+                        "national": f"{entrant.national_federation}:{entrant.national_id}",
+                        "player": player,
+                        "fide_id": entrant.fide_id,
+                    },
                 )
             )
             return None
-        return Match(entrant, player, "national id")
+        return Match(entrant, player, gettext_noop("national id"))
     if len(named) > 1:
         plan.problems.append(
             FileProblem(
                 entrant.line,
                 15,
-                f"{len(named)} players of the ladder are named '{entrant.display_name}'; "
-                + (
-                    f"give the right one the FIDE id {entrant.fide_id} in the ladder first."
+                (
+                    gettext(
+                        "%(count)s players of the ladder are named '%(name)s'; give the right "
+                        "one the FIDE id %(fide_id)s in the ladder first."
+                    )
                     if entrant.fide_id
-                    else "add the FIDE id to the file."
-                ),
+                    else gettext(
+                        "%(count)s players of the ladder are named '%(name)s'; add the FIDE id "
+                        "to the file."
+                    )
+                )
+                % {"count": len(named), "name": entrant.display_name, "fide_id": entrant.fide_id},
             )
         )
         return None
@@ -361,13 +432,15 @@ def _find(entrant: Entrant, lookup: PlayerLookup, plan: TournamentImport) -> Mat
                 FileProblem(
                     entrant.line,
                     58,
-                    f"'{player.name}' has the FIDE id "
-                    f"{player.fide_id} in the ladder, but the file gives "
-                    f"{entrant.fide_id}.",
+                    gettext(
+                        "'%(name)s' has the FIDE id %(fide_id)s in the ladder, but the file "
+                        "gives %(given)s."
+                    )
+                    % {"name": player.name, "fide_id": player.fide_id, "given": entrant.fide_id},
                 )
             )
             return None
-        return Match(entrant, player, "name")
+        return Match(entrant, player, gettext_noop("name"))
     return Match(entrant, _new_player(entrant, plan), "new")
 
 
@@ -444,7 +517,7 @@ def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
     for entry, by_field in zip(plan.entries, found, strict=True):
         line, column = (int(n) for n in (re.findall(r"\d+", entry.source) + ["0", "0"])[:2])
         for name, messages in by_field.items():
-            where = f"Round {entry.round}: " if entry.round else ""
+            where = gettext("Round %(round)s: ") % {"round": entry.round} if entry.round else ""
             for message in messages:
                 text = message if name in (NON_FIELD_ERRORS, "", "date") else f"{name}: {message}"
                 if name == "round":  # the round's own rule names the round itself

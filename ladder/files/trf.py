@@ -17,6 +17,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from ladder.exceptions import FileProblem, FileProblems, TrfRefused
 from ladder.files.tournament_file import (
@@ -40,10 +41,12 @@ TRF_2026_CODES |= {f"{n:03d}" for n in range(240, 331, 10)}
 # Header records a file holds at most once (TRF-16): a second one would be read under the first
 # value with no word, so it is refused. 112 (a deputy arbiter) is one line each and may repeat.
 ONCE = {
-    "012": "tournament name", "022": "city", "032": "federation", "042": "start date",
-    "052": "end date", "062": "number of players", "072": "number of rated players",
-    "082": "number of teams", "092": "type of tournament", "102": "chief arbiter",
-    "122": "time control", "132": "dates of the rounds",
+    "012": gettext_noop("tournament name"), "022": gettext_noop("city"),
+    "032": gettext_noop("federation"), "042": gettext_noop("start date"),
+    "052": gettext_noop("end date"), "062": gettext_noop("number of players"),
+    "072": gettext_noop("number of rated players"), "082": gettext_noop("number of teams"),
+    "092": gettext_noop("type of tournament"), "102": gettext_noop("chief arbiter"),
+    "122": gettext_noop("time control"), "132": gettext_noop("dates of the rounds"),
 }  # fmt: skip
 FIRST_ROUND_COLUMN = 92  # 1-based; a round block is 10 columns wide
 POINTS_END = 84  # a player line runs at least to the end of its points
@@ -79,7 +82,7 @@ def parse_date(text: str) -> date:
             return date(year, month, day)
         except ValueError:
             break
-    raise ValueError(f"'{text}' is not a date (write YYYY/MM/DD).")
+    raise ValueError(gettext("'%(text)s' is not a date (write YYYY/MM/DD).") % {"text": text})
 
 
 def _birth_year(text: str) -> int | None:
@@ -104,7 +107,9 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if "\x00" in line:
-            nul = "The line holds a NUL character; this is not a text file (save it as text)."
+            nul = gettext(
+                "The line holds a NUL character; this is not a text file (save it as text)."
+            )
             raise TrfRefused([FileProblem(number, 0, nul)])
         if not line.strip():
             continue
@@ -126,7 +131,7 @@ def parse(text: str, *, encoding_note: str = "") -> Tournament:
     if codes & TRF_2026_CODES or national:
         tournament.version = "TRF-2026"
     if not tournament.entrants and not problems:
-        problems.add(1, 0, "The file has no player line (001); is it a TRF?")
+        problems.add(1, 0, gettext("The file has no player line (001); is it a TRF?"))
     if not problems:
         _games(tournament, problems)
     if problems:
@@ -161,10 +166,10 @@ def _national_ids(
 
 def repeated_message(code: str, first: int) -> str:
     """Say that a header record a file holds once is there again (first on line ``first``)."""
-    return (
-        f"The {ONCE[code]} (record {code}) is given twice: line {first} gives it already. "
+    return gettext(
+        "The %(what)s (record %(code)s) is given twice: line %(first)s gives it already. "
         "Keep one line."
-    )
+    ) % {"what": gettext(ONCE[code]), "code": code, "first": first}
 
 
 def _header(
@@ -207,7 +212,12 @@ def _number(text: str, line: int, column: int, what: str, problems: FileProblems
     if not text:
         return None
     if not (text.isascii() and text.isdigit()):
-        problems.add(line, column, f"'{text}' is not a {what} (a whole number).")
+        problems.add(
+            line,
+            column,
+            gettext("'%(text)s' is not a %(what)s (a whole number).")
+            % {"text": text, "what": gettext(what)},
+        )
         return None
     return int(text)
 
@@ -217,40 +227,53 @@ def _entrant(line: str, number: int, problems: FileProblems, notes: list[str]) -
         problems.add(
             number,
             len(line),
-            f"The player line is cut short: it ends in "
-            f"column {len(line)}, before the points (columns 81-84).",
+            gettext(
+                "The player line is cut short: it ends in column %(column)s, before the points "
+                "(columns 81-84)."
+            )
+            % {"column": len(line)},
         )
         return None
     found = len(problems)
-    rank = _number(line[4:8], number, 5, "starting rank", problems)
+    rank = _number(line[4:8], number, 5, gettext_noop("starting rank"), problems)
     if rank is None and len(problems) == found:
-        problems.add(number, 5, "The starting rank (columns 5-8) is missing.")
+        problems.add(number, 5, gettext("The starting rank (columns 5-8) is missing."))
     entrant = Entrant(line=number, rank=rank or 0, name=" ".join(line[14:47].split()))
     if not entrant.name:
-        problems.add(number, 15, "The name (columns 15-47) is missing.")
-    entrant.rating = _number(line[48:52], number, 49, "rating", problems) or None
+        problems.add(number, 15, gettext("The name (columns 15-47) is missing."))
+    entrant.rating = _number(line[48:52], number, 49, gettext_noop("rating"), problems) or None
     try:
         entrant.fide_id = read_fide_id(line[57:68]) or None  # 0: none
     except ValidationError as error:
         problems += [FileProblem(number, 58, message) for message in error.messages]
-    entrant.final_rank = _number(line[85:89], number, 86, "rank", problems)
+    entrant.final_rank = _number(line[85:89], number, 86, gettext_noop("rank"), problems)
     entrant.federation = line[53:56].strip().upper()
     points = line[80:84].strip()
     try:
         entrant.points = Decimal(points) if points else None
     except InvalidOperation:
-        problems.add(number, 81, f"'{points}' is not a number of points (e.g. 4.5).")
+        problems.add(
+            number,
+            81,
+            gettext("'%(points)s' is not a number of points (e.g. 4.5).") % {"points": points},
+        )
     try:
         entrant.birth_year = _birth_year(line[69:79])
     except ValueError as error:
-        problems.add(number, 70, f"The birth date {error}")
+        problems.add(number, 70, gettext("The birth date %(error)s") % {"error": error})
     sex, title = line[9].strip().upper(), line[10:13].strip().upper()
     entrant.sex = SEXES.get(sex, "")
     entrant.title = TITLES.get(title, "")
     if sex and not entrant.sex:
-        notes.append(f"Line {number}: sex '{line[9]}' is not m or w; it is ignored.")
+        notes.append(
+            gettext("Line %(line)s: sex '%(sex)s' is not m or w; it is ignored.")
+            % {"line": number, "sex": line[9]}
+        )
     if title and not entrant.title:
-        notes.append(f"Line {number}: '{title}' is not a FIDE title; it is ignored.")
+        notes.append(
+            gettext("Line %(line)s: '%(title)s' is not a FIDE title; it is ignored.")
+            % {"line": number, "title": title}
+        )
     for start in range(FIRST_ROUND_COLUMN - 1, len(line), 10):
         entrant.cells.append(_cell(line, start, number, problems))
     return entrant if len(problems) == found else None
@@ -262,43 +285,47 @@ def _cell(line: str, start: int, number: int, problems: FileProblems) -> Cell:
     ``0000``)."""
     round_number = (start - FIRST_ROUND_COLUMN + 1) // 10 + 1
     block = line[start : start + 10].ljust(8)
-    opponent = _number(block[:4], number, start + 1, "starting rank of an opponent", problems)
+    opponent = _number(
+        block[:4], number, start + 1, gettext_noop("starting rank of an opponent"), problems
+    )
     colour, code = block[5].strip().lower(), block[7].strip().upper()
     cell = Cell(round_number, opponent or None, colour if colour in "wb" else "", code, start + 1)
-    where = f"Round {round_number}: "
     if colour not in ("", "w", "b", "-"):
-        problems.add(number, start + 6, f"{where}'{block[5]}' is not a colour (w, b or -).")
+        said = gettext("'%(colour)s' is not a colour (w, b or -).") % {"colour": block[5]}
+        problems.add(number, start + 6, _in_round(round_number, said))
     if code not in CODES:
-        problems.add(
-            number,
-            start + 8,
-            f"{where}'{block[7]}' is not a result code "
-            "(1, =, 0, +, -, W, D, L, H, F, U, Z or blank).",
-        )
+        said = gettext(
+            "'%(code)s' is not a result code (1, =, 0, +, -, W, D, L, H, F, U, Z or blank)."
+        ) % {"code": block[7]}
+        problems.add(number, start + 8, _in_round(round_number, said))
     elif cell.opponent is None:
         if code in NEEDS_OPPONENT:
-            problems.add(
-                number,
-                start + 1,
-                f"{where}'{block[7]}' is the result of a game, but no opponent is given "
-                f"(columns {start + 1}-{start + 4}).",
-            )
+            said = gettext(
+                "'%(code)s' is the result of a game, but no opponent is given (columns "
+                "%(first)s-%(last)s)."
+            ) % {"code": block[7], "first": start + 1, "last": start + 4}
+            problems.add(number, start + 1, _in_round(round_number, said))
     elif len(line) < start + 6:
-        problems.add(
-            number,
-            len(line),
-            f"{where}the player line is cut short after the opponent (no colour, no result).",
-        )
+        said = gettext("the player line is cut short after the opponent (no colour, no result).")
+        problems.add(number, len(line), _in_round(round_number, said))
     elif code in ABSENCES:
-        problems.add(
-            number,
-            start + 8,
-            f"{where}'{code}' is a bye, but an opponent ({cell.opponent}) is given.",
-        )
+        said = gettext("'%(code)s' is a bye, but an opponent (%(opponent)s) is given.") % {
+            "code": code,
+            "opponent": cell.opponent,
+        }
+        problems.add(number, start + 8, _in_round(round_number, said))
     elif not cell.colour and code not in FORFEITS and code not in SHORT:
-        what = "a played game" if code else "a pairing without a result"
-        problems.add(number, start + 6, f"{where}{what} needs its colour (w or b).")
+        if code:
+            said = gettext("a played game needs its colour (w or b).")
+        else:
+            said = gettext("a pairing without a result needs its colour (w or b).")
+        problems.add(number, start + 6, _in_round(round_number, said))
     return cell
+
+
+def _in_round(round_number: int, said: str) -> str:
+    """A problem of one round's block: "Round 3: ..."."""
+    return gettext("Round %(round)s: %(problem)s") % {"round": round_number, "problem": said}
 
 
 # --- games -------------------------------------------------------------------------------------
@@ -311,14 +338,19 @@ def _games(tournament: Tournament, problems: FileProblems) -> None:
         if entrant.rank in by_rank:
             first = by_rank[entrant.rank].line
             problems.add(
-                entrant.line, 5, f"The starting rank {entrant.rank} is also on line {first}."
+                entrant.line,
+                5,
+                gettext("The starting rank %(rank)s is also on line %(line)s.")
+                % {"rank": entrant.rank, "line": first},
             )
         by_rank.setdefault(entrant.rank, entrant)
     if problems:
         return
     rounds = max((len(e.cells) for e in tournament.entrants), default=0)
     while rounds and all(_blank(e.cell(rounds)) for e in tournament.entrants):
-        tournament.notes.append(f"Round {rounds} is empty on every line; it is ignored.")
+        tournament.notes.append(
+            gettext("Round %(round)s is empty on every line; it is ignored.") % {"round": rounds}
+        )
         rounds -= 1
     tournament.rounds = rounds
     for round_number in range(1, rounds + 1):
@@ -326,16 +358,28 @@ def _games(tournament: Tournament, problems: FileProblems) -> None:
     colourless = sum(not p.colours_given for p in tournament.pairings)
     if colourless:
         tournament.notes.append(
-            f"{colourless} unplayed game{'s give' if colourless > 1 else ' gives'} no colours; "
-            "the player of the lower starting rank is recorded as White."
+            ngettext(
+                "%(count)s unplayed game gives no colours; the player of the lower starting "
+                "rank is recorded as White.",
+                "%(count)s unplayed games give no colours; the player of the lower starting "
+                "rank is recorded as White.",
+                colourless,
+            )
+            % {"count": colourless}
         )
     pending = [p for p in tournament.pairings if p.kind == "pending"]
     for round_number in sorted({p.round for p in pending}):
         count = sum(p.round == round_number for p in pending)
         tournament.notes.append(
-            f"Round {round_number}: {count} pairing"
-            f"{'s have' if count > 1 else ' has'} no result yet; not "
-            "recorded."
+            _in_round(
+                round_number,
+                ngettext(
+                    "%(count)s pairing has no result yet; not recorded.",
+                    "%(count)s pairings have no result yet; not recorded.",
+                    count,
+                )
+                % {"count": count},
+            )
         )
 
 
@@ -347,7 +391,6 @@ def _round(
     tournament: Tournament, by_rank: dict[int, Entrant], round_number: int, problems: FileProblems
 ) -> None:
     named: dict[int, Entrant] = {}  # opponent rank -> the line that names them
-    where = f"Round {round_number}: "
     for entrant in tournament.entrants:
         cell = entrant.cell(round_number) or Cell(round_number, None, "", "", 0)
         if cell.opponent is None:
@@ -356,30 +399,30 @@ def _round(
         opponent = by_rank.get(cell.opponent)
         if opponent is None or opponent is entrant:
             reason = (
-                "a player cannot play themselves"
+                gettext("a player cannot play themselves")
                 if opponent
-                else (f"no player line has the starting rank {cell.opponent}")
+                else gettext("no player line has the starting rank %(rank)s")
+                % {"rank": cell.opponent}
             )
-            problems.add(
-                entrant.line,
-                cell.column,
-                f"{where}the opponent {cell.opponent} does not exist ({reason}).",
-            )
+            said = gettext("the opponent %(opponent)s does not exist (%(reason)s).") % {
+                "opponent": cell.opponent,
+                "reason": reason,
+            }
+            problems.add(entrant.line, cell.column, _in_round(round_number, said))
             continue
         if not cell.code and round_number < tournament.rounds:
-            problems.add(
-                entrant.line,
-                cell.column + 7,
-                f"{where}the game against {cell.opponent} has no result; only the last round "
-                "may be saved before its results are in.",
-            )
+            said = gettext(
+                "the game against %(opponent)s has no result; only the last round may be saved "
+                "before its results are in."
+            ) % {"opponent": cell.opponent}
+            problems.add(entrant.line, cell.column + 7, _in_round(round_number, said))
         if cell.opponent in named:
             other = named[cell.opponent]
-            problems.add(
-                entrant.line,
-                cell.column,
-                f"{where}{opponent.name} is paired twice (also on line {other.line}).",
-            )
+            said = gettext("%(name)s is paired twice (also on line %(line)s).") % {
+                "name": opponent.name,
+                "line": other.line,
+            }
+            problems.add(entrant.line, cell.column, _in_round(round_number, said))
             continue
         named[cell.opponent] = entrant
     for rank, entrant in named.items():
@@ -406,17 +449,29 @@ def _pair(
         and _complements(mine.code, theirs.code)
     )
     if not agree:
-        told = f"'{theirs.text}'" if theirs is not None and theirs.opponent else "no game"
+        told = f"'{theirs.text}'" if theirs is not None and theirs.opponent else gettext("no game")
         says = {entrant.line: f"'{mine.text}'", opponent.line: told}
         first, second = sorted(says)
         column = mine.column if second == entrant.line else theirs.column if theirs else 0
         problems.add(
             second,
             column,
-            f"Round {round_number}: lines {first} and {second} disagree "
-            f"about the game of {entrant.name} and {opponent.name}: line "
-            f"{first} says {says[first]}, line {second} says "
-            f"{says[second]}.",
+            _in_round(
+                round_number,
+                gettext(
+                    "lines %(first)s and %(second)s disagree about the game of %(white)s and "
+                    "%(black)s: line %(first)s says %(first_says)s, line %(second)s says "
+                    "%(second_says)s."
+                )
+                % {
+                    "first": first,
+                    "second": second,
+                    "white": entrant.name,
+                    "black": opponent.name,
+                    "first_says": says[first],
+                    "second_says": says[second],
+                },
+            ),
         )
         return
     assert theirs is not None

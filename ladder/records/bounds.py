@@ -7,7 +7,13 @@ from datetime import date
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
-from ratings.rules.calculator import K_ABOVE_MESSAGE, K_BELOW_MESSAGE, MAX_K, MIN_K
+from ladder.records.translations import rules_text_lazy
+from ratings.rules import calculator
+from ratings.rules.calculator import MAX_K, MIN_K
+
+# The rules' sentences, in the reader's language when shown.
+K_BELOW_MESSAGE = rules_text_lazy(calculator.K_BELOW_MESSAGE)
+K_ABOVE_MESSAGE = rules_text_lazy(calculator.K_ABOVE_MESSAGE)
 
 # Any rating a door takes to calculate with (the calculator, the next-game preview); the
 # ratings Ladder stores are bounded by the model fields' own validators.

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from anyascii import anyascii
+from django.utils.translation import gettext
 from rapidfuzz import fuzz, process
 
 from ladder.records.merges import NotDuplicate
@@ -150,34 +151,49 @@ def _judge(a: Person, b: Person, latin: dict[int, str]) -> Candidate | None:
     evidence = [_name_evidence(a, b, latin, similarity)]
     score = similarity
     if a.birth_year and a.birth_year == b.birth_year:
-        evidence.append(f"both born in {a.birth_year}")
+        evidence.append(gettext("both born in %(year)s") % {"year": a.birth_year})
         score += 5
     if a.federation and a.federation == b.federation:
-        evidence.append(f"both of {a.federation}")
+        evidence.append(gettext("both of %(federation)s") % {"federation": a.federation})
         score += 5
     elif a.federation and b.federation:
-        evidence.append(f"federations differ ({a.federation}, {b.federation}): a transfer?")
+        evidence.append(
+            gettext("federations differ (%(first)s, %(second)s): a transfer?")
+            % {"first": a.federation, "second": b.federation}
+        )
         score -= 10
     if bool(a.fide_id) != bool(b.fide_id):
         holder = a if a.fide_id else b
-        evidence.append(f"only {holder.name} (#{holder.pk}) has a FIDE id ({holder.fide_id})")
+        evidence.append(
+            gettext("only %(name)s (#%(id)s) has a FIDE id (%(fide_id)s)")
+            % {"name": holder.name, "id": holder.pk, "fide_id": holder.fide_id}
+        )
         score += 5
     if a.fide_id and a.fide_id == b.fide_id:  # not possible while FIDE ids are unique
-        evidence.append(f"the same FIDE id {a.fide_id}")
+        evidence.append(gettext("the same FIDE id %(fide_id)s") % {"fide_id": a.fide_id})
         score = 100
     return Candidate(a, b, max(0, min(100, round(score))), tuple(evidence))
 
 
 def _name_evidence(a: Person, b: Person, latin: dict[int, str], similarity: float) -> str:
+    names = {"first": a.name, "second": b.name}
+    plain = a.name.isascii() and b.name.isascii()
     if name_key(a.name) == name_key(b.name):
-        return "the same name"
+        return gettext("the same name")
     if latin[a.pk] == latin[b.pk]:
-        if a.name.isascii() and b.name.isascii():
-            return "the same name but for punctuation"
-        return f"the same name transliterated ({a.name} / {b.name})"
+        if plain:
+            return gettext("the same name but for punctuation")
+        return gettext("the same name transliterated (%(first)s / %(second)s)") % names
     if sorted(latin[a.pk].split()) == sorted(latin[b.pk].split()):
-        if a.name.isascii() and b.name.isascii():
-            return f"the same name in another order ({a.name} / {b.name})"
-        return f"the same name transliterated, in another order ({a.name} / {b.name})"
-    scripts = "" if a.name.isascii() and b.name.isascii() else ", transliterated"
-    return f"close names{scripts} ({a.name} / {b.name}: {round(similarity)}% alike)"
+        if plain:
+            return gettext("the same name in another order (%(first)s / %(second)s)") % names
+        return (
+            gettext("the same name transliterated, in another order (%(first)s / %(second)s)")
+            % names
+        )
+    alike = {**names, "percent": round(similarity)}
+    if plain:
+        return gettext("close names (%(first)s / %(second)s: %(percent)s%% alike)") % alike
+    return (
+        gettext("close names, transliterated (%(first)s / %(second)s: %(percent)s%% alike)") % alike
+    )

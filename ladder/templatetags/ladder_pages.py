@@ -11,6 +11,8 @@ from django.conf import settings
 from django.utils.dateformat import format as date_format
 from django.utils.translation import pgettext
 
+from ladder.records import translations
+
 register = template.Library()
 
 MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
@@ -20,6 +22,13 @@ MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
 def club_name() -> str:
     """Return the club's name (``LADDER_CLUB_NAME``, "Ladder" when unset)."""
     return settings.LADDER_CLUB_NAME
+
+
+@register.filter
+def rules_text(text: object) -> str:
+    """A sentence of the rules (a K's reason, a rule line) in the page's language
+    (``ladder.records.translations``); any other text as it is."""
+    return translations.rules_text(text)
 
 
 @register.filter

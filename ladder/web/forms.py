@@ -27,6 +27,7 @@ from ladder.records import (
     RATING_BELOW_MESSAGE,
     RatingList,
 )
+from ladder.records.translations import rules_text, rules_text_lazy
 from ratings.rules import calculator, fide
 
 OTHER = "other"
@@ -55,8 +56,8 @@ class CalculatorForm(forms.Form):
         ("single", gettext_lazy("One game")),
         ("event", gettext_lazy("Several games (an event)")),
     )
-    RESULT_CHOICES = tuple(calculator.RESULT_LABELS.items())
-    METHOD_CHOICES = tuple(calculator.METHOD_LABELS.items())
+    RESULT_CHOICES = tuple((k, rules_text_lazy(v)) for k, v in calculator.RESULT_LABELS.items())
+    METHOD_CHOICES = tuple((k, rules_text_lazy(v)) for k, v in calculator.METHOD_LABELS.items())
     K_CHOICES = (*((str(k), str(k)) for k in calculator.K_PRESETS), (OTHER, gettext_lazy("Other")))
 
     mode = forms.ChoiceField(
@@ -93,11 +94,11 @@ class CalculatorForm(forms.Form):
         min_value=MIN_K,
         max_value=MAX_K,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        help_text=f"Any K from {MIN_K} to {MAX_K}.",
+        help_text=format_lazy(gettext_lazy("Any K from {low} to {high}."), low=MIN_K, high=MAX_K),
         error_messages={
             "min_value": K_BELOW_MESSAGE,
             "max_value": K_ABOVE_MESSAGE,
-            "invalid": "Enter a whole number.",
+            "invalid": gettext_lazy("Enter a whole number."),
         },
     )
     method = forms.ChoiceField(
@@ -150,11 +151,11 @@ class CalculatorForm(forms.Form):
                 raise ValidationError(
                     gettext("Line %(number)s:") % {"number": number}
                     + " "
-                    + calculator.score_message(score)
+                    + rules_text(calculator.score_message(score))
                 )
             games.append((int(rating), units))
         if len(games) > calculator.MAX_EVENT_GAMES:
-            raise ValidationError(calculator.EVENT_TOO_LONG_MESSAGE)
+            raise ValidationError(rules_text(calculator.EVENT_TOO_LONG_MESSAGE))
         return games
 
     def clean(self) -> dict[str, Any]:
@@ -162,12 +163,12 @@ class CalculatorForm(forms.Form):
         data = self.cleaned_data
         missing_k = data.get("k_preset") == OTHER and data.get("k_other") is None
         if missing_k and "k_other" not in self.errors:
-            self.add_error("k_other", calculator.K_MISSING_MESSAGE)
+            self.add_error("k_other", rules_text(calculator.K_MISSING_MESSAGE))
         if data.get("mode") == "event":
             if "games" not in self.errors and not data.get("games"):
-                self.add_error("games", calculator.EVENT_EMPTY_MESSAGE)
+                self.add_error("games", rules_text(calculator.EVENT_EMPTY_MESSAGE))
         elif data.get("opponent") is None and "opponent" not in self.errors:
-            self.add_error("opponent", "Enter the opponent's rating.")
+            self.add_error("opponent", gettext("Enter the opponent's rating."))
         return data
 
     @property

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from ladder.records.translations import rules_text
 from ratings.rules import fide, in_force
 
 
@@ -29,7 +30,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         rating_list = in_force.parse_list(request.GET.get("list"))
         found = in_force.rules_in_force(on, rating_list)
     except in_force.NotInForce as error:
-        context["error"] = str(error)
+        context["error"] = rules_text(error)
         return render(request, "ladder/rules.html", context, status=HTTPStatus.BAD_REQUEST)
     context |= {
         "found": found,

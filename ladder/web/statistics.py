@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from ladder.records import RatingList, default_list, parse_list
 from ladder.web.views import list_choices
@@ -112,12 +114,26 @@ def histogram_chart(bins: list[tuple[int, int]]) -> dict | None:
         return None
     labels = [str(start) for start, _ in bins]
     slots = [
-        [("bar", n, f"{start}–{start + stats.BIN_WIDTH - 1}: {n} players")] for start, n in bins
+        [
+            (
+                "bar",
+                n,
+                ngettext(
+                    "%(low)s–%(high)s: %(count)s player", "%(low)s–%(high)s: %(count)s players", n
+                )
+                % {"low": start, "high": start + stats.BIN_WIDTH - 1, "count": n},
+            )
+        ]
+        for start, n in bins
     ]
     chart = _columns(labels, slots)
     first, last = bins[0][0], bins[-1][0] + stats.BIN_WIDTH - 1
     total = sum(n for _, n in bins)
-    chart["summary"] = f"{total} rated players, rated from {first} to {last}, in 100-point bins."
+    chart["summary"] = ngettext(
+        "%(total)s rated player, rated from %(first)s to %(last)s, in 100-point bins.",
+        "%(total)s rated players, rated from %(first)s to %(last)s, in 100-point bins.",
+        total,
+    ) % {"total": total, "first": first, "last": last}
     return chart
 
 
@@ -128,16 +144,29 @@ def flow_chart(rows: list[stats.PeriodRow]) -> dict | None:
     labels = [r.period.label for r in rows]
     slots = [
         [
-            ("in", r.newcomers, f"{r.period.label}: {r.newcomers} first ratings"),
-            ("out", -r.leavers, f"{r.period.label}: {r.leavers} left"),
+            (
+                "in",
+                r.newcomers,
+                gettext("%(period)s: %(count)s first ratings")
+                % {"period": r.period.label, "count": r.newcomers},
+            ),
+            (
+                "out",
+                -r.leavers,
+                gettext("%(period)s: %(count)s left")
+                % {"period": r.period.label, "count": r.leavers},
+            ),
         ]
         for r in rows
     ]
     chart = _columns(labels, slots)
-    chart["summary"] = (
-        f"{sum(r.newcomers for r in rows)} first ratings and {sum(r.leavers for r in rows)} "
-        f"leavers over {len(rows)} periods."
-    )
+    chart["summary"] = gettext(
+        "%(newcomers)s first ratings and %(leavers)s leavers over %(periods)s periods."
+    ) % {
+        "newcomers": sum(r.newcomers for r in rows),
+        "leavers": sum(r.leavers for r in rows),
+        "periods": len(rows),
+    }
     return chart
 
 
@@ -150,14 +179,15 @@ def drift_chart(rows: list[stats.PeriodRow]) -> dict | None:
     slots = [
         []
         if r.drift is None
-        else [("up" if r.drift >= 0 else "down", r.drift, f"{r.period.label}: {r.drift:+.1f}")]
+        else [("up" if r.drift >= 0 else "down", r.drift, f"{r.period.label}: {_signed(r.drift)}")]
         for r in rows
     ]
     chart = _columns(labels, slots)
     rated = [r.drift for r in rows if r.drift is not None]
-    chart["summary"] = (
-        f"Mean change per period between {min(rated):+.1f} and {max(rated):+.1f} points."
-    )
+    chart["summary"] = gettext("Mean change per period between %(low)s and %(high)s points.") % {
+        "low": _signed(min(rated)),
+        "high": _signed(max(rated)),
+    }
     return chart
 
 
@@ -194,9 +224,17 @@ def mean_chart(rows: list[stats.PeriodRow]) -> dict | None:
         "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots),
         "x_labels": x_labels,
         "y_ticks": ticks,
-        "summary": f"Mean rating of the published list from {values[0]:.0f} to "
-        f"{values[-1]:.0f} over {len(values)} published periods.",
+        "summary": gettext(
+            "Mean rating of the published list from %(first)s to %(last)s over %(periods)s "
+            "published periods."
+        )
+        % {"first": f"{values[0]:.0f}", "last": f"{values[-1]:.0f}", "periods": len(values)},
     }
+
+
+def _signed(value: float) -> str:
+    """A mean change with its sign and one decimal, as the page's language writes decimals."""
+    return ("+" if value >= 0 else "") + number_format(round(value, 1), decimal_pos=1)
 
 
 def _centre(slot: int, slot_w: float) -> float:

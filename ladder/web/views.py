@@ -13,6 +13,8 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext, pgettext
 
 from ladder.records import (
     LIST_FIELDS,
@@ -356,7 +358,6 @@ def _k_helper(query) -> dict:
 # --- the rating chart: inline SVG on a real time axis ---------------------------------------
 
 CHART = {"width": 640, "height": 256, "left": 56, "right": 16, "top": 12, "bottom": 46}
-MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
 def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
@@ -368,9 +369,11 @@ def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
     points: list[tuple[date, int, str]] = []
     for rc in reversed(history):  # oldest first
         if rc.rating_before is not None and not points:
-            points.append((rc.period.start, rc.rating_before, f"opening {rc.period.label}"))
+            opening = gettext("opening %(period)s") % {"period": rc.period.label}
+            points.append((rc.period.start, rc.rating_before, opening))
         if rc.rating_after is not None:
-            points.append((rc.period.end, rc.rating_after, f"after {rc.period.label}"))
+            after = gettext("after %(period)s") % {"period": rc.period.label}
+            points.append((rc.period.end, rc.rating_after, after))
     if not points:
         return None
     first, last = points[0][0], max(points[-1][0], today)
@@ -389,7 +392,7 @@ def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
     step = next(s for s in (50, 100, 200, 250, 500, 1000) if (high - low) / s <= 6)
     y_ticks = [{"y": y(r), "label": r} for r in range(-(-low // step) * step, high + 1, step)]
     x_ticks = [{"x": x(day), "label": text} for day, text in _date_ticks(first, last)]
-    dots = [{"x": x(d), "y": y(r), "label": f"{r} ({why}, {d:%d %b %Y})"} for d, r, why in points]
+    dots = [{"x": x(d), "y": y(r), "label": f"{r} ({why}, {_day(d)})"} for d, r, why in points]
     carry = points[-1][0] < today
     return {
         **c,
@@ -400,10 +403,24 @@ def rating_chart(history: list[RatingChange], *, today: date) -> dict | None:
         "dots": dots,
         "x_ticks": x_ticks,
         "y_ticks": y_ticks,
-        "summary": f"Rating from {points[0][1]} on {first:%d %b %Y} to {points[-1][1]} "
-        f"on {points[-1][0]:%d %b %Y}, between {min(r for _, r, _ in points)} and "
-        f"{max(r for _, r, _ in points)}.",
+        "summary": gettext(
+            "Rating from %(first)s on %(first_day)s to %(last)s on %(last_day)s, between "
+            "%(low)s and %(high)s."
+        )
+        % {
+            "first": points[0][1],
+            "first_day": _day(first),
+            "last": points[-1][1],
+            "last_day": _day(points[-1][0]),
+            "low": min(r for _, r, _ in points),
+            "high": max(r for _, r, _ in points),
+        },
     }
+
+
+def _day(on: date) -> str:
+    """A day as the page's language writes it short (the ``day`` filter's format)."""
+    return date_format(on, pgettext("date format (Django's date filter): 2 Mar 2026", "j M Y"))
 
 
 def _plot_width() -> int:
@@ -422,6 +439,6 @@ def _date_ticks(first: date, last: date) -> list[tuple[date, str]]:
     day = date(first.year, first.month, 1)
     while day <= last:
         if day >= first and (day.month - 1) % step == 0:
-            ticks.append((day, f"{MONTHS[day.month - 1]} {day.year}"))
+            ticks.append((day, date_format(day, "M Y")))
         day = fide.add_months(day, 1)
     return ticks

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ladder.exceptions import ClubInvalid, ConflictError, FileAlreadyImported, PeriodClosedError
@@ -317,7 +318,10 @@ def save_player(*, player: Player, user: Any = None) -> Player:
         raise Player.DoesNotExist(f"Player #{player.pk} no longer exists.")
     if player.pk is not None and stored.filter(merged_into__isnull=False).exists():
         raise ValidationError(
-            f"{player} was merged into another player; unmerge them to change this record."
+            gettext(
+                "%(player)s was merged into another player; unmerge them to change this record."
+            )
+            % {"player": player}
         )
     player.full_clean()
     check_player_name(player)
@@ -342,7 +346,7 @@ def _taken_meanwhile(player: Player) -> ConflictError:
         player.validate_constraints()
     except ValidationError as taken:
         return ConflictError(taken.error_dict)
-    return ConflictError("The player could not be saved; try again.")
+    return ConflictError(gettext("The player could not be saved; try again."))
 
 
 @transaction.atomic
@@ -362,8 +366,10 @@ def add_players(
         storage.insert_players(players)
     except IntegrityError as error:  # a concurrent writer took a FIDE id since the check
         raise ValidationError(
-            "The players could not be added: another import took one of their FIDE ids "
-            "meanwhile; try again."
+            gettext(
+                "The players could not be added: another import took one of their FIDE ids "
+                "meanwhile; try again."
+            )
         ) from error
     # Bulk-written: no save() wrote their first history version, no signal says they changed.
     audit.record_created(Player, [p.pk for p in players], user=_user(user), reason=reason)
@@ -520,7 +526,10 @@ def close_period(*, period: RatingPeriod, user: Any = None) -> RatingPeriod:
     _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if period.is_closed:
-        raise ValidationError(f"The period {period.label} is already closed.", code=CONFLICT)
+        raise ValidationError(
+            gettext("The period %(label)s is already closed.") % {"label": period.label},
+            code=CONFLICT,
+        )
     earlier = (
         RatingPeriod.objects.filter(start__lt=period.start, status=PeriodStatus.OPEN)
         .order_by("start")
@@ -581,7 +590,10 @@ def reopen_period(
     _lock_published(exclusive=True)
     period = RatingPeriod.objects.select_for_update().get(pk=period.pk)
     if not period.is_closed:
-        raise ValidationError(f"The period {period.label} is already open.", code=CONFLICT)
+        raise ValidationError(
+            gettext("The period %(label)s is already open.") % {"label": period.label},
+            code=CONFLICT,
+        )
     correction_window.check_reopen(period, user=_user(user), now=now)
     period.status = PeriodStatus.OPEN
     period.closed_at = None

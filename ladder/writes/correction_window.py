@@ -16,13 +16,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from ladder.exceptions import ReopenRefused
 from ladder.records import RatingPeriod
 from ratings.models import Publication
 
 PERMISSION = "ladder.reopen_after_window"
-PERMISSION_LABEL = "Can reopen a period after its correction window"
+PERMISSION_LABEL = gettext_noop("Can reopen a period after its correction window")
 _NAMED = 10  # holders named in a refusal; the rest are counted
 
 
@@ -49,24 +50,40 @@ def check_reopen(period: RatingPeriod, *, user: Any, now: datetime | None = None
         return
     if user is not None and user.is_authenticated and user.has_perm(PERMISSION):
         return
-    days = settings.LADDER_CORRECTION_WINDOW_DAYS
+    days = int(settings.LADDER_CORRECTION_WINDOW_DAYS or 0)  # set: the window has ended
     raise ReopenRefused(
-        f"The correction window of {period.label} ({days} day{'' if days == 1 else 's'} after "
-        f"its list was first published) ended on {_day(ends)}; reopening it now needs the "
-        f"permission “{PERMISSION_LABEL}”, which {holders_sentence()}"
+        ngettext(
+            "The correction window of %(period)s (%(days)s day after its list was first "
+            "published) ended on %(day)s; reopening it now needs the permission "
+            "“%(permission)s”, which %(holders)s",
+            "The correction window of %(period)s (%(days)s days after its list was first "
+            "published) ended on %(day)s; reopening it now needs the permission "
+            "“%(permission)s”, which %(holders)s",
+            days,
+        )
+        % {
+            "period": period.label,
+            "days": days,
+            "day": _day(ends),
+            "permission": gettext(PERMISSION_LABEL),
+            "holders": holders_sentence(),
+        }
     )
 
 
 def describe(period: RatingPeriod, *, now: datetime | None = None) -> str:
     """Say how long ``period`` may still be reopened, for the administrators' pages."""
     if settings.LADDER_CORRECTION_WINDOW_DAYS is None:
-        return "None: the club sets no correction window."
+        return gettext("None: the club sets no correction window.")
     ends = window_end(period)
     if ends is None:
-        return "Starts when the period's list is first published."
+        return gettext("Starts when the period's list is first published.")
     if (now or timezone.now()) <= ends:
-        return f"Open until {_day(ends)}."
-    return f"Ended on {_day(ends)}; reopening needs the permission “{PERMISSION_LABEL}”."
+        return gettext("Open until %(day)s.") % {"day": _day(ends)}
+    return gettext("Ended on %(day)s; reopening needs the permission “%(permission)s”.") % {
+        "day": _day(ends),
+        "permission": gettext(PERMISSION_LABEL),
+    }
 
 
 def holders() -> tuple[list[str], list[str]]:
@@ -96,26 +113,40 @@ def holders_sentence() -> str:
     """Say who holds the permission, as the end of a sentence."""
     granted, superusers = holders()
     if not granted and not superusers:
-        return (
+        return gettext(
             "nobody holds: ask whoever runs the server to create an administrator "
             "(manage.py createsuperuser) who can grant it."
         )
     named = granted[:_NAMED]
     if len(granted) > _NAMED:
-        named.append(f"{len(granted) - _NAMED} more")
+        named.append(_more(len(granted) - _NAMED))
     if superusers:
         shown = superusers[:_NAMED] + (
-            [f"{len(superusers) - _NAMED} more"] if len(superusers) > _NAMED else []
+            [_more(len(superusers) - _NAMED)] if len(superusers) > _NAMED else []
         )
-        plural = len(superusers) > 1
-        noun = "administrators (superusers)" if plural else "administrator (superuser)"
-        named.append(f"the {noun} {_and(shown)}")
-    one = len(granted) + len(superusers) == 1
-    return f"{_and(named)} {'holds' if one else 'hold'}."
+        named.append(
+            ngettext(
+                "the administrator (superuser) %(names)s",
+                "the administrators (superusers) %(names)s",
+                len(superusers),
+            )
+            % {"names": _and(shown)}
+        )
+    holding = len(granted) + len(superusers)
+    return ngettext("%(names)s holds.", "%(names)s hold.", holding) % {"names": _and(named)}
+
+
+def _more(count: int) -> str:
+    return gettext("%(count)s more") % {"count": count}
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    if len(items) == 1:
+        return items[0]
+    return gettext("%(first)s and %(second)s") % {
+        "first": ", ".join(items[:-1]),
+        "second": items[-1],
+    }
 
 
 def _day(moment: datetime) -> str:

@@ -18,6 +18,8 @@ from itertools import islice
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from ladder.records import (
     ENTRY_RATING_FLOOR,
@@ -56,7 +58,9 @@ class Change:
 
     def __str__(self) -> str:
         said = f"{self.player} ({self.fide_id}): {self.field} {self.old!r} -> {self.new!r}"
-        return f"{said} NOT CHANGED: {self.note}" if self.note else said
+        if self.note:
+            return gettext("%(change)s NOT CHANGED: %(note)s") % {"change": said, "note": self.note}
+        return said
 
 
 @dataclass
@@ -73,16 +77,31 @@ class FideListReport:
 
     def lines(self) -> list[str]:
         """The report as a rating officer reads it."""
-        done = "would be" if self.dry_run else "were"
-        head = [
-            f"FIDE list of {self.month:%Y-%m}: {self.rows:,} players stored; {self.matched} of "
-            f"the club's players are on it; {len(self.changes)} changes {done} made, "
-            f"{len(self.added)} players {done} added."
-        ]
+        if self.dry_run:
+            head = gettext(
+                "FIDE list of %(month)s: %(rows)s players stored; %(matched)s of the club's "
+                "players are on it; %(changes)s changes would be made, %(added)s players would "
+                "be added."
+            )
+        else:
+            head = gettext(
+                "FIDE list of %(month)s: %(rows)s players stored; %(matched)s of the club's "
+                "players are on it; %(changes)s changes were made, %(added)s players were added."
+            )
+        counts = {
+            "month": f"{self.month:%Y-%m}",
+            "rows": number_format(self.rows, force_grouping=True),
+            "matched": self.matched,
+            "changes": len(self.changes),
+            "added": len(self.added),
+        }
         return [
-            *head,
-            *(f"changed: {c}" for c in self.changes),
-            *(f"added: {p.name} ({p.fide_id})" for p in self.added),
+            head % counts,
+            *(gettext("changed: %(change)s") % {"change": c} for c in self.changes),
+            *(
+                gettext("added: %(name)s (%(fide_id)s)") % {"name": p.name, "fide_id": p.fide_id}
+                for p in self.added
+            ),
             *self.notes,
         ]
 
@@ -280,8 +299,17 @@ def new_player(values: dict[str, object], notes: list[str]) -> Player:
         assert isinstance(rating, int)
         if not ENTRY_RATING_FLOOR <= rating <= MAX_RATING:
             notes.append(
-                f"{player.name} ({player.fide_id}): the {rating_list} rating {rating} is below "
-                f"the floor of {ENTRY_RATING_FLOOR}; added unrated on that list."
+                gettext(
+                    "%(name)s (%(fide_id)s): the %(list)s rating %(rating)s is below the floor "
+                    "of %(floor)s; added unrated on that list."
+                )
+                % {
+                    "name": player.name,
+                    "fide_id": player.fide_id,
+                    "list": rating_list,
+                    "rating": rating,
+                    "floor": ENTRY_RATING_FLOOR,
+                }
             )
             continue
         setattr(player, fields.entry_rating, rating)

@@ -25,6 +25,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from simple_history.utils import bulk_update_with_history
 
 from ladder.exceptions import ReopenRefused
@@ -61,20 +62,33 @@ class MergeOutcome:
     def describe(self) -> str:
         """One sentence for a door to show."""
         record = self.record
-        verb = "Unmerged" if record.undone_at else "Merged"
-        what = f"{self.games} game{'' if self.games == 1 else 's'}"
+        what = ngettext("%(count)d game", "%(count)d games", self.games) % {"count": self.games}
         if self.base_corrections:
-            what += f" and {self.base_corrections} base correction"
-            what += "" if self.base_corrections == 1 else "s"
-        where = f" from {self.from_period.label}" if self.from_period else ""
-        if record.undone_at:
-            said = f"{verb} {record.merged} from {record.kept}: {what} moved back"
+            what = ngettext(
+                "%(games)s and %(count)d base correction",
+                "%(games)s and %(count)d base corrections",
+                self.base_corrections,
+            ) % {"games": what, "count": self.base_corrections}
+        names = {"merged": record.merged, "kept": record.kept, "what": what}
+        if record.undone_at and self.from_period:
+            said = gettext(
+                "Unmerged %(merged)s from %(kept)s: %(what)s moved back, rated again from "
+                "%(period)s."
+            )
+        elif record.undone_at:
+            said = gettext("Unmerged %(merged)s from %(kept)s: %(what)s moved back.")
+        elif self.from_period:
+            said = gettext(
+                "Merged %(merged)s into %(kept)s: %(what)s moved, rated again from %(period)s."
+            )
         else:
-            said = f"{verb} {record.merged} into {record.kept}: {what} moved"
-        said += f", rated again{where}." if self.from_period else "."
+            said = gettext("Merged %(merged)s into %(kept)s: %(what)s moved.")
+        said %= {**names, "period": self.from_period.label if self.from_period else ""}
         if self.revisions:
             labels = sorted({p.period.label for p in self.revisions})
-            said += f" Revised published lists: {', '.join(labels)}."
+            said += " " + gettext("Revised published lists: %(labels)s.") % {
+                "labels": ", ".join(labels)
+            }
         return said
 
 
@@ -82,7 +96,7 @@ def clean_reason(reason: str | None, *, required: bool) -> str:
     """The reason stripped; raise a ``reason`` field error when it is missing or unprintable."""
     reason = (reason or "").strip()
     if required and not reason:
-        raise ValidationError({"reason": "Give a reason for the merge; it is recorded."})
+        raise ValidationError({"reason": gettext("Give a reason for the merge; it is recorded.")})
     try:
         refuse_control_characters_but_lines(reason)
     except ValidationError as error:
@@ -98,16 +112,18 @@ def lock_pair(keep_id: Any, other_id: Any) -> tuple[Player, Player]:
         try:
             ids[name] = int(value)
         except (TypeError, ValueError):
-            errors[name] = f"“{value}” is not a player id (a whole number)."
+            errors[name] = gettext("“%(value)s” is not a player id (a whole number).") % {
+                "value": value
+            }
     if errors:
         raise ValidationError(errors)
     if ids["keep"] == ids["other"]:
-        raise ValidationError({"other": "A player cannot be merged with themselves."})
+        raise ValidationError({"other": gettext("A player cannot be merged with themselves.")})
     locked = Player.objects.select_for_update().filter(pk__in=ids.values()).order_by("pk")
     found = {p.pk: p for p in locked}
     for name, pk in ids.items():
         if pk not in found:
-            errors[name] = f"There is no player #{pk}."
+            errors[name] = gettext("There is no player #%(id)s.") % {"id": pk}
     if errors:
         raise ValidationError(errors)
     return found[ids["keep"]], found[ids["other"]]
@@ -118,20 +134,22 @@ def lock_merged(other_id: Any) -> Player:
     try:
         pk = int(other_id)
     except (TypeError, ValueError):
-        message = f"“{other_id}” is not a player id (a whole number)."
+        message = gettext("“%(value)s” is not a player id (a whole number).") % {"value": other_id}
         raise ValidationError({"other": message}) from None
     record = PlayerMerge.objects.active().filter(merged_id=pk).first()
     ids = {pk} | ({record.kept_id} if record is not None else set())
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
     if pk not in locked:
-        raise ValidationError({"other": f"There is no player #{pk}."})
+        raise ValidationError({"other": gettext("There is no player #%(id)s.") % {"id": pk}})
     return locked[pk]
 
 
 def remember_not_duplicate(first: Player, second: Player, *, user: Any, note: str) -> NotDuplicate:
     """Record (once) that two players are different people."""
     if first.pk == second.pk:
-        raise ValidationError({"other": "A player is always the same person as themselves."})
+        raise ValidationError(
+            {"other": gettext("A player is always the same person as themselves.")}
+        )
     low, high = sorted((first, second), key=lambda p: p.pk)
     try:
         refuse_control_characters_but_lines(note)
@@ -194,13 +212,14 @@ def unmerge(*, merged: Player, reason: str, user: Any, now: datetime | None) -> 
     if record is None:
         raise _conflict(
             "other",
-            f"{merged} is not merged into anyone; nothing to undo.",
+            gettext("%(player)s is not merged into anyone; nothing to undo.") % {"player": merged},
         )
     kept = Player.objects.get(pk=record.kept_id)  # locked with it (``lock_merged``)
     if kept.merged_into_id is not None:
         raise _conflict(
             "other",
-            f"{kept} was merged into player #{kept.merged_into_id} since; unmerge {kept} first.",
+            gettext("%(player)s was merged into player #%(id)s since; unmerge %(player)s first.")
+            % {"player": kept, "id": kept.merged_into_id},
         )
     moved = record.moved
     games = list(
@@ -250,13 +269,14 @@ def _check_not_merged(kept: Player, merged: Player) -> None:
     if merged.merged_into_id is not None:
         raise _conflict(
             "other",
-            f"{merged} was merged into player #{merged.merged_into_id} already.",
+            gettext("%(player)s was merged into player #%(id)s already.")
+            % {"player": merged, "id": merged.merged_into_id},
         )
     if kept.merged_into_id is not None:
         raise _conflict(
             "keep",
-            f"{kept} was merged into player #{kept.merged_into_id}; merge into "
-            "that player instead.",
+            gettext("%(player)s was merged into player #%(id)s; merge into that player instead.")
+            % {"player": kept, "id": kept.merged_into_id},
         )
 
 
@@ -266,8 +286,11 @@ def _check_games(kept: Player, merged: Player, games: list[Game]) -> None:
         if {game.white_id, game.black_id} == {kept.pk, merged.pk}:
             raise _conflict(
                 "other",
-                f"{merged} played {kept} (game #{game.pk} on {game.date}); merged, "
-                "a player would play themselves.",
+                gettext(
+                    "%(merged)s played %(kept)s (game #%(game)s on %(date)s); merged, a player "
+                    "would play themselves."
+                )
+                % {"merged": merged, "kept": kept, "game": game.pk, "date": game.date},
             )
     rounds = {(g.date, g.event, g.round): g for g in games if g.round}
     if not rounds:
@@ -283,9 +306,20 @@ def _check_games(kept: Player, merged: Player, games: list[Game]) -> None:
         if other is not None:
             raise _conflict(
                 "other",
-                f"Round {round_} of {event or 'the event'} on {day}: {kept} "
-                f"played game #{pk} and {merged} game #{other.pk}; merged, a player would "
-                "play twice in one round.",
+                gettext(
+                    "Round %(round)s of %(event)s on %(date)s: %(kept)s played game #%(game)s "
+                    "and %(merged)s game #%(other)s; merged, a player would play twice in one "
+                    "round."
+                )
+                % {
+                    "round": round_,
+                    "event": event or gettext("the event"),
+                    "date": day,
+                    "kept": kept,
+                    "game": pk,
+                    "merged": merged,
+                    "other": other.pk,
+                },
             )
 
 
@@ -299,9 +333,18 @@ def _check_corrections(kept: Player, merged: Player, corrections: list[BaseCorre
         if other is not None:
             raise _conflict(
                 "other",
-                f"Both {kept} and {merged} have a base correction of the "
-                f"{own.rating_list} list in {own.period.label} (#{own.pk} and #{other.pk}); "
-                "delete one first.",
+                gettext(
+                    "Both %(kept)s and %(merged)s have a base correction of the %(list)s list "
+                    "in %(period)s (#%(own)s and #%(other)s); delete one first."
+                )
+                % {
+                    "kept": kept,
+                    "merged": merged,
+                    "list": own.rating_list,
+                    "period": own.period.label,
+                    "own": own.pk,
+                    "other": other.pk,
+                },
             )
 
 
@@ -309,8 +352,16 @@ def _check_fide_ids(kept: Player, merged: Player) -> None:
     if kept.fide_id and merged.fide_id and kept.fide_id != merged.fide_id:
         raise _conflict(
             "other",
-            f"{kept.name} and {merged.name} have different FIDE ids "
-            f"({kept.fide_id} and {merged.fide_id}): FIDE lists them as two people.",
+            gettext(
+                "%(kept)s and %(merged)s have different FIDE ids (%(kept_id)s and "
+                "%(merged_id)s): FIDE lists them as two people."
+            )
+            % {
+                "kept": kept.name,
+                "merged": merged.name,
+                "kept_id": kept.fide_id,
+                "merged_id": merged.fide_id,
+            },
         )
 
 
@@ -323,7 +374,9 @@ def _check_window(start: RatingPeriod | None, *, user: Any, now: datetime | None
             correction_window.check_reopen(period, user=user, now=now)
         except ReopenRefused as error:
             raise ReopenRefused(
-                f"It changes the published list of {period.label}. {error.messages[0]}"
+                gettext("It changes the published list of %(period)s.") % {"period": period.label}
+                + " "
+                + error.messages[0]
             ) from error
 
 
@@ -444,7 +497,10 @@ def _rate_again(
     pending = RatingRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).first()
     if pending is not None:
         raise ValidationError(
-            f"The ratings are still being computed (rating run #{pending.pk}); try again once "
-            "it has finished, so that the revised lists are published whole."
+            gettext(
+                "The ratings are still being computed (rating run #%(run)s); try again once it "
+                "has finished, so that the revised lists are published whole."
+            )
+            % {"run": pending.pk}
         )
     return publication.revise_from(start, reason=reason, user=user)

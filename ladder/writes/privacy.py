@@ -23,6 +23,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 
 from ladder.records import Game, IdempotentRequest, PeriodLog, Player, RatingPeriod
 from ladder.records import versions as data_version
@@ -59,12 +60,15 @@ def check_reason(reason: str) -> str:
     """Return the reason stripped, or raise ``ValidationError`` on ``reason`` saying why not."""
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError({"reason": "Give a reason for the erasure; it is recorded."})
+        raise ValidationError({"reason": gettext("Give a reason for the erasure; it is recorded.")})
     if len(reason) > reason_room():
         raise ValidationError(
             {
-                "reason": f"Keep the reason to {reason_room()} characters (it has {len(reason)}); "
-                "it is recorded whole in the player's history."
+                "reason": gettext(
+                    "Keep the reason to %(most)s characters (it has %(length)s); it is recorded "
+                    "whole in the player's history."
+                )
+                % {"most": reason_room(), "length": len(reason)}
             }
         )
     try:
@@ -81,10 +85,21 @@ def erasure_version(player: Player) -> Any:
 
 
 def already_erased_message(player: Player, version: Any) -> str:
-    by = f" by {version.history_user}" if version.history_user else ""
+    values = {
+        "name": player.name,
+        "when": f"{version.history_date:%Y-%m-%d %H:%M}",
+        "user": version.history_user,
+    }
+    if version.history_user:
+        return (
+            gettext(
+                "%(name)s was erased already on %(when)s by %(user)s; there is nothing left to "
+                "erase."
+            )
+            % values
+        )
     return (
-        f"{player.name} was erased already on {version.history_date:%Y-%m-%d %H:%M}{by}; "
-        "there is nothing left to erase."
+        gettext("%(name)s was erased already on %(when)s; there is nothing left to erase.") % values
     )
 
 

@@ -118,10 +118,10 @@ def write_club(plan: ClubPlan, *, user: Any) -> dict[str, int]:
         "publications": len(plan.publications),
     }
     extra = {
-        "base corrections": len(plan.base_corrections),
+        "base_corrections": len(plan.base_corrections),
         "merges": len(plan.merges),
-        "not-duplicate answers": len(plan.not_duplicates),
-        "FIDE list rows": len(plan.fide_list),
+        "not_duplicates": len(plan.not_duplicates),
+        "fide_list_rows": len(plan.fide_list),
     }
     return counts | {name: n for name, n in extra.items() if n}
 

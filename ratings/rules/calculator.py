@@ -12,26 +12,33 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ratings.rules import fide
+from ratings.rules.wording import gettext_noop
 
 ROUND_GAPS = (0, 50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800)
 K_ARTICLE = "FIDE Rating Regulations, article 8.3.3"
 
 # --- the options every door offers (the page's form and the API read them here) ---------------
 
-METHOD_LABELS = {fide.METHOD_FIDE: "FIDE table (8.1.2)", fide.METHOD_ELO: "Classic Elo formula"}
+METHOD_LABELS = {
+    fide.METHOD_FIDE: gettext_noop("FIDE table (8.1.2)"),
+    fide.METHOD_ELO: gettext_noop("Classic Elo formula"),
+}
 # Any K a club (setting LADDER_CLUB_K) or a calculation may use: FIDE's own are 40, 20 and 10
 # (8.3.3), and many club and online calculators use 32. Here, not beside the models, because
 # the settings read it before Django's models can load.
 MIN_K, MAX_K = 1, 100
 K_PRESETS = (40, 20, 10, 32)
-K_BELOW_MESSAGE = f"K must be at least {MIN_K}."
-K_ABOVE_MESSAGE = f"K must be at most {MAX_K}."
-K_MISSING_MESSAGE = f"Enter a K from {MIN_K} to {MAX_K}, or pick a preset."
+K_BELOW_MESSAGE = gettext_noop("K must be at least %(min)s.") % {"min": MIN_K}
+K_ABOVE_MESSAGE = gettext_noop("K must be at most %(max)s.") % {"max": MAX_K}
+K_MISSING_MESSAGE = gettext_noop("Enter a K from %(min)s to %(max)s, or pick a preset.") % {
+    "min": MIN_K,
+    "max": MAX_K,
+}
 # The games of one event: 200, the API's limit since it was published (a month of a busy
 # blitz player's games), which the page's 100 narrowed for no reason of its own.
 MAX_EVENT_GAMES = 200
-EVENT_TOO_LONG_MESSAGE = f"Enter at most {MAX_EVENT_GAMES} games."
-EVENT_EMPTY_MESSAGE = "Enter at least one game."
+EVENT_TOO_LONG_MESSAGE = gettext_noop("Enter at most %(most)s games.") % {"most": MAX_EVENT_GAMES}
+EVENT_EMPTY_MESSAGE = gettext_noop("Enter at least one game.")
 
 
 def rules_by_default(method: str) -> dict[str, bool]:
@@ -69,13 +76,18 @@ SCORE_WORDS = {
     **dict.fromkeys(("½", "1/2", "0.5", ".5", "=", "d", "draw"), fide.UNIT // 2),
     **dict.fromkeys(("0", "0.0", "l", "loss"), 0),
 }
-SCORE_HELP = "1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =)"
-RESULT_LABELS = {"win": "Win", "draw": "Draw", "loss": "Loss"}
+SCORE_HELP = gettext_noop("1, ½ or 0 (also win, draw, loss, 0.5, 1/2, =)")
+RESULT_LABELS = {
+    "win": gettext_noop("Win"),
+    "draw": gettext_noop("Draw"),
+    "loss": gettext_noop("Loss"),
+}
+_NOT_A_SCORE = gettext_noop("'%(word)s' is not a score; use %(scores)s.")
 
 
 def score_message(word: str) -> str:
     """Say that ``word`` is no score, and which words are."""
-    return f"'{word}' is not a score; use {SCORE_HELP}."
+    return _NOT_A_SCORE % {"word": word, "scores": SCORE_HELP}
 
 
 def score_units(word: str) -> int | None:

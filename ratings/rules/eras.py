@@ -42,7 +42,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from ratings.rules import fide
+from ratings.rules import fide, wording
+from ratings.rules.wording import gettext_noop
 
 T = TypeVar("T")
 
@@ -75,11 +76,19 @@ class Rule(Generic[T]):
     @property
     def since_text(self) -> str:
         """Say from when the rule applies ("1 Jul 2009", or "before 1 Jul 2009")."""
-        return f"before {_day(FIRST_DATED_CHANGE)}" if self.since == OLDEST else _day(self.since)
+        return before(FIRST_DATED_CHANGE) if self.since == OLDEST else _day(self.since)
 
 
 def _day(on: date) -> str:
     return f"{on.day} {on:%b %Y}"
+
+
+_BEFORE = gettext_noop("before %(day)s")
+
+
+def before(on: date) -> str:
+    """Say "before 1 Jul 2009" (a ``wording`` template: the doors translate it)."""
+    return _BEFORE % {"day": _day(on)}
 
 
 # --- K (8.3.3) -----------------------------------------------------------------------------
@@ -156,19 +165,19 @@ class TieredK:
             return _club_k(club_k)
         new = rated_games < fide.K_NEW_PLAYER_GAMES
         if new and self.new_player_first:
-            return fide.KFactor(self.new_player, f"fewer than 30 rated games ({rated_games})")
+            return fide.KFactor(self.new_player, wording.fill(fide._K_NEW_PLAYER[1], rated_games))
         if peak_rating is not None and peak_rating >= fide.K_FOR_GOOD_PEAK:
-            return fide.KFactor(self.for_good, f"published 2400+ (peak {peak_rating}), for good")
+            return fide.KFactor(self.for_good, wording.fill(fide._K_FOR_GOOD[1], peak_rating))
         if (
             self.junior_max_age is not None
             and birth_year is not None
             and year - birth_year <= self.junior_max_age
             and (peak_rating is None or peak_rating < fide.K_JUNIOR_PEAK_BELOW)
         ):
-            return fide.KFactor(self.new_player, f"junior, born {birth_year}, never 2300+")
+            return fide.KFactor(self.new_player, wording.fill(fide._K_JUNIOR[1], birth_year))
         if new:
-            return fide.KFactor(self.new_player, f"fewer than 30 rated games ({rated_games})")
-        return fide.KFactor(self.established, f"{rated_games} rated games, never 2400+")
+            return fide.KFactor(self.new_player, wording.fill(fide._K_NEW_PLAYER[1], rated_games))
+        return fide.KFactor(self.established, wording.fill(fide._K_ESTABLISHED[1], rated_games))
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +198,10 @@ class FlatK:
         """Return the one K (a club K still replaces it)."""
         if club_k is not None:
             return _club_k(club_k)
-        return fide.KFactor(self.value, "the same K for every player on this list")
+        return fide.KFactor(self.value, _FLAT_K)
+
+
+_FLAT_K = gettext_noop("the same K for every player on this list")
 
 
 # --- the difference cap (8.3.1) and the 600-point rule (R&B 7.3.1) -------------------------
@@ -336,8 +348,12 @@ class EraSettings:
             )
 
 
-_K_2009_TEXT = "K {new} (fewer than 30 games) / {est} / 10 (once 2400 reached, for good)"
-_CAP_TEXT = "a rating difference beyond {0} counts as {0} ({0}-point rule)"
+_K_2009_TEXT = gettext_noop(
+    "K %(new)s (fewer than 30 games) / %(established)s / 10 (once 2400 reached, for good)"
+)
+_CAP_TEXT = gettext_noop(
+    "a rating difference beyond %(points)s counts as %(points)s (%(points)s-point rule)"
+)
 
 
 def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
@@ -348,23 +364,31 @@ def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
     )
     return {
         "k": (
-            Rule(k2009, OLDEST, "B.02.10", _K_2009_TEXT.format(new=25, est=15)),
-            Rule(k2011, settings.k30_from, "8.3.3", _K_2009_TEXT.format(new=30, est=15), False),
+            Rule(k2009, OLDEST, "B.02.10", _K_2009_TEXT % {"new": 25, "established": 15}),
+            Rule(
+                k2011,
+                settings.k30_from,
+                "8.3.3",
+                _K_2009_TEXT % {"new": 30, "established": 15},
+                False,
+            ),  # fmt: skip
             Rule(TieredK(40, 20, 10, junior_max_age=17), date(2014, 7, 1), "8.3.3", _K_2014_TEXT),
             Rule(TodaysK(), date(2022, 1, 1), "8.3.3", _K_TODAY_TEXT),
         ),
         "seven_hundred": (
-            Rule(False, OLDEST, "B.02.10", "no limit on K x games"),
+            Rule(False, OLDEST, "B.02.10", gettext_noop("no limit on K x games")),
             Rule(True, settings.standard_700_from, "8.3.3", _700_TEXT, False),
         ),
         "cap": (
-            Rule(DifferenceCap(350), OLDEST, "B.02.10", _CAP_TEXT.format(350)),
-            Rule(DifferenceCap(400), FIRST_DATED_CHANGE, "8.3.1", _CAP_TEXT.format(400)),
+            Rule(DifferenceCap(350), OLDEST, "B.02.10", _cap_text(350)),
+            Rule(DifferenceCap(400), FIRST_DATED_CHANGE, "8.3.1", _cap_text(400)),
             Rule(_ONCE, date(2022, 1, 1), "8.3.1", _ONCE_TEXT),
-            Rule(DifferenceCap(400), date(2024, 3, 1), "8.3.1", _CAP_TEXT.format(400)),
+            Rule(DifferenceCap(400), date(2024, 3, 1), "8.3.1", _cap_text(400)),
             Rule(_EXEMPT, fide.CAP_EXEMPTION_FROM, "8.3.1", _EXEMPT_TEXT),
         ),
-        "six_hundred": (Rule(None, OLDEST, "R&B 7.3.1", "no 600-point rule on this list"),),
+        "six_hundred": (
+            Rule(None, OLDEST, "R&B 7.3.1", gettext_noop("no 600-point rule on this list")),
+        ),
         "floor": (
             _floor(settings.floor_before_2009, OLDEST, "B.02.10", established=False),
             _floor(1200, FIRST_DATED_CHANGE, "7.2.1"),
@@ -372,7 +396,9 @@ def _standard(settings: EraSettings) -> dict[str, tuple[Rule[Any], ...]]:
             _floor(fide.FLOOR, date(2024, 3, 1), "7.2.1"),
         ),
         "first_rating": _FIRST_RATING,
-        "seeded_from_standard": (Rule(False, OLDEST, "R&B 7.2.1", "this is the standard list"),),
+        "seeded_from_standard": (
+            Rule(False, OLDEST, "R&B 7.2.1", gettext_noop("this is the standard list")),
+        ),
     }
 
 
@@ -380,17 +406,17 @@ def _rapid_blitz() -> dict[str, tuple[Rule[Any], ...]]:
     """Return the rapid and blitz lists' rules from 1 January 2012 (FIDE.md 9, 9a, 10.2)."""
     return {
         "k": (
-            Rule(FlatK(20), RAPID_BLITZ_FROM, "R&B (2012)", "K 20 for every player"),
-            Rule(TodaysK(), RAPID_BLITZ_FOLLOW_STANDARD, "8.3.3", _K_TODAY_TEXT + " (this list)"),
+            Rule(FlatK(20), RAPID_BLITZ_FROM, "R&B (2012)", gettext_noop("K 20 for every player")),
+            Rule(TodaysK(), RAPID_BLITZ_FOLLOW_STANDARD, "8.3.3", _K_TODAY_THIS_LIST_TEXT),
         ),
         "seven_hundred": (Rule(True, RAPID_BLITZ_FROM, "R&B (2012)", _700_TEXT),),
         "cap": (
-            Rule(DifferenceCap(400), RAPID_BLITZ_FROM, "R&B 7.3.1", _CAP_TEXT.format(400), False),
+            Rule(DifferenceCap(400), RAPID_BLITZ_FROM, "R&B 7.3.1", _cap_text(400), False),
             Rule(_ONCE, RAPID_BLITZ_FOLLOW_STANDARD, "R&B 7.3.1", _ONCE_TEXT, False),
-            Rule(DifferenceCap(400), date(2024, 3, 1), "R&B 7.3.1", _CAP_TEXT.format(400)),
+            Rule(DifferenceCap(400), date(2024, 3, 1), "R&B 7.3.1", _cap_text(400)),
         ),
         "six_hundred": (
-            Rule(None, RAPID_BLITZ_FROM, "R&B 7.3.1", "no 600-point rule"),
+            Rule(None, RAPID_BLITZ_FROM, "R&B 7.3.1", gettext_noop("no 600-point rule")),
             Rule(SixHundredRule(), date(2024, 12, 1), "R&B 7.3.1", _600_TEXT),
         ),
         "floor": (
@@ -403,8 +429,16 @@ def _rapid_blitz() -> dict[str, tuple[Rule[Any], ...]]:
 
 
 def _floor(value: int, since: date, article: str, *, established: bool = True) -> Rule[int]:
-    text = f"floor {value}: a rating below it is not published; the player is unrated again"
-    return Rule(value, since, article, text, established)
+    return Rule(value, since, article, _FLOOR_TEXT % {"floor": value}, established)
+
+
+_FLOOR_TEXT = gettext_noop(
+    "floor %(floor)s: a rating below it is not published; the player is unrated again"
+)
+
+
+def _cap_text(points: int) -> str:
+    return _CAP_TEXT % {"points": points}
 
 
 def _from(timeline: tuple[Rule[Any], ...], start: date, known: date) -> tuple[Rule[Any], ...]:
@@ -422,41 +456,59 @@ def _from(timeline: tuple[Rule[Any], ...], start: date, known: date) -> tuple[Ru
     )
 
 
-_K_2014_TEXT = (
+_K_2014_TEXT = gettext_noop(
     "K 40 (fewer than 30 games; juniors under 18 while never 2300+) / 20 / 10 "
     "(once 2400 published, for good)"
 )
-_K_TODAY_TEXT = (
+_K_TODAY_TEXT = gettext_noop(
     "K 40 (fewer than 30 games; juniors to the end of the year they turn 18 while never "
     "2300+) / 20 / 10 (once 2400 published, for good)"
 )
-_700_TEXT = "K x n <= 700: with n games in a period K is cut to floor(700 / n)"
+_K_TODAY_THIS_LIST_TEXT = gettext_noop(
+    "K 40 (fewer than 30 games; juniors to the end of the year they turn 18 while never "
+    "2300+) / 20 / 10 (once 2400 published, for good) (this list)"
+)
+_700_TEXT = gettext_noop("K x n <= 700: with n games in a period K is cut to floor(700 / n)")
 _ONCE = DifferenceCap(400, once_per_tournament=True)
-_ONCE_TEXT = _CAP_TEXT.format(400) + " in only one game per tournament, the largest gap"
+_ONCE_TEXT = gettext_noop(
+    "a rating difference beyond %(points)s counts as %(points)s (%(points)s-point rule) in only "
+    "one game per tournament, the largest gap"
+) % {"points": 400}
 _EXEMPT = DifferenceCap(400, exempt_from=fide.CAP_EXEMPT_RATING)
-_EXEMPT_TEXT = _CAP_TEXT.format(400) + "; a player rated 2650+ uses the real difference"
-_600_TEXT = "a game 600+ points apart is not rated when either player is rated above 2600"
-_SEED_TEXT = "an unrated player with a standard rating is rated with it (considered rated)"
+_EXEMPT_TEXT = gettext_noop(
+    "a rating difference beyond %(points)s counts as %(points)s (%(points)s-point rule); a "
+    "player rated 2650+ uses the real difference"
+) % {"points": 400}
+_600_TEXT = gettext_noop(
+    "a game 600+ points apart is not rated when either player is rated above 2600"
+)
+_SEED_TEXT = gettext_noop(
+    "an unrated player with a standard rating is rated with it (considered rated)"
+)
 _FIRST_RATING = (
     Rule(
         FIRST_RATING_PERFORMANCE,
         OLDEST,
         "8.2",
-        "average of rated opponents + dp(p), the performance",
+        gettext_noop("average of rated opponents + dp(p), the performance"),
         established=False,
     ),
     Rule(
         FIRST_RATING_AVERAGE_PLUS_20,
         date(2022, 1, 1),
         "8.2",
-        "5 games against rated opponents; average of rated opponents + 20 per half point "
-        "above 50 % (+ dp below 50 %)",
+        gettext_noop(
+            "5 games against rated opponents; average of rated opponents + 20 per half point "
+            "above 50 % (+ dp below 50 %)"
+        ),
     ),
     Rule(
         FIRST_RATING_HYPOTHETICAL_1800,
         date(2024, 3, 1),
         "7.1.4, 8.2",
-        "two hypothetical 1800 opponents, both drawn; at most 2200, over at most 26 months",
+        gettext_noop(
+            "two hypothetical 1800 opponents, both drawn; at most 2200, over at most 26 months"
+        ),
     ),
 )
 
@@ -467,7 +519,21 @@ def _timelines(rating_list: str, settings: EraSettings) -> dict[str, tuple[Rule[
         return _standard(settings)
     if rating_list in RAPID_BLITZ_LISTS:
         return _rapid_blitz()
-    raise NoRuleSet(f"'{rating_list}' is not a rating list; choose one of {', '.join(fide.LISTS)}.")
+    raise NoRuleSet(_not_a_list(rating_list))
+
+
+_NOT_A_LIST = gettext_noop("'%(list)s' is not a rating list; choose one of %(lists)s.")
+_NO_RULES_YET = gettext_noop(
+    "FIDE's %(list)s list rates games from %(first)s; there are no %(list)s rules for %(day)s."
+)
+
+
+def _not_a_list(rating_list: str) -> str:
+    return _NOT_A_LIST % {"list": rating_list, "lists": ", ".join(fide.LISTS)}
+
+
+def _long_day(on: date) -> str:
+    return f"{on.day} {on:%B %Y}"
 
 
 def rule_set(on: date, rating_list: str, settings: EraSettings = EraSettings()) -> RuleSet:  # noqa: B008 - frozen
@@ -479,8 +545,8 @@ def rule_set(on: date, rating_list: str, settings: EraSettings = EraSettings()) 
         if at == 0:
             first = timeline[0].since
             raise NoRuleSet(
-                f"FIDE's {rating_list} list rates games from {first.day} {first:%B %Y}; "
-                f"there are no {rating_list} rules for {on.day} {on:%B %Y}."
+                _NO_RULES_YET
+                % {"list": rating_list, "first": _long_day(first), "day": _long_day(on)}
             )
         chosen[name] = timeline[at - 1]
     return RuleSet(rating_list=rating_list, **chosen)
@@ -543,8 +609,10 @@ ADJUSTMENTS = (
     RatingAdjustment(
         on=date(2022, 10, 1),
         lists=RAPID_BLITZ_LISTS,
-        reason="Rapid and blitz ratings more than 100 below the player's standard rating are "
-        "raised to the standard rating - 100.",
+        reason=gettext_noop(
+            "Rapid and blitz ratings more than 100 below the player's standard rating are "
+            "raised to the standard rating - 100."
+        ),
         article="R&B regulations of 1 October 2022, one-off (FIDE.md 10.2)",
         change=raise_to_standard_less_100,
         uses_standard=True,
@@ -552,8 +620,10 @@ ADJUSTMENTS = (
     RatingAdjustment(
         on=date(2024, 3, 1),
         lists=fide.LISTS,
-        reason="Every rating below 2000 is raised by 0.4 x (2000 - rating), after February "
-        "2024's games.",
+        reason=gettext_noop(
+            "Every rating below 2000 is raised by 0.4 x (2000 - rating), after February "
+            "2024's games."
+        ),
         article="Rating regulations of 1 March 2024, one-off (FIDE.md 10.2)",
         change=raise_below_2000,
     ),
@@ -566,9 +636,7 @@ def adjustments_between(start: date, end: date, rating_list: str) -> tuple[Ratin
     Both ends count, as a rating period's do, so consecutive periods see each adjustment once.
     """
     if rating_list not in fide.LISTS:
-        raise NoRuleSet(
-            f"'{rating_list}' is not a rating list; choose one of {', '.join(fide.LISTS)}."
-        )
+        raise NoRuleSet(_not_a_list(rating_list))
     return tuple(a for a in ADJUSTMENTS if start <= a.on <= end and rating_list in a.lists)
 
 
@@ -592,9 +660,15 @@ def parse_rules_setting(value: str) -> date | None:
         return date.fromisoformat(f"{text}-01" if len(text) == 7 else text)
     except ValueError:
         raise ValueError(
-            f"'{value.strip()}' is neither '{RULES_BY_DATE}', '{RULES_CURRENT}' nor a day "
-            "(YYYY-MM-DD) or a month (YYYY-MM, its first day) naming the rule set in force then."
+            _NOT_RULES
+            % {"value": value.strip(), "by_date": RULES_BY_DATE, "current": RULES_CURRENT}
         ) from None
+
+
+_NOT_RULES = gettext_noop(
+    "'%(value)s' is neither '%(by_date)s', '%(current)s' nor a day (YYYY-MM-DD) or a month "
+    "(YYYY-MM, its first day) naming the rule set in force then."
+)
 
 
 def rules_for(on: date, rating_list: str, fixed: date | None = None) -> RuleSet:
@@ -617,7 +691,7 @@ def with_parameters(rules: RuleSet, *, cap: int | None = None, floor: int | None
     changed: dict[str, Rule[Any]] = {}
     if cap is not None:
         value = dataclasses.replace(rules.cap.value, points=cap)
-        changed["cap"] = Rule(value, rules.cap.since, "simulated", _CAP_TEXT.format(cap), False)
+        changed["cap"] = Rule(value, rules.cap.since, "simulated", _cap_text(cap), False)
     if floor is not None:
         changed["floor"] = dataclasses.replace(
             _floor(floor, rules.floor.since, "simulated", established=False)

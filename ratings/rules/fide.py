@@ -21,6 +21,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ratings.rules import wording
+from ratings.rules.wording import gettext_noop
+
 UNIT = 10_000  # one point (a won game) in integer units
 
 FLOOR = 1400  # 7.2.1 and 8.2.3: lowest published rating
@@ -184,11 +187,12 @@ def is_junior(birth_year: int | None, year: int) -> bool:
 K_FOR_GOOD_PEAK = 2400  # K 10 once a rating of 2400 has been published
 K_JUNIOR_PEAK_BELOW = 2300  # a junior keeps K 40 while never rated 2300+
 K_NEW_PLAYER_GAMES = 30  # K 40 until 30 rated games are completed
-_K_FOR_GOOD = (10, "published 2400+ (peak {}), for good")
-_K_JUNIOR = (40, "junior, born {}, never 2300+")
-_K_NEW_PLAYER = (40, "fewer than 30 rated games ({})")
-_K_ESTABLISHED = (20, "{} rated games, never 2400+")
-_K_CLUB = "club K"
+# The reasons are ``wording`` templates (translated at the doors) naming one value each.
+_K_FOR_GOOD = (10, gettext_noop("published 2400+ (peak %(peak)s), for good"))
+_K_JUNIOR = (40, gettext_noop("junior, born %(born)s, never 2300+"))
+_K_NEW_PLAYER = (40, gettext_noop("fewer than 30 rated games (%(games)s)"))
+_K_ESTABLISHED = (20, gettext_noop("%(games)s rated games, never 2400+"))
+_K_CLUB = gettext_noop("club K")
 
 
 def k_factor(
@@ -216,7 +220,7 @@ def k_factor(
         (value, text), named = _K_NEW_PLAYER, rated_games
     else:
         (value, text), named = _K_ESTABLISHED, rated_games
-    return KFactor(value, text.format(named))
+    return KFactor(value, wording.fill(text, named))
 
 
 def k_factors(
@@ -254,7 +258,7 @@ def k_factors(
     for code, (_, named, (_, text)) in enumerate(kinds):
         at = np.flatnonzero(kind == code)
         named_values = named[at].tolist()
-        words = {value: text.format(value) for value in set(named_values)}
+        words = {value: wording.fill(text, value) for value in set(named_values)}
         for k, value in zip(at.tolist(), named_values, strict=True):
             reasons[k] = words[value]
     return values, reasons
@@ -406,10 +410,7 @@ def parse_time_control(text: str) -> TimeControl:
     """Read ``90+30`` (base minutes + increment seconds) or ``60``; raise ``ValueError``."""
     match = _TIME_CONTROL.match(text)
     if match is None:
-        raise ValueError(
-            f"'{text}' is not a time control; write base minutes + increment seconds, "
-            "e.g. 90+30, 15+10 or 3+2."
-        )
+        raise ValueError(_NOT_A_TIME_CONTROL % {"text": text})
     return TimeControl(int(match.group(1)), int(match.group(2) or 0))
 
 
@@ -425,10 +426,17 @@ def parse_time_controls(text: str) -> tuple[TimeControl, TimeControl]:
 
 def unequal_times_message(white: TimeControl, black: TimeControl) -> str:
     """Say that a rapid or blitz game with different times for the players is not rated."""
-    return (
-        f"White had {white} and Black {black}: FIDE does not rate a rapid or blitz game whose "
-        "players have different times (Rapid and Blitz regulations 1.2)."
-    )
+    return _UNEQUAL_TIMES % {"white": white, "black": black}
+
+
+_NOT_A_TIME_CONTROL = gettext_noop(
+    "'%(text)s' is not a time control; write base minutes + increment seconds, "
+    "e.g. 90+30, 15+10 or 3+2."
+)
+_UNEQUAL_TIMES = gettext_noop(
+    "White had %(white)s and Black %(black)s: FIDE does not rate a rapid or blitz game whose "
+    "players have different times (Rapid and Blitz regulations 1.2)."
+)
 
 
 def list_of(time_control: TimeControl) -> str:
@@ -453,7 +461,12 @@ def standard_minutes_needed(ratings: Iterable[int | None]) -> tuple[int, int]:
 
 # --- levels, inactivity --------------------------------------------------------------------
 
-LEVELS = ((2500, "GM level"), (2400, "IM level"), (2300, "FM level"), (2200, "CM level"))
+LEVELS = (
+    (2500, gettext_noop("GM level")),
+    (2400, gettext_noop("IM level")),
+    (2300, gettext_noop("FM level")),
+    (2200, gettext_noop("CM level")),
+)
 
 
 def rating_level(rating: int | None) -> str:

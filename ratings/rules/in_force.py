@@ -12,20 +12,25 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratings.rules import eras, fide
+from ratings.rules.wording import gettext_noop
 
 ADJUSTMENT_WINDOW = timedelta(days=730)  # "near": two years either side of the day
 DAY = timedelta(days=1)
 
 # What each rule of a ``RuleSet`` is about, as the page heads it.
 LABELS = {
-    "k": "K factor",
-    "seven_hundred": "The 700 rule",
-    "cap": "The rating difference cap",
-    "six_hundred": "The 600-point rule",
-    "floor": "The rating floor",
-    "first_rating": "A first rating",
-    "seeded_from_standard": "An unrated player with a standard rating",
+    "k": gettext_noop("K factor"),
+    "seven_hundred": gettext_noop("The 700 rule"),
+    "cap": gettext_noop("The rating difference cap"),
+    "six_hundred": gettext_noop("The 600-point rule"),
+    "floor": gettext_noop("The rating floor"),
+    "first_rating": gettext_noop("A first rating"),
+    "seeded_from_standard": gettext_noop("An unrated player with a standard rating"),
 }
+_IN_FORCE = gettext_noop("in force %(day)s")  # "in force before 1 Jul 2009"
+_FROM = gettext_noop("from %(day)s")
+_NOT_A_DATE = gettext_noop("'%(text)s' is not a date; write YYYY-MM-DD, e.g. 2025-11-01.")
+_NOT_A_LIST = gettext_noop("'%(list)s' is not a rating list; choose one of %(lists)s.")
 
 
 class NotInForce(ValueError):
@@ -47,7 +52,7 @@ class Change:
     @property
     def phrase(self) -> str:
         """Name it in a sentence: "from 1 Jan 2022", "in force before 1 Jul 2009"."""
-        return f"in force {self.text}" if self.oldest else f"from {self.text}"
+        return (_IN_FORCE if self.oldest else _FROM) % {"day": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +80,14 @@ def parse_day(text: str | None, *, today: date) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise NotInForce(
-            "date", f"'{text.strip()[:40]}' is not a date; write YYYY-MM-DD, e.g. 2025-11-01."
-        ) from None
+        raise NotInForce("date", _NOT_A_DATE % {"text": text.strip()[:40]}) from None
 
 
 def parse_list(text: str | None) -> str:
     """Read a FIDE list's name (blank: standard); raise ``NotInForce`` with a sentence."""
     name = (text or "").strip().lower() or fide.LIST_STANDARD
     if name not in fide.LISTS:
-        raise NotInForce(
-            "list", f"'{name[:40]}' is not a rating list; choose one of {', '.join(fide.LISTS)}."
-        )
+        raise NotInForce("list", _NOT_A_LIST % {"list": name[:40], "lists": ", ".join(fide.LISTS)})
     return name
 
 
@@ -125,8 +126,7 @@ def rules_in_force(
 
 def _since_text(day: date) -> str:
     if day == eras.OLDEST:
-        first = eras.FIRST_DATED_CHANGE
-        return f"before {first.day} {first:%b %Y}"
+        return eras.before(eras.FIRST_DATED_CHANGE)
     return f"{day.day} {day:%b %Y}"
 
 

@@ -450,7 +450,7 @@ def test_a_version_1_file_is_still_restored_and_its_closed_lists_published_again
     [
         ("[1, 2", "is not JSON"),
         ('{"format": "other"}', "This is not a Ladder club export"),
-        ('{"format": "ladder-club", "version": 9}', "this Ladder reads versions 1 and 2"),
+        ('{"format": "ladder-club", "version": 9}', "this Ladder reads versions 1, 2, 3, 4"),
         ('{"format": "ladder-club", "version": 2, "players": 3}', "players: A list was expected."),
         (
             '{"format": "ladder-club", "version": 2, "games": [7]}',

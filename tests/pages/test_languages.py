@@ -13,7 +13,9 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ladder.records import Game
+from ladder.records import Game, Player
+from ladder.writes import actions
+from ladder.writes.validation import GameEntry
 from tests import caches
 from tests.browser.support import ARTIFACTS
 from tests.factories import GameFactory, PlayerFactory
@@ -197,3 +199,123 @@ def test_switching_the_language_in_chromium(browser, live_server, committed, wid
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.locator("h1").inner_text().startswith("Statistiques")
     context.close()
+
+
+# --- the rules' sentences, the charts, merges: translated at the doors ----------------------
+
+
+def test_the_rules_page_in_german_shows_german_rule_lines(client, db):
+    response = client.get("/rules/?date=2026-04-15&list=standard", HTTP_ACCEPT_LANGUAGE="de")
+
+    text = response.content.decode()
+    assert response.status_code == HTTPStatus.OK
+    assert "K-Faktor" in text  # what the rule is about
+    assert "Die 700-Regel" in text
+    assert "Untergrenze 1400: Eine Wertung darunter wird nicht veröffentlicht" in text
+    assert '<span class="rule-since">1. Okt. 2025</span>' in text  # a day, written its way
+    assert "The 700 rule" not in text
+
+
+def test_the_rules_page_refuses_a_bad_date_in_french(client, db):
+    response = client.get("/rules/?date=yesterday", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert "« yesterday » n’est pas une date ; écrivez AAAA-MM-JJ" in response.content.decode()
+
+
+def test_the_rules_api_keeps_its_field_names_and_translates_its_sentences(db):
+    answer = APIClient().get(
+        "/api/v1/rules/?date=2005-01-01&list=standard", HTTP_ACCEPT_LANGUAGE="fr"
+    )
+
+    assert answer.status_code == HTTPStatus.OK
+    assert answer["Content-Language"] == "fr"
+    rules = {rule["name"]: rule for rule in answer.json()["rules"]}
+    assert rules["k"]["about"] == "Coefficient K"
+    assert rules["cap"]["text"] == (
+        "une différence de classement au-delà de 350 compte pour 350 (règle des 350 points)"
+    )
+    assert rules["k"]["since"] == "avant le 1 juil. 2009"
+    assert answer.json()["since"] is None  # the dates stay dates
+
+
+def test_the_rules_api_in_english_is_as_before(db):
+    rules = APIClient().get("/api/v1/rules/?date=2005-01-01&list=standard").json()["rules"]
+
+    assert rules[0]["about"] == "K factor"
+    assert rules[0]["since"] == "before 1 Jul 2009"
+
+
+@pytest.fixture
+def rated_pair(db, committed):
+    anna = PlayerFactory(name="Anna Adler", entry_rating=1900)
+    boris = PlayerFactory(name="Boris Brandt", entry_rating=1800)
+    with committed():
+        actions.enter_games(
+            games=[GameEntry(date=date(2026, 3, 2), white=anna, black=boris, result="1-0")]
+        )
+    return anna, boris
+
+
+def test_a_k_reason_on_the_player_page_follows_the_language(client, rated_pair):
+    anna, _ = rated_pair
+
+    german = client.get(anna.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    english = client.get(anna.get_absolute_url()).content.decode()
+
+    assert "gewertete Partien, nie 2400+" in german  # the K's reason
+    assert "rated games, never 2400+" not in german
+    assert "rated games, never 2400+" in english
+
+
+def test_the_charts_summaries_follow_the_language(client, rated_pair):
+    anna, _ = rated_pair
+
+    player = client.get(anna.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    statistics = client.get("/statistics/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "Wertung von 1900 am 1. März 2026" in player
+    assert "2 joueurs classés, de " in statistics  # the histogram's summary
+    assert "rated players" not in statistics
+
+
+@pytest.fixture
+def merger(db) -> APIClient:
+    user = User.objects.create_user("merger")
+    user.user_permissions.set(Permission.objects.filter(codename="change_player"))
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_a_merge_refused_by_the_api_is_said_in_french(merger, db):
+    ann = PlayerFactory(name="Ann Able", fide_id=101)
+    other = PlayerFactory(name="Ann Able", fide_id=202)
+
+    answer = merger.post(
+        f"/api/v1/players/{ann.pk}/merge/",
+        {"other": other.pk, "reason": "Twice"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+
+    assert answer.status_code == HTTPStatus.CONFLICT
+    assert answer.json() == {
+        "other": [
+            "Ann Able et Ann Able ont des identifiants FIDE différents (101 et 202) : la FIDE "
+            "les répertorie comme deux personnes."
+        ]
+    }
+    assert Player.objects.get(pk=other.pk).merged_into_id is None
+
+
+def test_a_look_alike_name_is_refused_in_german(editor, db):
+    answer = editor.post(
+        "/api/v1/players/", {"name": "G\u0435n Smith"}, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+
+    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert (
+        "Der Name mischt lateinische Buchstaben mit Buchstaben einer anderen Schrift"
+        in (answer.json()["name"][0])
+    )

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
+from django.utils.translation import gettext
 
 # A door's names for the action's fields.
 FIELD_NAMES = {"keep": "KEEP_ID", "other": "OTHER_ID", "reason": "--reason"}
@@ -19,7 +20,10 @@ def active_user(username: str | None) -> Any:
     User = get_user_model()
     user = User.objects.filter(**{User.USERNAME_FIELD: username, "is_active": True}).first()
     if user is None:
-        raise CommandError(f"--user: No active user is called '{username}'.")
+        raise CommandError(
+            "--user: "
+            + gettext("No active user is called '%(username)s'.") % {"username": username}
+        )
     return user
 
 

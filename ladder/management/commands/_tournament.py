@@ -50,21 +50,29 @@ class ImportCommand(BaseCommand):
     reader: Callable[..., Tournament]
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="Path to the file.")
-        parser.add_argument("--event", default="", help="Event name (default: the file's).")
+        parser.add_argument("file", help=gettext("Path to the file."))
         parser.add_argument(
-            "--date", default="", help="Date of rounds the 132 line does not date (YYYY-MM-DD)."
+            "--event", default="", help=gettext("Event name (default: the file's).")
         )
-        parser.add_argument("--list", default="", help="standard, rapid or blitz.")
-        parser.add_argument("--time-control", default="", help="e.g. 90+30 (default: the file's).")
+        parser.add_argument(
+            "--date",
+            default="",
+            help=gettext("Date of rounds the 132 line does not date (YYYY-MM-DD)."),
+        )
+        parser.add_argument("--list", default="", help=gettext("standard, rapid or blitz."))
+        parser.add_argument(
+            "--time-control", default="", help=gettext("e.g. 90+30 (default: the file's).")
+        )
         parser.add_argument(
             "--rated-in",
             default="",
-            help="A late report: the label of the period that rates it (default: the period "
-            "holding the tournament's last day; at most the third list after it, FIDE 9.1).",
+            help=gettext(
+                "A late report: the label of the period that rates it (default: the period "
+                "holding the tournament's last day; at most the third list after it, FIDE 9.1)."
+            ),
         )
         parser.add_argument(
-            "--dry-run", action="store_true", help="Check and preview; write nothing."
+            "--dry-run", action="store_true", help=gettext("Check and preview; write nothing.")
         )
 
     def handle(self, *args, **options):

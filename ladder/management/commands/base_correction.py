@@ -8,30 +8,37 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.management.commands._csv import report_run
 from ladder.records import BaseCorrection, RatingList, RatingPeriod, kept_lists
+from ladder.records.translations import Help
 from ladder.writes import actions
 from ladder.writes.validation import PlayerLookup
 
 
 class Command(BaseCommand):
-    help = (
-        "Record a base correction: the rating PLAYER (a FIDE id or a name) was rated from on "
-        "the list in force during MONTH (--month 2025-04: FIDE's April 2025 list, the one that "
-        "opens Ladder's period 2025-04 and closes 2025-03), with a reason; the period is rated "
-        "again. A second correction of the same player, list and month replaces the first."
+    help = Help(
+        gettext_noop(
+            "Record a base correction: the rating PLAYER (a FIDE id or a name) was rated from on "
+            "the list in force during MONTH (--month 2025-04: FIDE's April 2025 list, the one that "
+            "opens Ladder's period 2025-04 and closes 2025-03), with a reason; the period is rated "
+            "again. A second correction of the same player, list and month replaces the first."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("player", help="A FIDE id or the player's name.")
-        parser.add_argument("--month", required=True, help="The period's label, e.g. 2025-04.")
-        parser.add_argument("--rating", required=True, help="The corrected rating.")
+        parser.add_argument("player", help=gettext("A FIDE id or the player's name."))
+        parser.add_argument(
+            "--month", required=True, help=gettext("The period's label, e.g. 2025-04.")
+        )
+        parser.add_argument("--rating", required=True, help=gettext("The corrected rating."))
         parser.add_argument("--list", dest="rating_list", choices=RatingList.values)
-        parser.add_argument("--reason", required=True, help="Why (shown with the correction).")
-        parser.add_argument("--user", help="The administrator making it (a user name).")
-        parser.add_argument("--delete", action="store_true", help="Delete the correction.")
+        parser.add_argument(
+            "--reason", required=True, help=gettext("Why (shown with the correction).")
+        )
+        parser.add_argument("--user", help=gettext("The administrator making it (a user name)."))
+        parser.add_argument("--delete", action="store_true", help=gettext("Delete the correction."))
 
     def handle(self, *args: Any, **options: Any) -> None:
         rating_list = options["rating_list"] or kept_lists()[0]

@@ -6,24 +6,33 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.files import player_export
+from ladder.records.translations import Help
 from ladder.writes.actions import erase_player
 
 
 class Command(BaseCommand):
-    help = (
-        "Erase a player's personal data: the name becomes 'Erased player #ID', the FIDE id, "
-        "sex, federation and title are removed (the birth year too unless the junior rule "
-        "needs it), also from their history; games and ratings stay, so nobody's history "
-        "changes. Recorded in the player's history with the reason."
+    help = Help(
+        gettext_noop(
+            "Erase a player's personal data: the name becomes 'Erased player #ID', the FIDE id, "
+            "sex, federation and title are removed (the birth year too unless the junior rule "
+            "needs it), also from their history; games and ratings stay, so nobody's history "
+            "changes. Recorded in the player's history with the reason."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("id", help="The player's id or FIDE id (pk:N or fide:N to say which).")
-        parser.add_argument("--reason", required=True, help="Why; recorded in the history.")
-        parser.add_argument("--user", help="Erase as this user (recorded with the reason).")
+        parser.add_argument(
+            "id", help=gettext("The player's id or FIDE id (pk:N or fide:N to say which).")
+        )
+        parser.add_argument(
+            "--reason", required=True, help=gettext("Why; recorded in the history.")
+        )
+        parser.add_argument(
+            "--user", help=gettext("Erase as this user (recorded with the reason).")
+        )
 
     def handle(self, *args: str, **options: Any) -> None:
         user = _active_user(options["user"]) if options["user"] else None

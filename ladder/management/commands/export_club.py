@@ -3,21 +3,26 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.files.backup import export_club
+from ladder.records.translations import Help
 
 
 class Command(BaseCommand):
-    help = (
-        "Write the club as JSON, format ladder-club version 2, to FILE or to standard output: "
-        "players, periods with their log, games, every published list and revision, the "
-        "finished rating runs, and users with their groups and permissions (never password "
-        "hashes or tokens)."
+    help = Help(
+        gettext_noop(
+            "Write the club as JSON, format ladder-club version 2, to FILE or to standard output: "
+            "players, periods with their log, games, every published list and revision, the "
+            "finished rating runs, and users with their groups and permissions (never password "
+            "hashes or tokens)."
+        )
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", nargs="?", help="Where to write (default: standard output).")
+        parser.add_argument(
+            "file", nargs="?", help=gettext("Where to write (default: standard output).")
+        )
 
     def handle(self, *args, file=None, **options):
         document = export_club()

@@ -4,28 +4,33 @@ about one player (ID: their id or FIDE id), as JSON or as a zip of CSV files."""
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.files import player_export
+from ladder.records.translations import Help
 
 
 class Command(BaseCommand):
-    help = (
-        "Export everything stored about one player: identity and entry data per list, games, "
-        "rating changes, published lines, history and the admin's log. ID is the player's id "
-        "or FIDE id (pk:N or fide:N to say which)."
+    help = Help(
+        gettext_noop(
+            "Export everything stored about one player: identity and entry data per list, games, "
+            "rating changes, published lines, history and the admin's log. ID is the player's id "
+            "or FIDE id (pk:N or fide:N to say which)."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("id", help="The player's id or FIDE id.")
+        parser.add_argument("id", help=gettext("The player's id or FIDE id."))
         parser.add_argument(
             "--format",
             choices=("json", "csv"),
             default="json",
-            help="json (default), or csv: a zip with one CSV file a section.",
+            help=gettext("json (default), or csv: a zip with one CSV file a section."),
         )
         parser.add_argument(
-            "--output", default="", help="Write to this file (default: stdout; a zip needs one)."
+            "--output",
+            default="",
+            help=gettext("Write to this file (default: stdout; a zip needs one)."),
         )
 
     def handle(self, *args: str, **options: Any) -> None:

@@ -1,21 +1,26 @@
 """manage.py export_trf --event NAME [--output FILE]: write an event as a TRF-16."""
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.files import exports
+from ladder.records.translations import Help
 
 
 class Command(BaseCommand):
-    help = (
-        "Write an event's games as a FIDE Tournament Report File (TRF-16): header from what the "
-        "ladder knows, player lines with the ratings of the list that opened the event's "
-        "period, points and ranks computed, round blocks from the games."
+    help = Help(
+        gettext_noop(
+            "Write an event's games as a FIDE Tournament Report File (TRF-16): header from what "
+            "the ladder knows, player lines with the ratings of the list that opened the event's "
+            "period, points and ranks computed, round blocks from the games."
+        )
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--event", required=True, help="The event's name, exactly.")
-        parser.add_argument("--output", default="", help="Write to this file (default: stdout).")
+        parser.add_argument("--event", required=True, help=gettext("The event's name, exactly."))
+        parser.add_argument(
+            "--output", default="", help=gettext("Write to this file (default: stdout).")
+        )
 
     def handle(self, *args, **options):
         try:

@@ -7,30 +7,37 @@ import csv
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from ladder.records.duplicates import NAME_CUTOFF, find_duplicates
+from ladder.records.translations import Help
 
 
 class Command(BaseCommand):
-    help = (
-        "List likely duplicate players: a close name (any order, any script) with the same "
-        "birth year and federation, or the same name, or a FIDE id on one record only. Merge a "
-        "pair with merge_players KEEP_ID OTHER_ID --reason TEXT; the admin's Duplicates page "
-        "also remembers a pair that is two people."
+    help = Help(
+        gettext_noop(
+            "List likely duplicate players: a close name (any order, any script) with the same "
+            "birth year and federation, or the same name, or a FIDE id on one record only. Merge a "
+            "pair with merge_players KEEP_ID OTHER_ID --reason TEXT; the admin's Duplicates page "
+            "also remembers a pair that is two people."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--min-score", type=int, default=NAME_CUTOFF, help="Lowest score shown (0-100)."
+            "--min-score",
+            type=int,
+            default=NAME_CUTOFF,
+            help=gettext("Lowest score shown (0-100)."),
         )
-        parser.add_argument("--limit", type=int, help="Show at most this many pairs.")
+        parser.add_argument("--limit", type=int, help=gettext("Show at most this many pairs."))
         parser.add_argument("--format", choices=("table", "csv"), default="table")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not 0 <= options["min_score"] <= 100:
-            raise CommandError("--min-score: A score lies between 0 and 100.")
+            raise CommandError("--min-score: " + gettext("A score lies between 0 and 100."))
         if options["limit"] is not None and options["limit"] < 1:
-            raise CommandError("--limit: Give 1 or more.")
+            raise CommandError("--limit: " + gettext("Give 1 or more."))
         found = find_duplicates(min_score=options["min_score"])[: options["limit"]]
         if options["format"] == "csv":
             writer = csv.writer(self.stdout)
@@ -44,4 +51,9 @@ class Command(BaseCommand):
                 f"{c.score:3d}  #{c.first.pk} {c.first.name}  ~  #{c.second.pk} {c.second.name}"
                 f"  ({'; '.join(c.evidence)})"
             )
-        self.stdout.write(f"{len(found)} likely duplicate pair{'' if len(found) == 1 else 's'}.")
+        self.stdout.write(
+            ngettext(
+                "%(count)d likely duplicate pair.", "%(count)d likely duplicate pairs.", len(found)
+            )
+            % {"count": len(found)}
+        )

@@ -5,21 +5,24 @@ import json
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.exceptions import NotAnExport
 from ladder.files.backup import read_club
+from ladder.records.translations import Help
 from ladder.writes import actions
 from ratings import runs
 from ratings.models import RatingRun
 
 
 class Command(BaseCommand):
-    help = (
-        "Restore a club written by export_club (format ladder-club, version 1 or 2) into an "
-        "empty database, all or nothing: the whole file is checked first and every problem is "
-        "named by where it is. Published lists are restored as published; the ratings are "
-        "recomputed. Users get no usable password: set one with changepassword."
+    help = Help(
+        gettext_noop(
+            "Restore a club written by export_club (format ladder-club, version 1 or 2) into an "
+            "empty database, all or nothing: the whole file is checked first and every problem is "
+            "named by where it is. Published lists are restored as published; the ratings are "
+            "recomputed. Users get no usable password: set one with changepassword."
+        )
     )
 
     def add_arguments(self, parser):
@@ -27,7 +30,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--replace",
             action="store_true",
-            help="Replace everything the club holds (in the same transaction as the restore).",
+            help=gettext(
+                "Replace everything the club holds (in the same transaction as the restore)."
+            ),
         )
 
     def handle(self, *args, file: str, replace: bool = False, **options):
@@ -53,9 +58,19 @@ class Command(BaseCommand):
             raise CommandError(
                 gettext("Nothing was restored.") + "\n" + "\n".join(messages)
             ) from error
-        self.stdout.write(
-            "Restored " + ", ".join(f"{n} {what}" for what, n in counts.items()) + "."
+        said = gettext(
+            "Restored %(users)s users, %(players)s players, %(periods)s periods, %(games)s "
+            "games, %(publications)s publications"
         )
+        extra = {  # what a club with these records holds besides (backup version 5)
+            "base_corrections": gettext("%(n)s base corrections"),
+            "merges": gettext("%(n)s merges"),
+            "not_duplicates": gettext("%(n)s not-duplicate answers"),
+            "fide_list_rows": gettext("%(n)s FIDE list rows"),
+        }
+        said += "".join(", " + text % {"n": counts[key]} for key, text in extra.items()
+                        if key in counts)  # fmt: skip
+        self.stdout.write(said % counts + ".")
         runs.settle()  # immediate mode: rate it now; background mode: the workers will
         # The runs the restore asked for (one a list); the restored ones are older.
         for run in RatingRun.objects.filter(requested_at__gte=started).order_by("pk"):

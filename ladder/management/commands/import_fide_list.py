@@ -2,48 +2,64 @@
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.exceptions import ImportFailed
 from ladder.files import fide_list
+from ladder.records.translations import Help
 from ladder.writes import actions
 
 
 class Command(BaseCommand):
-    help = (
-        "Import FIDE's rating list as FIDE publishes it (players_list.zip, the per-list "
-        "standard/rapid/blitz_rating_list.zip, players_list_xml.zip; zipped or not): keep it as "
-        "the month's snapshot, correct the identity of the club's players on it, and with "
-        "--federation or --ids add players with their entry data from the list. On any bad line "
-        "nothing is imported."
+    help = Help(
+        gettext_noop(
+            "Import FIDE's rating list as FIDE publishes it (players_list.zip, the per-list "
+            "standard/rapid/blitz_rating_list.zip, players_list_xml.zip; zipped or not): keep "
+            "it as the month's snapshot, correct the identity of the club's players on it, and "
+            "with --federation or --ids add players with their entry data from the list. On any "
+            "bad line nothing is imported."
+        )
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="The list: .zip, .txt or .xml.")
+        parser.add_argument("file", help=gettext("The list: .zip, .txt or .xml."))
         parser.add_argument(
             "--month",
-            help="The list's month, YYYY-MM (default: the one its name or header "
-            "gives, else this month).",
+            help=gettext(
+                "The list's month, YYYY-MM (default: the one its name or header "
+                "gives, else this month)."
+            ),
         )
         parser.add_argument(
             "--federation",
             default="",
-            help="Add the federation's players (a FIDE code, e.g. NOR) not in the club yet.",
+            help=gettext(
+                "Add the federation's players (a FIDE code, e.g. NOR) not in the club yet."
+            ),
         )
-        parser.add_argument("--ids", help="A file of FIDE ids, one a line: add those players.")
+        parser.add_argument(
+            "--ids", help=gettext("A file of FIDE ids, one a line: add those players.")
+        )
         parser.add_argument(
             "--list",
             default="",
             choices=["", "standard", "rapid", "blitz"],
-            help="The list of a one-list file whose name does not say it.",
+            help=gettext("The list of a one-list file whose name does not say it."),
         )
-        parser.add_argument("--dry-run", action="store_true", help="Report; store nothing.")
+        parser.add_argument(
+            "--dry-run", action="store_true", help=gettext("Report; store nothing.")
+        )
 
     def handle(self, *args, **options):
         path = options["file"]
         ids = read_ids(options["ids"]) if options["ids"] else []
         federation = options["federation"].strip().upper()
         if federation and not (len(federation) == 3 and federation.isalpha()):
-            raise CommandError(f"--federation '{federation}' is not a FIDE code (3 letters).")
+            raise CommandError(
+                "--federation: "
+                + gettext("'%(federation)s' is not a FIDE code (three letters).")
+                % {"federation": federation}
+            )
         try:
             with (
                 open(path, "rb") as file,
@@ -59,17 +75,21 @@ class Command(BaseCommand):
                     dry_run=options["dry_run"],
                 )
         except OSError as error:
-            raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+            raise CommandError(
+                gettext("Cannot read %(path)s: %(reason)s.")
+                % {"path": path, "reason": error.strerror}
+            ) from error
         except ValueError as error:
             raise CommandError(str(error)) from error
         except ImportFailed as error:
-            raise CommandError(f"Nothing was imported.\n{error}") from error
+            raise CommandError(f"{gettext('Nothing was imported.')}\n{error}") from error
         except ValidationError as error:
-            raise CommandError(f"Nothing was imported.\n{' '.join(error.messages)}") from error
+            said = " ".join(error.messages)
+            raise CommandError(f"{gettext('Nothing was imported.')}\n{said}") from error
         for line in report.lines():
             self.stdout.write(line)
         if report.dry_run:
-            self.stdout.write("Dry run: nothing was stored.")
+            self.stdout.write(gettext("Dry run: nothing was stored."))
 
 
 def read_ids(path: str) -> list[int]:
@@ -82,8 +102,13 @@ def read_ids(path: str) -> list[int]:
                 if not text:
                     continue
                 if not (text.isdigit() and text.isascii()) or int(text) == 0:
-                    raise CommandError(f"{path}, line {number}: '{text}' is not a FIDE id.")
+                    raise CommandError(
+                        gettext("%(path)s, line %(line)s: '%(text)s' is not a FIDE id.")
+                        % {"path": path, "line": number, "text": text}
+                    )
                 ids.append(int(text))
     except OSError as error:
-        raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+        raise CommandError(
+            gettext("Cannot read %(path)s: %(reason)s.") % {"path": path, "reason": error.strerror}
+        ) from error
     return ids

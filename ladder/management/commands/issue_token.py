@@ -3,27 +3,36 @@
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from ladder.records import ApiToken
+from ladder.records.translations import Help
 from ladder.writes import tokens as token_writes
 
 
 class Command(BaseCommand):
-    help = (
-        "Print a new REST API token for USERNAME, valid --days days (default: the setting "
-        "LADDER_TOKEN_DAYS). Send it as 'Authorization: Token <key>'. Only its SHA-256 is "
-        "stored: the key is shown this once. --list shows the user's tokens, --revoke PREFIX "
-        "revokes one, --revoke-all every one."
+    help = Help(
+        gettext_noop(
+            "Print a new REST API token for USERNAME, valid --days days (default: the setting "
+            "LADDER_TOKEN_DAYS). Send it as 'Authorization: Token <key>'. Only its SHA-256 is "
+            "stored: the key is shown this once. --list shows the user's tokens, --revoke PREFIX "
+            "revokes one, --revoke-all every one."
+        )
     )
 
     def add_arguments(self, parser):
         parser.add_argument("username")
-        parser.add_argument("--days", type=int, default=None, help="Days the token is valid.")
-        parser.add_argument("--name", default="", help="What the token is for.")
-        parser.add_argument("--list", action="store_true", help="List the user's tokens.")
-        parser.add_argument("--revoke", metavar="PREFIX", help="Revoke the token so named.")
-        parser.add_argument("--revoke-all", action="store_true", help="Revoke every token.")
+        parser.add_argument(
+            "--days", type=int, default=None, help=gettext("Days the token is valid.")
+        )
+        parser.add_argument("--name", default="", help=gettext("What the token is for."))
+        parser.add_argument("--list", action="store_true", help=gettext("List the user's tokens."))
+        parser.add_argument(
+            "--revoke", metavar="PREFIX", help=gettext("Revoke the token so named.")
+        )
+        parser.add_argument(
+            "--revoke-all", action="store_true", help=gettext("Revoke every token.")
+        )
 
     def handle(self, *args, username: str, **options):
         user = get_user_model().objects.filter(username=username).first()

@@ -7,30 +7,38 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.management.commands._csv import report_run
 from ladder.management.commands._merges import active_user, refusal
+from ladder.records.translations import Help
 from ladder.writes import actions
 
 
 class Command(BaseCommand):
-    help = (
-        "Merge player OTHER_ID into player KEEP_ID (ids as the admin and the API show them): "
-        "every game and base correction of OTHER_ID becomes KEEP_ID's, who is rated again from "
-        "the earliest period it changes; a closed list it changes gets a revision with the "
-        "reason. Undo it with unmerge_players OTHER_ID."
+    help = Help(
+        gettext_noop(
+            "Merge player OTHER_ID into player KEEP_ID (ids as the admin and the API show them): "
+            "every game and base correction of OTHER_ID becomes KEEP_ID's, who is rated again from "
+            "the earliest period it changes; a closed list it changes gets a revision with the "
+            "reason. Undo it with unmerge_players OTHER_ID."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("keep", metavar="KEEP_ID", help="The player kept.")
-        parser.add_argument("other", metavar="OTHER_ID", help="The player merged into KEEP_ID.")
+        parser.add_argument("keep", metavar="KEEP_ID", help=gettext("The player kept."))
         parser.add_argument(
-            "--reason", required=True, help="Why (recorded; the revisions' reason)."
+            "other", metavar="OTHER_ID", help=gettext("The player merged into KEEP_ID.")
+        )
+        parser.add_argument(
+            "--reason", required=True, help=gettext("Why (recorded; the revisions' reason).")
         )
         parser.add_argument(
             "--user",
-            help="Merge as this user (recorded); a closed list beyond its correction window "
-            "needs the permission ladder.reopen_after_window.",
+            help=gettext(
+                "Merge as this user (recorded); a closed list beyond its correction window "
+                "needs the permission ladder.reopen_after_window."
+            ),
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

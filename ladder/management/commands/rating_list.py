@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.files.cells import neutralise
 from ladder.management.commands._periods import period_by_label
 from ladder.records import RatingList, RatingPeriod, kept_lists
+from ladder.records.translations import Help
 from ratings import publication
 from ratings.publication import official
 
@@ -21,24 +22,28 @@ COLUMNS = (
 
 
 class Command(BaseCommand):
-    help = (
-        "Print a rating list (standard, rapid or blitz; default standard) that closes a period "
-        "(default: the latest period)."
+    help = Help(
+        gettext_noop(
+            "Print a rating list (standard, rapid or blitz; default standard) that closes a period "
+            "(default: the latest period)."
+        )
     )
     chosen: str = RatingList.STANDARD  # the list being printed
     published: str = ""  # "as published ..." when it is a published list
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--period", dest="label", help="The period, e.g. 2026-03.")
+        parser.add_argument("--period", dest="label", help=gettext("The period, e.g. 2026-03."))
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
         parser.add_argument(
             "--list", dest="rating_list", choices=RatingList.values,
-            default=RatingList.STANDARD, help="The list (default: standard).",
+            default=RatingList.STANDARD, help=gettext("The list (default: standard)."),
         )  # fmt: skip
         parser.add_argument(
             "--as-published", dest="revision", nargs="?", const=0, type=int,
-            help="The list as published when the period closed: its latest revision, or the "
-            "revision given (1 = as first published).",
+            help=gettext(
+                "The list as published when the period closed: its latest revision, or the "
+                "revision given (1 = as first published)."
+            ),
         )  # fmt: skip
 
     def handle(self, *args: str, **options: Any) -> None:

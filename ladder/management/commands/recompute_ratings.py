@@ -3,10 +3,11 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.management.commands._periods import period_by_label
 from ladder.records import RatingList, kept_lists
+from ladder.records.translations import Help
 from ladder.writes import actions
 from ratings import runs
 from ratings.models import RatingRun
@@ -14,21 +15,25 @@ from ratings.recompute.services import recompute_lists
 
 
 class Command(BaseCommand):
-    help = (
-        "Recompute every rating period from LABEL (default: the first) to the latest, as a "
-        "rating run (executed at once, or by a worker when LADDER_RECOMPUTE=background)."
+    help = Help(
+        gettext_noop(
+            "Recompute every rating period from LABEL (default: the first) to the latest, as a "
+            "rating run (executed at once, or by a worker when LADDER_RECOMPUTE=background)."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--from", dest="label", help="First period to recompute (e.g. 2026-03)."
+            "--from", dest="label", help=gettext("First period to recompute (e.g. 2026-03).")
         )
         parser.add_argument(
-            "--dry-run", action="store_true", help="Compute and report, then roll everything back."
+            "--dry-run",
+            action="store_true",
+            help=gettext("Compute and report, then roll everything back."),
         )
         parser.add_argument(
             "--list", dest="rating_list", choices=RatingList.values,
-            help="One list (default: every list the club keeps).",
+            help=gettext("One list (default: every list the club keeps)."),
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:

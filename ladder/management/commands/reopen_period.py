@@ -6,22 +6,29 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.management.commands._periods import period_by_label
+from ladder.records.translations import Help
 from ladder.writes.actions import reopen_period
 
 
 class Command(BaseCommand):
-    help = "Reopen a closed rating period so its games can be corrected; the reason is recorded."
+    help = Help(
+        gettext_noop(
+            "Reopen a closed rating period so its games can be corrected; the reason is recorded."
+        )
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("label", help="The period, e.g. 2026-03.")
-        parser.add_argument("--reason", required=True, help="Why the period is reopened.")
+        parser.add_argument("label", help=gettext("The period, e.g. 2026-03."))
+        parser.add_argument("--reason", required=True, help=gettext("Why the period is reopened."))
         parser.add_argument(
             "--user",
-            help="Reopen as this user (recorded with the reason); beyond the correction window "
-            "the user needs the permission ladder.reopen_after_window.",
+            help=gettext(
+                "Reopen as this user (recorded with the reason); beyond the correction window "
+                "the user needs the permission ladder.reopen_after_window."
+            ),
         )
 
     def handle(self, *args: str, **options: Any) -> None:

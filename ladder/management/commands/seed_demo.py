@@ -17,9 +17,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.records import LIST_FIELDS, Player, RatingList, RatingPeriod, Result, kept_lists
+from ladder.records.translations import Help
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import runs
@@ -91,19 +92,25 @@ EVENINGS = (
 
 
 class Command(BaseCommand):
-    help = (
-        "Load a demo club: about 40 players (juniors, unrated newcomers, 2400+ histories, one "
-        "2650+) and six monthly periods of standard, rapid and blitz games (on the lists the "
-        "club keeps), all closed but the last; and a demo admin."
+    help = Help(
+        gettext_noop(
+            "Load a demo club: about 40 players (juniors, unrated newcomers, 2400+ histories, one "
+            "2650+) and six monthly periods of standard, rapid and blitz games (on the lists the "
+            "club keeps), all closed but the last; and a demo admin."
+        )
     )
     last_period: RatingPeriod  # the open month: the only one the late newcomers play in
     today: date
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--if-empty", action="store_true", help="Do nothing if the club already has players."
+            "--if-empty",
+            action="store_true",
+            help=gettext("Do nothing if the club already has players."),
         )
-        parser.add_argument("--seed", type=int, default=2026, help="Random seed (default 2026).")
+        parser.add_argument(
+            "--seed", type=int, default=2026, help=gettext("Random seed (default 2026).")
+        )
 
     def handle(self, *args, **options):
         if Player.objects.exists():

@@ -8,10 +8,11 @@ from datetime import date
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ladder.management.commands._periods import period_by_label
 from ladder.records import Player, RatingList, bounds, kept_lists
+from ladder.records.translations import Help, rules_text
 from ratings.recompute.simulate import THRESHOLDS, Simulation, simulate_rules
 from ratings.rules import eras
 
@@ -22,7 +23,7 @@ def rules_day(text: str) -> date | None:
     try:
         return eras.parse_rules_setting(text)
     except ValueError as error:
-        raise CommandError(gettext("--rules: %(error)s") % {"error": error}) from None
+        raise CommandError(gettext("--rules: %(error)s") % {"error": rules_text(error)}) from None
 
 
 def whole(name: str, low: int, high: int):
@@ -42,26 +43,40 @@ def whole(name: str, low: int, high: int):
 
 
 class Command(BaseCommand):
-    help = (
-        "Compute a whole list as it would be under another rule set (--rules, a month or day: "
-        "the rules then) or a changed K, cap or floor, from a period on, without writing "
-        "anything; report each player whose rating would differ and a summary."
+    help = Help(
+        gettext_noop(
+            "Compute a whole list as it would be under another rule set (--rules, a month or day: "
+            "the rules then) or a changed K, cap or floor, from a period on, without writing "
+            "anything; report each player whose rating would differ and a summary."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--rules", required=True, help="e.g. 2022-01, 2014-07-01, current.")
-        parser.add_argument("--from", dest="label", help="First period (default: the first).")
+        parser.add_argument(
+            "--rules", required=True, help=gettext("e.g. 2022-01, 2014-07-01, current.")
+        )
+        parser.add_argument(
+            "--from", dest="label", help=gettext("First period (default: the first).")
+        )
         parser.add_argument("--list", dest="rating_list", choices=RatingList.values)
         parser.add_argument(
-            "--k", type=whole("k", bounds.MIN_K, bounds.MAX_K), help="One K for everyone."
+            "--k",
+            type=whole("k", bounds.MIN_K, bounds.MAX_K),
+            help=gettext("One K for everyone."),
         )
-        parser.add_argument("--cap", type=whole("cap", 1, 3500), help="The difference cap.")
         parser.add_argument(
-            "--floor", type=whole("floor", 0, bounds.MAX_RATING), help="The lowest rating."
+            "--cap", type=whole("cap", 1, 3500), help=gettext("The difference cap.")
+        )
+        parser.add_argument(
+            "--floor",
+            type=whole("floor", 0, bounds.MAX_RATING),
+            help=gettext("The lowest rating."),
         )
         parser.add_argument("--format", choices=["table", "json"], default="table")
         parser.add_argument("--limit", type=whole("limit", 0, 10**7), default=50,
-                            help="Players listed in the table (default 50; 0: all).")  # fmt: skip
+                            help=gettext(
+                                "Players listed in the table (default 50; 0: all)."
+                            ))  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         rating_list = options["rating_list"] or kept_lists()[0]

@@ -76,11 +76,13 @@ def check_club(plan: ClubPlan) -> list[str]:
     references that exist). Reads only the users already there."""
     problems = list(plan.problems) + _check_users(plan.groups, plan.users)
     problems += _check_records(plan.players, exclude=["merged_into"])
-    problems += _unique(plan.players, "pk", "Another player of the file has this id.")
-    problems += _unique(plan.players, "fide_id", "Another player of the file has this FIDE id.")
+    problems += _unique(plan.players, "pk", gettext("Another player of the file has this id."))
+    problems += _unique(
+        plan.players, "fide_id", gettext("Another player of the file has this FIDE id.")
+    )
     national = [row for row in plan.players if row.record.national_id]
     problems += _unique(national, ("national_federation", "national_id"),
-                        "Another player of the file has this national id.")  # fmt: skip
+                        gettext("Another player of the file has this national id."))  # fmt: skip
     problems += _check_periods(plan.periods)
     periods = {row.record.pk: row.record for row in plan.periods}
     players = {row.record.pk for row in plan.players}
@@ -91,10 +93,12 @@ def check_club(plan: ClubPlan) -> list[str]:
     problems += _check_games(plan.games, players, periods, tournaments)
     problems += _check_published(plan)
     problems += _check_records(plan.runs, exclude=["from_period", "requested_by", "folded_into"])
-    problems += _unique(plan.runs, "pk", "Another rating run of the file has this id.")
+    problems += _unique(plan.runs, "pk", gettext("Another rating run of the file has this id."))
     for row in plan.runs:
         if row.record.players is not None and not _numbers(row.record.players):
-            problems.append(f"{row.where}.players: A list of player ids was expected.")
+            problems.append(
+                f"{row.where}.players: " + gettext("A list of player ids was expected.")
+            )
     publications = {row.record.pk for row in plan.publications}
     refs: list[tuple[list[Located], str, set[Any], str]] = [
         (plan.logs, "period_id", set(periods), "period"),
@@ -114,7 +118,8 @@ def check_club(plan: ClubPlan) -> list[str]:
                  plan.not_duplicates):  # fmt: skip
         for row in rows:
             problems += [
-                f"{row.where}.{name}: No user is named '{username}' in the file."
+                f"{row.where}.{name}: "
+                + gettext("No user is named '%(username)s' in the file.") % {"username": username}
                 for name, username in row.users.items()
                 if username is not None and username not in usernames
             ]
@@ -138,7 +143,9 @@ def _check_users(groups: list[dict[str, Any]], users: list[dict[str, Any]]) -> l
         except ValidationError as error:
             problems += _located(f"users[{index}]", error)
         if data.get("username") in seen:
-            problems.append(f"users[{index}].username: Another user of the file has this name.")
+            problems.append(
+                f"users[{index}].username: " + gettext("Another user of the file has this name.")
+            )
         seen.add(data.get("username"))
     return problems
 
@@ -147,15 +154,17 @@ def _check_published(plan: ClubPlan) -> list[str]:
     """Publications and their lines by the models' validators, each once; the differences a
     revision names as the model stores them."""
     problems = _check_records(plan.publications, exclude=["period", "corrected_in", "published_by"])
-    problems += _unique(plan.publications, "pk", "Another publication of the file has this id.")
+    problems += _unique(
+        plan.publications, "pk", gettext("Another publication of the file has this id.")
+    )
     problems += _unique(
         plan.publications,
         ("period_id", "rating_list", "revision"),
-        "Another publication of the file has this period, list and revision.",
+        gettext("Another publication of the file has this period, list and revision."),
     )
     problems += _check_records(plan.lines, exclude=["publication", "player"])
     problems += _unique(
-        plan.lines, ("publication_id", "player_id"), "This player has another line here."
+        plan.lines, ("publication_id", "player_id"), gettext("This player has another line here.")
     )
     for row in plan.publications:
         differences = row.record.differences
@@ -163,8 +172,9 @@ def _check_published(plan: ClubPlan) -> list[str]:
             isinstance(d, list) and len(d) == 5 and _numbers(d[:1]) and _numbers(d[1:], blank=True)
             for d in differences
         ):
-            problems.append(f"{row.where}.differences: Each difference is [player id, old "
-                            "rating, new rating, old change, new change].")  # fmt: skip
+            problems.append(f"{row.where}.differences: " + gettext(
+                "Each difference is [player id, old rating, new rating, old change, new change]."
+            ))  # fmt: skip
     return problems
 
 
@@ -218,9 +228,14 @@ def _unique(rows: Sequence[Located], names: str | tuple[str, ...], message: str)
 
 
 def _references(rows: Sequence[Located], name: str, known: set[Any], what: str) -> list[str]:
+    message = {
+        "period": gettext("No period of the file has the id %(id)s."),
+        "publication": gettext("No publication of the file has the id %(id)s."),
+        "player": gettext("No player of the file has the id %(id)s."),
+        "tournament": gettext("No tournament of the file has the id %(id)s."),
+    }[what]
     return [
-        f"{row.where}.{name.removesuffix('_id')}: No {what} of the file has the id "
-        f"{getattr(row.record, name)}."
+        f"{row.where}.{name.removesuffix('_id')}: " + message % {"id": getattr(row.record, name)}
         for row in rows
         if getattr(row.record, name) is not None and getattr(row.record, name) not in known
     ]
@@ -229,26 +244,36 @@ def _references(rows: Sequence[Located], name: str, known: set[Any], what: str) 
 def _check_periods(rows: Sequence[Located]) -> list[str]:
     """Labels and dates by the model's validators; no two periods overlap."""
     problems = _check_records(rows, exclude=[])
-    problems += _unique(rows, "pk", "Another period of the file has this id.")
-    problems += _unique(rows, "label", "Another period of the file has this label.")
+    problems += _unique(rows, "pk", gettext("Another period of the file has this id."))
+    problems += _unique(rows, "label", gettext("Another period of the file has this label."))
     dated = [r for r in rows if isinstance(r.record.start, date) and isinstance(r.record.end, date)]
     for row in dated:
         if row.record.end < row.record.start:
-            problems.append(f"{row.where}.end: A period cannot end before it starts.")
+            problems.append(f"{row.where}.end: " + gettext("A period cannot end before it starts."))
     dated.sort(key=lambda r: r.record.start)
     for before, after in zip(dated, dated[1:], strict=False):
         if after.record.start <= before.record.end:
             problems.append(
-                f"{after.where}.start: The period {after.record.label} ({after.record.start} to "
-                f"{after.record.end}) overlaps {before.record.label} ({before.record.start} to "
-                f"{before.record.end}); periods cannot overlap."
+                f"{after.where}.start: "
+                + gettext(
+                    "The period %(label)s (%(start)s to %(end)s) overlaps %(other)s "
+                    "(%(other_start)s to %(other_end)s); periods cannot overlap."
+                )
+                % {
+                    "label": after.record.label,
+                    "start": after.record.start,
+                    "end": after.record.end,
+                    "other": before.record.label,
+                    "other_start": before.record.start,
+                    "other_end": before.record.end,
+                }
             )
     for row in rows:
         closed = row.record.status == PeriodStatus.CLOSED
         if closed != (row.record.closed_at is not None):
             problems.append(
-                f"{row.where}.closed_at: A closed period has the moment it was "
-                "closed, and an open one has none."
+                f"{row.where}.closed_at: "
+                + gettext("A closed period has the moment it was closed, and an open one has none.")
             )
     return problems
 
@@ -259,11 +284,12 @@ def _check_tournaments(rows: Sequence[Located], periods: dict[int, RatingPeriod]
         if row.record.rated_in_id in periods:
             row.record.rated_in = periods[row.record.rated_in_id]
     problems = _check_records(rows, exclude=["rated_in"])
-    problems += _unique(rows, "pk", "Another tournament of the file has this id.")
+    problems += _unique(rows, "pk", gettext("Another tournament of the file has this id."))
     problems += _unique(
-        rows, ("name", "start", "rating_list"), "Another tournament of the file has this name, "
-        "start and list."
-    )  # fmt: skip
+        rows,
+        ("name", "start", "rating_list"),
+        gettext("Another tournament of the file has this name, start and list."),
+    )
     problems += _references(rows, "rated_in_id", set(periods), "period")
     for row in rows:
         tournament, period = row.record, periods.get(row.record.rated_in_id)
@@ -289,14 +315,15 @@ def _check_games(
         if row.record.tournament_id in tournaments:
             row.record.tournament = tournaments[row.record.tournament_id]
     problems = _check_records(rows, exclude=["period", "white", "black", "tournament"])
-    problems += _unique(rows, "pk", "Another game of the file has this id.")
+    problems += _unique(rows, "pk", gettext("Another game of the file has this id."))
     problems += _references(rows, "tournament_id", set(tournaments), "tournament")
     bound = latest_game_date()
     seen: dict[tuple[Any, ...], str] = {}
     for row in rows:
         game = row.record
         problems += [
-            f"{row.where}.{colour}: No player of the file has the id {pk}."
+            f"{row.where}.{colour}: "
+            + gettext("No player of the file has the id %(id)s.") % {"id": pk}
             for colour, pk in (("white", game.white_id), ("black", game.black_id))
             if pk not in players
         ]
@@ -306,16 +333,21 @@ def _check_games(
         tournament = tournaments.get(game.tournament_id)
         if tournament is not None and game.period_id != tournament.rated_in_id:
             problems.append(
-                f"{row.where}.period: The game's tournament is rated in the period with "
-                f"the id {tournament.rated_in_id}, not {game.period_id}."
+                f"{row.where}.period: "
+                + gettext(
+                    "The game's tournament is rated in the period with the id %(rated_in)s, "
+                    "not %(period)s."
+                )
+                % {"rated_in": tournament.rated_in_id, "period": game.period_id}
             )
         if game.date > bound:
             problems.append(f"{row.where}.date: {future_message(game.date, bound)}")
         elif game.period_id is None:
-            problems.append(f"{row.where}.period: The game names no period.")
+            problems.append(f"{row.where}.period: " + gettext("The game names no period."))
         elif period is None:
             problems.append(
-                f"{row.where}.period: No period of the file has the id {game.period_id}."
+                f"{row.where}.period: "
+                + gettext("No period of the file has the id %(id)s.") % {"id": game.period_id}
             )
         elif (
             tournament is None
@@ -324,9 +356,17 @@ def _check_games(
             and not period.contains(game.date)
         ):
             problems.append(
-                f"{row.where}.date: The game is dated {game.date.isoformat()}, "
-                f"outside its period {period.label} ({period.start} to "
-                f"{period.end})."
+                f"{row.where}.date: "
+                + gettext(
+                    "The game is dated %(date)s, outside its period %(label)s (%(start)s to "
+                    "%(end)s)."
+                )
+                % {
+                    "date": game.date.isoformat(),
+                    "label": period.label,
+                    "start": period.start,
+                    "end": period.end,
+                }
             )
         key = (game.date, game.white_id, game.black_id, game.round, game.rating_list)
         if key in seen:

@@ -45,6 +45,7 @@ from ladder.records import (
 )
 from ladder.records.names import name_key, rank, search_key, skeleton, words_of
 from ladder.records.tournaments import game_problems
+from ladder.records.translations import rules_text
 from ladder.writes.validation.tournaments import (
     TournamentSpec,
     closed_problem,
@@ -449,7 +450,7 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
         try:
             control, other = fide.parse_time_controls(entry.time_control)
         except ValueError as error:
-            checked.add("time_control", str(error))
+            checked.add("time_control", rules_text(error))
     if control is not None and other is not None and other != control:
         # Odds: the list follows the slower side, the standard minimum the faster (1.1).
         control, other = sorted((control, other), key=lambda c: -c.minutes_for_60_moves)
@@ -474,7 +475,7 @@ def check_list(entry: GameEntry, game: Game, checked: Checked) -> None:
         checked.add("rating_list", unkept)
     elif other is not None and other != control and chosen in (RatingList.RAPID, RatingList.BLITZ):
         white, black = fide.parse_time_controls(entry.time_control)
-        checked.add("time_control", fide.unequal_times_message(white, black))
+        checked.add("time_control", rules_text(fide.unequal_times_message(white, black)))
     elif chosen == RatingList.STANDARD and other is not None and game.white and game.black:
         needed, threshold = fide.standard_minutes_needed([game.white.rating, game.black.rating])
         if other.minutes_for_60_moves < needed:

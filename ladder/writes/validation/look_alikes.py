@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 
 from ladder.records import Player
 from ladder.records.names import (
@@ -46,10 +47,15 @@ def check_look_alikes(players: Sequence[Player], *, sources: Sequence[str] = ())
         seen = skeleton(name)
         twin = next((p for p in stored.get(search_key(name), ()) if _alike(p.name, name, seen)
                      and p.pk != player.pk), None)  # fmt: skip
-        label = f"the existing player {_named(twin)}" if twin is not None else ""
+        label = (
+            gettext("the existing player %(player)s") % {"player": _named(twin)}
+            if twin is not None
+            else ""
+        )
         if not label and seen in first and _alike(names[first[seen]], name, seen):
             other = first[seen]
-            label = f"{sources[other] if sources else f'player {other + 1}'} ({names[other]})"
+            source = sources[other] if sources else gettext("player %(n)s") % {"n": other + 1}
+            label = f"{source} ({names[other]})"
         first.setdefault(seen, index)
         problems.append(_problem(name, label, twin))
     return problems
@@ -70,34 +76,44 @@ def _problem(name: str, label: str, twin: Player | None) -> str:
     invisible, alike = invisible_characters(name), look_alike_letters(name)
     if twin is not None and not invisible and not alike:
         what = _what(invisible_characters(twin.name), look_alike_letters(twin.name))
-        return (
-            f"'{name}' looks the same as {label}, whose name is written with {what}; correct "
-            "that player's name first, or enter that player."
-        )
+        return gettext(
+            "'%(name)s' looks the same as %(other)s, whose name is written with %(what)s; "
+            "correct that player's name first, or enter that player."
+        ) % {"name": name, "other": label, "what": what}
     what = _what(invisible, alike)
     if label:
-        return (
-            f"'{name}' looks the same as {label} but is written with {what}; enter that player "
-            "instead, or type the name in plain letters."
-        )
+        return gettext(
+            "'%(name)s' looks the same as %(other)s but is written with %(what)s; enter that "
+            "player instead, or type the name in plain letters."
+        ) % {"name": name, "other": label, "what": what}
     if invisible:
-        return f"The name holds {what}, which no one sees; type the name without it."
+        return gettext("The name holds %(what)s, which no one sees; type the name without it.") % {
+            "what": what
+        }
     if alike and _mixed(name, alike):
-        return (
-            f"The name mixes Latin letters with {what}, which look like Latin ones; type it in "
+        return gettext(
+            "The name mixes Latin letters with %(what)s, which look like Latin ones; type it in "
             "one script."
-        )
+        ) % {"what": what}
     return ""
 
 
 def _what(invisible: list[str], alike: list[str]) -> str:
     parts = []
     if invisible:
-        noun = "character" if len(invisible) == 1 else "characters"
-        parts.append(f"the invisible {noun} {_describe(invisible)}")
+        parts.append(
+            ngettext(
+                "the invisible character %(chars)s",
+                "the invisible characters %(chars)s",
+                len(invisible),
+            )
+            % {"chars": _describe(invisible)}
+        )
     if alike:
-        parts.append(f"letters of another script ({_describe(alike)})")
-    return " and ".join(parts) or "other characters"
+        parts.append(gettext("letters of another script (%(chars)s)") % {"chars": _describe(alike)})
+    if len(parts) == 2:
+        return gettext("%(first)s and %(second)s") % {"first": parts[0], "second": parts[1]}
+    return parts[0] if parts else gettext("other characters")
 
 
 def _describe(chars: list[str]) -> str:

@@ -16,26 +16,36 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
+from django.utils.translation import gettext, gettext_noop
 
+from ladder.records.translations import Help
 from ratings import runs
 
 
 class Command(BaseCommand):
-    help = (
-        "Execute rating runs from the database queue (LADDER_RECOMPUTE=background). Run as "
-        "many as you like, on any machine that reaches the database: one run executes at a "
-        "time per database."
+    help = Help(
+        gettext_noop(
+            "Execute rating runs from the database queue (LADDER_RECOMPUTE=background). Run as "
+            "many as you like, on any machine that reaches the database: one run executes at a "
+            "time per database."
+        )
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--sweep", type=float, default=30.0, help="Seconds between sweeps (default 30)."
+            "--sweep",
+            type=float,
+            default=30.0,
+            help=gettext("Seconds between sweeps (default 30)."),
         )
         parser.add_argument(
-            "--batch", action="store_true", help="Execute what is queued, then exit."
+            "--batch", action="store_true", help=gettext("Execute what is queued, then exit.")
         )
         parser.add_argument(
-            "--interval", type=float, default=1.0, help="Seconds between looks when idle."
+            "--interval",
+            type=float,
+            default=1.0,
+            help=gettext("Seconds between looks when idle."),
         )
 
     def handle(
