@@ -7,8 +7,9 @@ player's does, the players whose name is close to it (typos):
 - on PostgreSQL, one word by pg_trgm's word similarity (``search_key %> 'word'``) and the
   others as typed, answered from the GIN trigram index of migration 0021, which also answers
   the words' ``LIKE``; the threshold is set on each connection (``WORD_SIMILARITY``: 0.6,
-  pg_trgm's default, misses a transposed letter in a short name). A typo in two words, or a
-  changed letter in a word of four or five letters, may find nothing there;
+  pg_trgm's default, misses a transposed letter in a short name); when that finds nothing,
+  once more at ``FALLBACK_SIMILARITY`` (a changed letter in a word of four or five letters
+  keeps too few of its trigrams). A typo in two words may still find nothing there;
 - elsewhere (SQLite), by rapidfuzz over the search keys of the players searched, the
   ``SCAN_LIMIT`` closest kept.
 
