@@ -7,8 +7,9 @@ player's does, the players whose name is close to it (typos):
 - on PostgreSQL, one word by pg_trgm's word similarity (``search_key %> 'word'``) and the
   others as typed, answered from the GIN trigram index of migration 0021, which also answers
   the words' ``LIKE``; the threshold is set on each connection (``WORD_SIMILARITY``: 0.6,
-  pg_trgm's default, misses a transposed letter in a short name). A typo in two words, or a
-  changed letter in a word of four or five letters, may find nothing there;
+  pg_trgm's default, misses a transposed letter in a short name); when that finds nothing,
+  once more at ``FALLBACK_SIMILARITY`` (a changed letter in a word of four or five letters
+  keeps too few of its trigrams). A typo in two words may still find nothing there;
 - elsewhere (SQLite), by rapidfuzz over the search keys of the players searched, the
   ``SCAN_LIMIT`` closest kept.
 
@@ -18,12 +19,13 @@ names that sound the same), the order the pages and autocompletes show.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 from django.contrib.postgres.lookups import TrigramWordSimilar
 from django.contrib.postgres.search import TrigramWordSimilarity
-from django.db import connections, models
+from django.db import DatabaseError, connections, models
 from django.db.models import F, Q, Value
 
 from ladder.records import names
@@ -32,8 +34,24 @@ from ladder.records.text import parse_fide_id
 # The player QuerySet and Player are typed loosely here: ladder.records.players imports this.
 PlayerQuerySet = TypeVar("PlayerQuerySet", bound=models.QuerySet[Any])
 WORD_SIMILARITY = 0.5  # pg_trgm.word_similarity_threshold on every connection
+# The threshold of a second look when nothing is that close: a changed letter in a last name
+# of four or five letters keeps two or three of its five or six trigrams (0.4 or 0.5 alike).
+FALLBACK_SIMILARITY = 0.3
 SCAN_LIMIT = 500  # the closest names a search without trigrams keeps (a statement's values)
 RANKED = 200  # the candidates ``closest`` ranks, the most similar first
+
+
+@contextmanager
+def _threshold(alias: str, value: float) -> Iterator[None]:
+    """Hold pg_trgm's word similarity threshold at ``value`` on connection ``alias``."""
+    setting = "SELECT set_config('pg_trgm.word_similarity_threshold', %s, false)"
+    with connections[alias].cursor() as cursor:
+        cursor.execute(setting, [str(value)])
+        try:
+            yield
+        finally:  # in an aborted transaction this fails, and its rollback restores the setting
+            with suppress(DatabaseError):
+                cursor.execute(setting, [str(WORD_SIMILARITY)])
 
 
 def set_threshold(sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -165,6 +183,9 @@ def _close_rows(queryset: models.QuerySet[Any], key: str) -> list[tuple[int, str
             close = Q(TrigramWordSimilar(F("search_key"), Value(word)))
             condition |= _all_words(words[:index] + words[index + 1 :]) & close
         rows = _candidates(candidates.filter(condition), key, limit=SCAN_LIMIT)
+        if not rows:  # a changed letter in a short word leaves too few of its trigrams
+            with _threshold(queryset.db, FALLBACK_SIMILARITY):
+                rows = _candidates(candidates.filter(condition), key, limit=SCAN_LIMIT)
     else:
         rows = list(candidates.values_list("pk", "search_key", "fide_id"))
     ranked = names.rank(key, [row[1] for row in rows], limit=SCAN_LIMIT)

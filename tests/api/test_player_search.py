@@ -16,7 +16,7 @@ from tests.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Carlsen, Magnus", "Nakamura, Hikaru", "Иванчук, Василий", "Müller, Thomas",
-         "Giri, Anish", "Gen Player", "Carlsson, Anna"]  # fmt: skip
+         "Giri, Anish", "Gen Player", "Carlsson, Anna", "Busni, Ola"]  # fmt: skip
 
 # (what a person types, the player meant)
 TYPED = [
@@ -26,6 +26,7 @@ TYPED = [
     ("Ivanchuk", "Иванчук, Василий"),  # transliterated
     ("Carlsem, Magnus", "Carlsen, Magnus"),  # a typo
     ("Nakamura Hikaur", "Nakamura, Hikaru"),  # two letters swapped
+    ("Bsni, Ola", "Busni, Ola"),  # a letter dropped from a short name: few trigrams left
     ("Karlsen Magnus", "Carlsen, Magnus"),  # sounds the same
     ("G\u0435n Player", "Gen Player"),  # a look-alike letter
 ]
@@ -45,7 +46,7 @@ def boss(db):
 
 @pytest.mark.parametrize(("typed", "meant"), TYPED)
 def test_the_api_search_forgives(players, typed, meant, django_assert_max_num_queries):
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # 3 more when a typo is found at the lower threshold
         body = APIClient().get("/api/v1/players/", {"search": typed}).json()
     assert meant in [row["name"] for row in body["results"]]
     assert "Player 0003" not in [row["name"] for row in body["results"]]

@@ -96,7 +96,7 @@ def test_the_api_filters_and_searches_by_national_id(client):
 def test_the_backup_writes_national_ids_and_reads_a_version_3_file(tmp_path):
     PlayerFactory(name="Ada", federation="NOR", national_id="7")
     document = backup.export_club()
-    assert document["version"] == 4
+    assert document["version"] >= 4  # national ids from version 4 on
     assert document["players"][0]["national_id"] == "7"
     old = json.loads(json.dumps(document, default=str))
     old["version"] = 3
