@@ -18,7 +18,7 @@ from ratings.models import RatingRun
 class Command(BaseCommand):
     help = Help(
         gettext_noop(
-            "Restore a club written by export_club (format ladder-club, version 1 or 2) into an "
+            "Restore a club written by export_club (format ladder-club, versions 1 to 5) into an "
             "empty database, all or nothing: the whole file is checked first and every problem is "
             "named by where it is. Published lists are restored as published; the ratings are "
             "recomputed. Users get no usable password: set one with changepassword."
