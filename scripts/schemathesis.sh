@@ -84,6 +84,13 @@ if not Player.objects.exists():
             player=player, period=RatingPeriod.objects.get(label="2026-03"),
             rating=player.entry_rating + 5, reason="FIDE starts from another rating.",
         ), user=user)
+    # Corrections on the rapid list for the fuzzer to delete (scripts/schemathesis_data.py):
+    # the standard ones stay for every other request.
+    for i, player in enumerate(players):
+        actions.save_base_correction(correction=BaseCorrection(
+            player=player, period=RatingPeriod.objects.get(label="2026-03"),
+            rating_list="rapid", rating=1600 + 10 * i, reason="Rated from another list.",
+        ), user=user)
 print(Player.objects.count(), "players,", Game.objects.count(), "games")
 '
 token=$("$PY" manage.py issue_token schemathesis)
