@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
@@ -44,6 +45,16 @@ GAME_DATE_MESSAGE = format_lazy(
     first=FIRST_GAME_DATE,
     last=LAST_GAME_DATE,
 )
+TOURNAMENT_DATE_MESSAGE = format_lazy(
+    gettext_lazy("A tournament must be dated between {first} and {last}."),
+    first=FIRST_GAME_DATE,
+    last=LAST_GAME_DATE,
+)
+PERIOD_DATE_MESSAGE = format_lazy(
+    gettext_lazy("A rating period must lie between {first} and {last}."),
+    first=FIRST_GAME_DATE,
+    last=LAST_GAME_DATE,
+)
 
 # The largest value the FIDE id column (a positive bigint) can hold.
 MAX_FIDE_ID = 2**63 - 1
@@ -54,5 +65,15 @@ __all__ = [
     "ENTRY_RATING_FLOOR", "ENTRY_RATING_MESSAGE", "FIRST_GAME_DATE", "GAME_DATE_MESSAGE",
     "K_ABOVE_MESSAGE", "K_BELOW_MESSAGE", "LAST_GAME_DATE", "MAX_ENTRY_RATED_GAMES", "MAX_FIDE_ID",
     "MAX_K", "MAX_RATING", "MIN_BIRTH_YEAR", "MIN_K", "MIN_RATING", "RATING_ABOVE_MESSAGE",
-    "RATING_BELOW_MESSAGE",
+    "RATING_BELOW_MESSAGE", "PERIOD_DATE_MESSAGE", "TOURNAMENT_DATE_MESSAGE", "dated_within",
 ]  # fmt: skip
+
+
+def dated_within(message: object) -> list:
+    """The validators of a day a game could be played on (``FIRST_GAME_DATE`` to
+    ``LAST_GAME_DATE``), refusing with ``message``: the days of games, tournaments and periods
+    (a period's label writes its year in four digits)."""
+    return [
+        MinValueValidator(FIRST_GAME_DATE, message=message),
+        MaxValueValidator(LAST_GAME_DATE, message=message),
+    ]

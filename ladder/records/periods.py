@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from ladder.records.bounds import PERIOD_DATE_MESSAGE, dated_within
 from ladder.records.text import (
     PERIOD_LABEL_VALIDATOR,
     refuse_control_characters_but_lines,
@@ -72,8 +73,8 @@ class RatingPeriod(models.Model):
         validators=[PERIOD_LABEL_VALIDATOR],
         help_text=gettext_lazy("e.g. 2026-03 for a month."),
     )
-    start = models.DateField(unique=True)
-    end = models.DateField()
+    start = models.DateField(unique=True, validators=dated_within(PERIOD_DATE_MESSAGE))
+    end = models.DateField(validators=dated_within(PERIOD_DATE_MESSAGE))
     status = models.CharField(
         max_length=6, choices=PeriodStatus.choices, default=PeriodStatus.OPEN, editable=False
     )
@@ -170,7 +171,7 @@ class RatingPeriod(models.Model):
                     % {"day": day.isoformat(), "label": clash.label}
                 }
             )
-        return start.strftime("%Y-%m"), start, end
+        return f"{start.year:04d}-{start.month:02d}", start, end
 
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from ladder.records.bounds import TOURNAMENT_DATE_MESSAGE, dated_within
 from ladder.records.codes import CONFLICT
 from ladder.records.lists import RatingList
 from ladder.records.periods import RatingPeriod
@@ -55,9 +56,10 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=200, validators=[refuse_control_characters])
     start = models.DateField(
-        help_text=gettext_lazy("The first day: the list in force then rates every game.")
+        validators=dated_within(TOURNAMENT_DATE_MESSAGE),
+        help_text=gettext_lazy("The first day: the list in force then rates every game."),
     )
-    end = models.DateField()
+    end = models.DateField(validators=dated_within(TOURNAMENT_DATE_MESSAGE))
     rating_list = models.CharField(
         "list", max_length=8, choices=RatingList.choices, default=RatingList.STANDARD
     )

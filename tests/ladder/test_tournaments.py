@@ -228,3 +228,22 @@ def test_the_players_card_shows_each_tournaments_sum_and_the_rules_that_rated_it
     assert "November Rapidplay (from 20 Nov 2025): 1 game, K × ΣdR = 20 × -0.08 = -1.60" in page
     assert "Rated by FIDE's standard rules in force on 1 Nov 2025" in page
     assert 'href="/rules/?date=2025-11-01&amp;list=standard"' in page
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "field"),
+    [("0853-02-01", "0853-02-02", "start"), ("1899-12-31", "1900-01-02", "start"),
+     ("2999-12-30", "3000-01-01", "end")],
+)  # fmt: skip
+def test_a_tournament_dated_where_no_game_can_be_is_refused_and_makes_no_period(
+    api, club, start, end, field
+):
+    # It used to be recorded with a period "853-02" made for it.
+    answer = api.post(
+        "/api/v1/tournaments/", {"name": "Old", "start": start, "end": end},
+        content_type="application/json",
+    )  # fmt: skip
+    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert answer.json()[field] == ["A tournament must be dated between 1900-01-01 and 2999-12-31."]
+    assert not RatingPeriod.objects.exists()
+    assert not Tournament.objects.exists()
