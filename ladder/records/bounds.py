@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.text import format_lazy
@@ -69,7 +70,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def dated_within(message: object) -> list:
+def dated_within(message: Any) -> list[MinValueValidator | MaxValueValidator]:
     """The validators of a day a game could be played on (``FIRST_GAME_DATE`` to
     ``LAST_GAME_DATE``), refusing with ``message``: the days of games, tournaments and periods
     (a period's label writes its year in four digits)."""
