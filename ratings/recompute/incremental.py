@@ -34,13 +34,19 @@ from ratings.recompute.states import (
     latest_states,
     load_players,
     rules,
+    standard_ratings,
 )
 from ratings.recompute.summary import LineMove, Recompute
-from ratings.rules import engine
+from ratings.rules import engine, eras
 
 
 def recompute_players(
-    period: RatingPeriod | None, rating_list: str, players: set[int], *, dry_run: bool
+    period: RatingPeriod | None,
+    rating_list: str,
+    players: set[int],
+    *,
+    dry_run: bool,
+    seeded: bool = False,
 ) -> Recompute:
     """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
 
@@ -48,6 +54,8 @@ def recompute_players(
     stored one: at first the given players (their entry data may have changed), then whoever a
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
+    ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
+    their state on this list does not show, so they count as changed in every period.
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
@@ -56,6 +64,8 @@ def recompute_players(
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
     history: list[tuple[date, frozenset[int]]] = []
     for current in periods:
+        if seeded:
+            changed |= players
         history.append((current.start, frozenset(changed)))
         rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history)
         summary.rows += rows
@@ -211,8 +221,9 @@ def _rate_some(
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
     results = engine.rate_period(
-        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list)
-    )
+        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list),
+        standard_ratings(current.start) if rating_list in eras.RAPID_BLITZ_LISTS else None,
+    )  # fmt: skip
     return {pid: result for pid, result in results.items() if pid in redo}
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
+import numpy as np
 from django.db import transaction
 from django.db.models import Q
 
-from ladder.records import Player, RatingPeriod
+from ladder.records import Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
@@ -21,10 +22,12 @@ from ratings.recompute.states import (
     load_entry,
     load_players,
     rules,
+    standard_before,
+    standard_ratings,
     states_before,
 )
 from ratings.recompute.summary import RatingMove, Recompute
-from ratings.rules import engine
+from ratings.rules import engine, eras
 
 
 def replay_lists(
@@ -79,12 +82,14 @@ def replay_lists(
         # lists in force when tournaments started in an earlier period.
         fixes = base_corrections(current.pk, rating_lists)
         earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
+        seeds = _seeds(current, games, states, fixes)
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
                 opening = corrected(states[name], fixes[name])
                 results = _rate(
-                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name)
-                )
+                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
+                    seeds.get(name),
+                )  # fmt: skip
                 if results is None:
                     continue
                 found[name] = results
@@ -117,6 +122,34 @@ def replay_lists(
     if dry_run:
         transaction.set_rollback(True)
     return summaries
+
+
+def _seeds(
+    current: RatingPeriod,
+    games: Mapping[str, engine.GameColumns],
+    states: Mapping[str, Mapping[int, engine.PlayerState]],
+    fixes: Mapping[str, dict[int, int]],
+) -> dict[str, engine.StandardRatings]:
+    """Where R&B 7.2.1 may seed a rapid or blitz player from the standard list, what the engine
+    reads of that list, by list: read now, before the rows are streamed in. The standard states
+    opening the period are carried in memory when the replay rates the standard list too;
+    else the players unrated on the list opening the period are found and theirs read."""
+    found: dict[str, engine.StandardRatings] = {}
+    carried = RatingList.STANDARD in states
+    for name, played in games.items():
+        if name not in eras.RAPID_BLITZ_LISTS:
+            continue
+        unrated: list[int] = []
+        if not carried:
+            ids = np.unique(np.concatenate([played.white, played.black]))
+            opening = engine.state_columns(corrected(states[name], fixes[name]), ids)
+            unrated = ids[opening.rating < 0].tolist()
+        known = standard_before(current.start, played, unrated)
+        memory = None
+        if carried:
+            memory = corrected(states[RatingList.STANDARD], fixes[RatingList.STANDARD])
+        found[name] = standard_ratings(current.start, opening=memory, known=known)
+    return found
 
 
 def _newcomers(found: dict[str, engine.PeriodColumns]) -> dict[str, dict[int, engine.PlayerPeriod]]:
@@ -181,12 +214,13 @@ def _rate(
     games: engine.GameColumns | None,
     options: engine.Rules,
     earlier: engine.Earlier | None,
+    standard: engine.StandardRatings | None = None,
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    return engine.rate_period_columns(span, states, games, options, earlier)
+    return engine.rate_period_columns(span, states, games, options, earlier, standard)
 
 
 def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:

@@ -15,13 +15,14 @@ from collections.abc import Collection, Sequence
 
 from django.db import transaction
 
-from ladder.records import RatingList, RatingPeriod
+from ladder.records import RatingList, RatingPeriod, kept_lists
 from ratings.recompute import bulk
 from ratings.recompute.incremental import recompute_players
 from ratings.recompute.replay import replay_lists
-from ratings.recompute.states import rules
+from ratings.recompute.states import rules, seeding_candidates
 from ratings.recompute.storage import LOCK_KEY, check_rating_lists, try_recompute_lock
 from ratings.recompute.summary import Recompute
+from ratings.rules import eras
 
 # What callers use beside the two services (the lock, for the run executor and the previews;
 # the rule options, for the API's description of them).
@@ -53,8 +54,13 @@ def recompute_from(
     """
     with bulk.gc_paused(), transaction.atomic():
         if players is None:
-            return replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
-        return recompute_players(period, rating_list, set(players), dry_run=dry_run)
+            summary = replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
+        else:
+            summary = recompute_players(period, rating_list, set(players), dry_run=dry_run)
+        if rating_list == RatingList.STANDARD and not dry_run:
+            moved = None if players is None else {*players, *(m.player for m in summary.lines)}
+            summary.followed = follow_standard(period, moved, [rating_list], dry_run=dry_run)
+        return summary
 
 
 def recompute_lists(
@@ -72,4 +78,34 @@ def recompute_lists(
     """
     check_rating_lists(rating_lists)
     with bulk.gc_paused(), transaction.atomic():
-        return replay_lists(period, list(dict.fromkeys(rating_lists)), dry_run=dry_run)
+        names = list(dict.fromkeys(rating_lists))
+        summaries = replay_lists(period, names, dry_run=dry_run)
+        if RatingList.STANDARD in names and not dry_run:
+            followed = follow_standard(period, None, names, dry_run=dry_run)
+            summaries[RatingList.STANDARD].followed = followed
+        return summaries
+
+
+def follow_standard(
+    period: RatingPeriod | None,
+    players: set[int] | None,
+    done: Sequence[str],
+    *,
+    dry_run: bool,
+) -> dict[str, Recompute]:
+    """Rate again, after a recompute of the standard list from ``period``, the rapid and blitz
+    players it may move (R&B 7.2.1: a player unrated there is rated with the standard rating):
+    on each such list the club keeps and ``done`` does not hold, the players of ``players``
+    (None: anyone) who play on it from ``period`` on while unrated on it, incrementally.
+    Returns a summary by list, for the lists that had any to rate. (A dry run, rolled back
+    before it ends, reports the standard list only.)"""
+    followed: dict[str, Recompute] = {}
+    for name in kept_lists():
+        if name not in eras.RAPID_BLITZ_LISTS or name in done:
+            continue
+        candidates = seeding_candidates(period, name, players)
+        if candidates:
+            followed[name] = recompute_players(
+                period, name, candidates, dry_run=dry_run, seeded=True
+            )
+    return followed
