@@ -261,11 +261,14 @@ def latest_changes(
     ).filter(recency=1)
 
 
-def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict[int, int | None]:
+def ratings_in_force(
+    on: date, players: Iterable[int], rating_list: str, *, corrections: bool = True
+) -> dict[int, int | None]:
     """Each player's rating on the list in force on ``on``: the one published at the end of
     the last period that ended before it (FIDE.md 10.1), else their entry rating, unless a base
-    correction of the period holding ``on`` says otherwise. Three queries, each naming the
-    players in SQL of constant size (``storage.among``)."""
+    correction of the period holding ``on`` says otherwise (``corrections``: the list as
+    published, without them). Three queries, each naming the players in SQL of constant size
+    (``storage.among``)."""
     wanted = set(players)
     if not wanted:
         return {}
@@ -278,6 +281,8 @@ def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict
         .filter(storage.among(wanted, "player_id"))
         .values_list("player_id", "rating_after")
     )
+    if not corrections:
+        return found
     found.update(
         BaseCorrection.objects.filter(
             storage.among(wanted, "player_id"), rating_list=rating_list,

@@ -36,6 +36,7 @@ STATUS_RATED = "rated"
 STATUS_FIRST_RATING = "first_rating"
 STATUS_UNRATED = "unrated"
 STATUS_BELOW_FLOOR = "below_floor"
+STATUS_ADJUSTED = "adjusted"  # no game in the period: a one-off adjustment of its closing list
 
 
 class PoolGame(NamedTuple):
@@ -175,6 +176,48 @@ class PlayerPeriod:
     performance: int | None = None
     pool: tuple[PoolGame, ...] = ()  # an unrated player's pool, or the pool a first rating used
     first_rating: fide.FirstRating | None = None
+    adjustment: int = 0  # a one-off adjustment of the closing list (FIDE.md 10.2), in points
+    adjusted_on: date | None = None  # the day FIDE dates it
+
+
+def adjustments_due(
+    rules: Rules, end: date, next_end: date | None
+) -> tuple[eras.RatingAdjustment, ...]:
+    """The one-off adjustments made to the list closing a period ending on ``end`` (FIDE.md
+    10.2; ``eras.adjustments_due``), under ``LADDER_RULES=by-date`` only: a club that rates its
+    whole history under one rule set rates it without the day FIDE changed the ratings."""
+    if rules.fixed is not None:
+        return ()
+    return eras.adjustments_due(end, next_end, rules.rating_list)
+
+
+def adjusted(
+    state: PlayerState,
+    result: PlayerPeriod | None,
+    due: tuple[eras.RatingAdjustment, ...],
+    standard: int | None = None,
+) -> PlayerPeriod | None:
+    """A player's period with the adjustments ``due`` made to its closing rating: ``result``
+    (their period's games; None: no game, ``state`` their state on the list) with the rating
+    after it raised, or for a player with no game an "adjusted" period of its own when the
+    rating moves (None when it does not). ``standard``: their rating on the standard list
+    closing the period (the adjustment of 1 October 2022 reads it)."""
+    closing = result.state if result is not None else state
+    if closing.rating is None or not due:
+        return result
+    new = eras.adjusted_rating(due, closing.rating, standard)
+    if new == closing.rating:
+        return result
+    peak = max(new, closing.peak_rating or new)
+    moved = replace(closing, rating=new, peak_rating=peak, pool=())
+    before = closing.rating
+    on = next(a.on for a in due if a.new_rating(before, standard=standard) != before)
+    if result is None:
+        return PlayerPeriod(
+            before, STATUS_ADJUSTED, moved, rating_after=new, adjustment=new - before,
+            adjusted_on=on,
+        )  # fmt: skip
+    return replace(result, state=moved, rating_after=new, adjustment=new - before, adjusted_on=on)
 
 
 _OFFSET = 6000  # D beyond +-6000 cannot occur (entry ratings lie in 0..3500)

@@ -388,10 +388,13 @@ def replay_lists_from_scratch():
     recompute_lists(None, rating_lists=list(LISTS))
 
 
-def listed_game(players, month, white, black, result, day, rating_list, span):
+def listed_game(players, month, white, black, result, day, rating_list, span, base=None):
     """A game on a list, inside its month or (``span``) of a tournament that started on the
-    last day of the month before."""
+    last day of the month before; months count from January 2026 or from ``base``."""
     played = day_in(month, day)
+    if base is not None:
+        played = date(base.year + (base.month + month - 1) // 12,
+                      (base.month + month - 1) % 12 + 1, 1 + day % 28)  # fmt: skip
     here = RatingPeriod.objects.for_date(played)
     if not span:
         return Game(date=played, white=players[white], black=players[black], result=result,
@@ -428,11 +431,15 @@ listed_edit = st.one_of(
     edits=st.lists(listed_edit, min_size=1, max_size=4),
     standard_first=st.booleans(),
 )
+@pytest.mark.parametrize("base", [None, date(2024, 1, 1), date(2022, 8, 1)])
 def test_an_incremental_recompute_equals_a_full_replay_when_standard_seeds_blitz(
-    specs, blitz, games, edits, standard_first
+    base, specs, blitz, games, edits, standard_first
 ):
     """A standard correction reaches blitz players whom their standard rating seeds, whichever
-    list's run comes first."""
+    list's run comes first; and across FIDE's one-off adjustments (FIDE.md 10.2: January to
+    April 2024, every list raised below 2000 at February's close; August to November 2022,
+    blitz raised to standard - 100 at September's), which a correction before them makes
+    again, once."""
     with transaction.atomic():
         players = [
             PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
@@ -441,7 +448,7 @@ def test_an_incremental_recompute_equals_a_full_replay_when_standard_seeds_blitz
             for (rating, rated, born), fast in zip(specs, blitz, strict=True)
         ]  # fmt: skip
         Game.objects.bulk_create(
-            listed_game(players, month, white, black, result, day, name, span)
+            listed_game(players, month, white, black, result, day, name, span, base)
             for month, (white, black), result, day, name, span in games
         )
         recompute_lists(None, rating_lists=list(LISTS))
