@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ladder.records import RatingList
-from ratings.rules import engine, fide
+from ratings.rules import engine, eras, fide
 
 if TYPE_CHECKING:
     from ladder.records import RatingPeriod
@@ -28,6 +28,7 @@ class Status(models.TextChoices):
     FIRST_RATING = engine.STATUS_FIRST_RATING, "first rating"
     UNRATED = engine.STATUS_UNRATED, "unrated"
     BELOW_FLOOR = engine.STATUS_BELOW_FLOOR, "fell below floor"
+    ADJUSTED = engine.STATUS_ADJUSTED, "adjusted"  # no game: a one-off adjustment only
 
 
 class RatingChangeQuerySet(models.QuerySet["RatingChange"]):
@@ -73,6 +74,10 @@ class RatingChange(models.Model):
     change = models.IntegerField(default=0)
     rating_after = models.PositiveSmallIntegerField(null=True, blank=True)
     performance = models.IntegerField(null=True, blank=True)
+    # A one-off adjustment of FIDE's (FIDE.md 10.2) made to the list that closes the period:
+    # the points it added to the rating after the period's games, and the day FIDE dates it.
+    adjustment = models.IntegerField(default=0)
+    adjusted_on = models.DateField(null=True, blank=True)
     # State on the list that closes the period.
     rated_games_after = models.PositiveIntegerField(default=0)
     peak_after = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -121,6 +126,13 @@ class RatingChange(models.Model):
     @property
     def is_rated(self) -> bool:
         return self.status == Status.RATED
+
+    @property
+    def adjustment_reason(self) -> str:
+        """Why the rating after the period was adjusted, with the rule that did (or "")."""
+        if self.adjusted_on is None:
+            return ""
+        return eras.adjustment_reason(self.adjusted_on, self.rating_list)
 
 
 class RunStatus(models.TextChoices):

@@ -337,7 +337,15 @@ def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int
     for game in games:
         if game.tournament is not None and game.tournament.start < game.period.start:
             starts[game.tournament.start].update((game.white_id, game.black_id))
-    return {day: ratings_in_force(day, players, rating_list) for day, players in starts.items()}
+    found = {day: ratings_in_force(day, players, rating_list) for day, players in starts.items()}
+    options = rules(rating_list)
+    for day, then in found.items():
+        # R&B 7.2.1: unrated on rapid or blitz then, rated with the standard rating then.
+        unrated = [pid for pid, rating in then.items() if rating is None]
+        if unrated and options.era(day).seeded_from_standard.value:
+            standard = ratings_in_force(day, unrated, RatingList.STANDARD)
+            then.update((pid, r) for pid, r in standard.items() if r is not None)
+    return found
 
 
 def _ratings_used(

@@ -25,7 +25,7 @@ from django.db.models.functions import Collate
 
 from ladder.records import LIST_FIELDS, Player, RatingPeriod
 from ratings.models import Publication, PublishedRating, RatingChange, Status
-from ratings.rules import fide
+from ratings.rules import eras, fide
 
 # Rows fetched from the cursor at a time.
 CHUNK_SIZE = 2000
@@ -42,7 +42,7 @@ PUBLISHED_COLUMNS = (
 HISTORY_COLUMNS = (
     "period_id", "period", "start", "end", "status", "rating_before", "k", "k_reason",
     "k_applied", "games", "score", "expected", "change_exact", "change", "rating_after",
-    "performance", "rated_games_after",
+    "performance", "rated_games_after", "adjustment", "adjusted_on", "adjustment_reason",
 )  # fmt: skip
 
 _LABELS = {status.value: status.label for status in Status}
@@ -176,6 +176,7 @@ _HISTORY = (
     "period_id", "period__label", "period__start", "period__end", "status", "rating_before",
     "k", "k_reason", "k_applied", "games", "score_units", "expected_units",
     "change_exact_units", "change", "rating_after", "performance", "rated_games_after",
+    "adjustment", "adjusted_on",
 )  # fmt: skip
 
 
@@ -188,4 +189,6 @@ def history_lines(player: Player, rating_list: str) -> Iterator[tuple[Any, ...]]
         .values_list(*_HISTORY)
     )
     for row in rows.iterator(chunk_size=CHUNK_SIZE):
-        yield (*row[:10], _decimal(row[10]), _decimal(row[11]), _decimal(row[12]), *row[13:])
+        reason = eras.adjustment_reason(row[18], rating_list) if row[18] is not None else ""
+        yield (*row[:10], _decimal(row[10]), _decimal(row[11]), _decimal(row[12]), *row[13:],
+               reason)  # fmt: skip

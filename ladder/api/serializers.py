@@ -508,7 +508,20 @@ class ChangeSerializer(serializers.ModelSerializer):
     # Text, not an enum: OpenAPI enums are named by field, and "status" already names the
     # period's open/closed.
     status = serializers.CharField(
-        read_only=True, help_text="rated, first_rating, unrated or below_floor."
+        read_only=True,
+        help_text="rated, first_rating, unrated, below_floor, or adjusted (no game: a one-off "
+        "adjustment of the closing list only).",
+    )
+    adjustment = serializers.IntegerField(
+        read_only=True,
+        help_text="Points a one-off adjustment of FIDE's (FIDE.md 10.2) added to the rating "
+        "after the period's games (0: none); rating_after includes them.",
+    )
+    adjusted_on = serializers.DateField(
+        read_only=True, allow_null=True, help_text="The day FIDE dates that adjustment."
+    )
+    adjustment_reason = RulesTextField(
+        read_only=True, help_text="Why, and the rule that made it (empty: none)."
     )
     score = DecimalText(read_only=True)
     expected = DecimalText(read_only=True, help_text="Sum of PD.")
@@ -520,7 +533,7 @@ class ChangeSerializer(serializers.ModelSerializer):
         fields = [
             "status", "rating_before", "k", "k_reason", "k_applied", "games", "score",
             "expected", "change_exact", "change", "rating_after", "performance",
-            "rated_games_after",
+            "rated_games_after", "adjustment", "adjusted_on", "adjustment_reason",
         ]  # fmt: skip
         read_only_fields = fields
 

@@ -69,6 +69,8 @@ def rated_columns(
         "last_rated_on": [days.get(day) for day in rated.last.tolist()],
         "first_event": [event or "" for event in opening.first_event],
         "pool": bulk.Same("[]"),
+        "adjustment": bulk.Same(0),
+        "adjusted_on": bulk.Same(None),
     }
 
 

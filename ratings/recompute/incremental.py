@@ -12,7 +12,7 @@ from datetime import date
 from django.db import transaction
 from django.db.models import F, Q
 
-from ladder.records import Game, RatingPeriod
+from ladder.records import Game, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, storage
 from ratings.recompute.rows import (
@@ -33,14 +33,21 @@ from ratings.recompute.states import (
     final_states,
     latest_states,
     load_players,
+    ratings_in_force,
     rules,
+    standard_ratings,
 )
 from ratings.recompute.summary import LineMove, Recompute
-from ratings.rules import engine
+from ratings.rules import engine, eras
 
 
 def recompute_players(
-    period: RatingPeriod | None, rating_list: str, players: set[int], *, dry_run: bool
+    period: RatingPeriod | None,
+    rating_list: str,
+    players: set[int],
+    *,
+    dry_run: bool,
+    seeded: bool = False,
 ) -> Recompute:
     """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
 
@@ -48,6 +55,8 @@ def recompute_players(
     stored one: at first the given players (their entry data may have changed), then whoever a
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
+    ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
+    their state on this list does not show, so they count as changed in every period.
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
@@ -55,9 +64,13 @@ def recompute_players(
     # Who had changed on each opening list (period start, players): a tournament that started
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
     history: list[tuple[date, frozenset[int]]] = []
-    for current in periods:
+    for index, current in enumerate(periods):
+        if seeded:
+            changed |= players
         history.append((current.start, frozenset(changed)))
-        rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history)
+        following = periods[index + 1].end if index + 1 < len(periods) else None
+        due = engine.adjustments_due(rules(rating_list), current.end, following)
+        rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history, due)
         summary.rows += rows
         reached |= rated
     final = final_states(reached, rating_list, ascending=reads.ascending)
@@ -105,9 +118,12 @@ def _rate_reached(
     reads: _Reads,
     lines: list[LineMove],
     history: list[tuple[date, frozenset[int]]],
+    due: tuple[eras.RatingAdjustment, ...] = (),
 ) -> tuple[int, set[int]]:
     """Rate one period of a list for the players reached; return rows written and players
-    rated, and add to ``lines`` each line whose rating or change moved."""
+    rated, and add to ``lines`` each line whose rating or change moved. ``due``: the one-off
+    adjustments made to the list closing it, made again for every player whose closing state
+    may have moved."""
     rating_list = reads.rating_list
     seeds = players | changed
     pairs = Game.objects.filter(
@@ -122,8 +138,11 @@ def _rate_reached(
             redo.add(white)
     redo |= _reached_earlier(reads.earlier.get(current.pk, []), history)
     rated = _rate_some(current, redo, reads)
+    others = (changed | players) - redo if due else set()
+    if others or due:
+        redo |= _adjust(current, due, rated, others, reads)
     new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
-    old = _stored_rows(current, redo | players, rating_list)
+    old = _stored_rows(current, redo | players | others, rating_list)
     for pid, row in new.items():
         before = old.get(pid)
         if before is not None and [before[i] for i in STATE] == [row[i] for i in STATE]:
@@ -143,6 +162,43 @@ def _rate_reached(
     bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
     lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
+
+
+def _adjust(
+    current: RatingPeriod,
+    due: tuple[eras.RatingAdjustment, ...],
+    rated: dict[int, engine.PlayerPeriod],
+    others: set[int],
+    reads: _Reads,
+) -> set[int]:
+    """Make the adjustments ``due`` to ``rated`` (the period's results) and to ``others`` (who
+    did not play in it, at their opening state), in place; return the ``others`` adjusted."""
+    rating_list = reads.rating_list
+    entry = reads.entry(others)
+    opening = {
+        **entry,
+        **latest_states(
+            before=current.start,
+            players=others,
+            entry=entry,
+            rating_list=rating_list,
+            ascending=reads.ascending,
+        ),
+    }
+    standard: dict[int, int | None] = {}
+    if any(a.uses_standard for a in due):
+        on = min(a.on for a in due)
+        standard = ratings_in_force(on, rated.keys() | others, RatingList.STANDARD,
+                                    corrections=False)  # fmt: skip
+    for pid, result in rated.items():
+        rated[pid] = engine.adjusted(result.state, result, due, standard.get(pid)) or result
+    found = set()
+    for pid in others:
+        alone = engine.adjusted(opening[pid], None, due, standard.get(pid))
+        if alone is not None:
+            rated[pid] = alone
+            found.add(pid)
+    return found
 
 
 def _reached_earlier(
@@ -211,8 +267,9 @@ def _rate_some(
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
     results = engine.rate_period(
-        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list)
-    )
+        span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list),
+        standard_ratings(current.start) if rating_list in eras.RAPID_BLITZ_LISTS else None,
+    )  # fmt: skip
     return {pid: result for pid, result in results.items() if pid in redo}
 
 

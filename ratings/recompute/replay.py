@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
+import numpy as np
 from django.db import transaction
 from django.db.models import Q
 
-from ladder.records import Player, RatingPeriod
+from ladder.records import Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
+    EntryTable,
     base_corrections,
     chunks,
     corrected,
@@ -20,11 +22,14 @@ from ratings.recompute.states import (
     latest_states,
     load_entry,
     load_players,
+    ratings_in_force,
     rules,
+    standard_before,
+    standard_ratings,
     states_before,
 )
 from ratings.recompute.summary import RatingMove, Recompute
-from ratings.rules import engine
+from ratings.rules import engine, eras
 
 
 def replay_lists(
@@ -79,12 +84,14 @@ def replay_lists(
         # lists in force when tournaments started in an earlier period.
         fixes = base_corrections(current.pk, rating_lists)
         earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
+        seeds = _seeds(current, games, states, fixes)
         with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
             for name in rating_lists:
                 opening = corrected(states[name], fixes[name])
                 results = _rate(
-                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name)
-                )
+                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
+                    seeds.get(name),
+                )  # fmt: skip
                 if results is None:
                     continue
                 found[name] = results
@@ -96,6 +103,22 @@ def replay_lists(
             for name, unrated in newcomers.items():
                 rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
                 summaries[name].rows += writer.rows(rows)
+        following = None if last else periods[index + 1].end
+        due = {name: engine.adjustments_due(rules_of(name), current.end, following)
+               for name in rating_lists}  # fmt: skip
+        if any(due.values()):
+            # A one-off adjustment of the closing lists (FIDE.md 10.2): every list carried
+            # first, since the adjustment of 1 October 2022 reads the standard list.
+            for name, results in found.items():
+                _carry(results, newcomers[name], rated[name], final[name], states[name])
+            for name, adjustments in due.items():
+                if adjustments:
+                    played = set(found[name].ids) if name in found else set()
+                    summaries[name].rows += _adjust(
+                        current, name, adjustments, states, table, played, rated[name],
+                        final[name],
+                    )  # fmt: skip
+            found, newcomers = {}, {}
         if last:  # the players' fields are written while the summaries are drawn up
             # Players who keep to one list each: a statement per list, each as for one list
             # (no full joins of the lists' rows, no fields of the other lists rewritten).
@@ -117,6 +140,86 @@ def replay_lists(
     if dry_run:
         transaction.set_rollback(True)
     return summaries
+
+
+def _seeds(
+    current: RatingPeriod,
+    games: Mapping[str, engine.GameColumns],
+    states: Mapping[str, Mapping[int, engine.PlayerState]],
+    fixes: Mapping[str, dict[int, int]],
+) -> dict[str, engine.StandardRatings]:
+    """Where R&B 7.2.1 may seed a rapid or blitz player from the standard list, what the engine
+    reads of that list, by list: read now, before the rows are streamed in. The standard states
+    opening the period are carried in memory when the replay rates the standard list too;
+    else the players unrated on the list opening the period are found and theirs read."""
+    found: dict[str, engine.StandardRatings] = {}
+    carried = RatingList.STANDARD in states
+    for name, played in games.items():
+        if name not in eras.RAPID_BLITZ_LISTS:
+            continue
+        unrated: list[int] = []
+        if not carried:
+            ids = np.unique(np.concatenate([played.white, played.black]))
+            opening = engine.state_columns(corrected(states[name], fixes[name]), ids)
+            unrated = ids[opening.rating < 0].tolist()
+        known = standard_before(current.start, played, unrated)
+        memory = None
+        if carried:
+            memory = corrected(states[RatingList.STANDARD], fixes[RatingList.STANDARD])
+        found[name] = standard_ratings(current.start, opening=memory, known=known)
+    return found
+
+
+def _adjust(
+    current: RatingPeriod,
+    name: str,
+    adjustments: tuple[eras.RatingAdjustment, ...],
+    states: Mapping[str, dict[int, engine.PlayerState]],
+    table: EntryTable,
+    played: set[int],
+    rated: set[int],
+    final: dict[int, int | None],
+) -> int:
+    """Make one-off adjustments to a list closing ``current`` (its states carried): the rows
+    of the players who played in it are raised, the others rated on the list get an
+    "adjusted" row of their own. Returns the rows written. Once in a list's history, so a
+    player at a time; the players it leaves alone are found over the columns."""
+    ids = table.ids
+    closing = states[name]
+    ratings = engine.state_columns(closing, ids).rating
+    standard: list[int | None] = [None] * len(ids)
+    if any(a.uses_standard for a in adjustments):
+        if RatingList.STANDARD in states:
+            column = engine.state_columns(states[RatingList.STANDARD], ids).rating
+            standard = columns.nullable(column, column < 0)
+        else:
+            on = min(a.on for a in adjustments)
+            read = ratings_in_force(on, ids[ratings >= 0].tolist(), RatingList.STANDARD,
+                                    corrections=False)  # fmt: skip
+            standard = [read.get(pid) for pid in ids.tolist()]
+    found: dict[int, engine.PlayerPeriod] = {}
+    for k in np.flatnonzero(ratings >= 0).tolist():
+        pid = int(ids[k])
+        result = engine.adjusted(closing[pid], None, adjustments, standard[k])
+        if result is not None:
+            found[pid] = result
+    raised = sorted(found.keys() & played)
+    if raised:
+        rows = RatingChange.objects.filter(
+            storage.among(raised, "player_id"), period=current, rating_list=name
+        ).values_list("pk", "player_id")
+        bulk.update_rows(
+            RatingChange, ("rating_after", "peak_after", "adjustment", "adjusted_on"),
+            [(pk, found[pid].rating_after, found[pid].state.peak_rating, found[pid].adjustment,
+              found[pid].adjusted_on) for pk, pid in rows],
+        )  # fmt: skip
+    alone = [change_row(pid, current, r, name) for pid, r in found.items() if pid not in played]
+    bulk.insert_rows(RatingChange, ROW_COLUMNS, alone)
+    for pid, result in found.items():
+        closing[pid] = result.state
+        final[pid] = result.rating_after
+    rated.update(found)
+    return len(found)
 
 
 def _newcomers(found: dict[str, engine.PeriodColumns]) -> dict[str, dict[int, engine.PlayerPeriod]]:
@@ -181,12 +284,13 @@ def _rate(
     games: engine.GameColumns | None,
     options: engine.Rules,
     earlier: engine.Earlier | None,
+    standard: engine.StandardRatings | None = None,
 ) -> engine.PeriodColumns | None:
     """Rate one period of a list from the states on its opening list; None without games."""
     if games is None:
         return None
     span = engine.Period(period.start, period.end, period.label)
-    return engine.rate_period_columns(span, states, games, options, earlier)
+    return engine.rate_period_columns(span, states, games, options, earlier, standard)
 
 
 def _write_stale(start: date, players: set[int], rating_list: str) -> list[RatingMove]:

@@ -24,6 +24,7 @@ ROW_COLUMNS = (
     "player", "period", "rating_list", "status", "rating_before", "k", "k_reason", "k_applied",
     "games", "score_units", "expected_units", "change_exact_units", "change", "rating_after",
     "performance", "rated_games_after", "peak_after", "last_rated_on", "first_event", "pool",
+    "adjustment", "adjusted_on",
 )  # fmt: skip
 
 
@@ -37,7 +38,7 @@ def change_row(
         k.reason if k else "", result.k_applied, result.games, result.score, result.expected,
         result.change_exact, result.change, result.rating_after, result.performance,
         state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
-        pool_text(result.pool) if result.pool else "[]",
+        pool_text(result.pool) if result.pool else "[]", result.adjustment, result.adjusted_on,
     )  # fmt: skip
 
 
@@ -87,6 +88,7 @@ def write_players(
 
 _POOL = ROW_COLUMNS.index("pool")
 _LAST_RATED = ROW_COLUMNS.index("last_rated_on")
+_ADJUSTED_ON = ROW_COLUMNS.index("adjusted_on")
 # The row's columns that make the state on the next list (status through pool).
 STATE = [ROW_COLUMNS.index(c) for c in ("status", "rating_after", "rated_games_after",
           "peak_after", "last_rated_on", "first_event", "pool")]  # fmt: skip
@@ -99,6 +101,7 @@ def comparable(row: Row) -> Row:
     """A row as the driver or ``change_row`` gives it, with its date and pool in Python form."""
     values = list(row)
     values[_LAST_RATED] = bulk.as_date(values[_LAST_RATED])
+    values[_ADJUSTED_ON] = bulk.as_date(values[_ADJUSTED_ON])
     if isinstance(values[_POOL], str):
         values[_POOL] = json.loads(values[_POOL])
     return tuple(values)

@@ -12,16 +12,19 @@ to a full replay.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import date
 
 from django.db import transaction
 
-from ladder.records import RatingList, RatingPeriod
+from ladder.records import RatingList, RatingPeriod, kept_lists
+from ratings.models import RatingChange
 from ratings.recompute import bulk
 from ratings.recompute.incremental import recompute_players
 from ratings.recompute.replay import replay_lists
-from ratings.recompute.states import rules
+from ratings.recompute.states import rules, seeding_candidates
 from ratings.recompute.storage import LOCK_KEY, check_rating_lists, try_recompute_lock
 from ratings.recompute.summary import Recompute
+from ratings.rules import eras
 
 # What callers use beside the two services (the lock, for the run executor and the previews;
 # the rule options, for the API's description of them).
@@ -52,9 +55,11 @@ def recompute_from(
     With ``dry_run`` everything is computed and counted, then rolled back.
     """
     with bulk.gc_paused(), transaction.atomic():
-        if players is None:
-            return replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
-        return recompute_players(period, rating_list, set(players), dry_run=dry_run)
+        summary = _recompute(period, rating_list, players, dry_run=dry_run)
+        if rating_list == RatingList.STANDARD and not dry_run:
+            moved = None if players is None else {*players, *(m.player for m in summary.lines)}
+            summary.followed = follow_standard(period, moved, [rating_list], dry_run=dry_run)
+        return summary
 
 
 def recompute_lists(
@@ -72,4 +77,113 @@ def recompute_lists(
     """
     check_rating_lists(rating_lists)
     with bulk.gc_paused(), transaction.atomic():
-        return replay_lists(period, list(dict.fromkeys(rating_lists)), dry_run=dry_run)
+        names = list(dict.fromkeys(rating_lists))
+        summaries = replay_lists(period, names, dry_run=dry_run)
+        if RatingList.STANDARD in names and not dry_run:
+            followed = follow_standard(period, None, names, dry_run=dry_run)
+            summaries[RatingList.STANDARD].followed = followed
+        return summaries
+
+
+def _recompute(
+    period: RatingPeriod | None,
+    rating_list: str,
+    players: Collection[int] | None,
+    *,
+    dry_run: bool,
+    seeded: bool = False,
+) -> Recompute:
+    """A full replay of a list from ``period``, or an incremental recompute for ``players``;
+    a full replay also when a one-off adjustment's rows must move or be made for everyone (a
+    correction reaches only the players it reaches, an adjustment every rated player)."""
+    earlier = adjusted_before(period, rating_list)
+    if earlier is not None:  # the adjustment moves to ``period``: everyone's rows move
+        period, players = earlier, None
+    elif players is not None and adjustment_missing(period, rating_list):
+        players = None
+    if players is None:
+        return replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
+    return recompute_players(period, rating_list, set(players), dry_run=dry_run, seeded=seeded)
+
+
+def adjustment_missing(period: RatingPeriod | None, rating_list: str) -> bool:
+    """Whether a one-off adjustment is due on the list at a period from ``period`` on whose
+    rows do not show it made (the period is new, or was the last before the day only since).
+    No query unless an adjustment of the list lies after ``period``'s start."""
+    start = period.start if period is not None else date.min
+    if rules(rating_list).fixed is not None or not any(
+        a.on > start and rating_list in a.lists for a in eras.ADJUSTMENTS
+    ):
+        return False
+    periods = list(
+        RatingPeriod.objects.filter(start__gte=start).order_by("start").values_list("pk", "end")
+    )
+    for index, (pk, end) in enumerate(periods):
+        following = periods[index + 1][1] if index + 1 < len(periods) else None
+        for adjustment in eras.adjustments_due(end, following, rating_list):
+            made = RatingChange.objects.filter(
+                period_id=pk, rating_list=rating_list, adjusted_on=adjustment.on
+            )
+            if not made.exists():
+                return True
+    return False
+
+
+def adjusted_before(period: RatingPeriod | None, rating_list: str) -> RatingPeriod | None:
+    """The period before ``period`` when its list carries a one-off adjustment that belongs to
+    ``period`` now (made to the list closing the last period that ends before the adjustment's
+    day, ``eras.adjustments_due``: a period created since, in between, takes it over). No
+    query unless an adjustment of the list lies after ``period``; then two."""
+    if period is None or not any(
+        a.on > period.end and rating_list in a.lists for a in eras.ADJUSTMENTS
+    ):
+        return None
+    before = RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first()
+    if before is None:
+        return None
+    carried = RatingChange.objects.filter(
+        rating_list=rating_list, period=before, adjusted_on__gt=period.end
+    )
+    return before if carried.exists() else None
+
+
+def follow_standard(
+    period: RatingPeriod | None,
+    players: set[int] | None,
+    done: Sequence[str],
+    *,
+    dry_run: bool,
+) -> dict[str, Recompute]:
+    """Rate again, after a recompute of the standard list from ``period``, the rapid and blitz
+    players it may move, on each such list the club keeps and ``done`` does not hold: R&B 7.2.1
+    (a player unrated there is rated with the standard rating): the players of ``players``
+    (None: anyone) who play on it from ``period`` on while unrated on it, incrementally; and
+    when the one-off adjustment of 1 October 2022 (raised to standard - 100) lies ahead, the
+    players of ``players`` too, or with None the whole list replayed from ``period``.
+    Returns a summary by list, for the lists that had any to rate. (A dry run, rolled back
+    before it ends, reports the standard list only.)"""
+    followed: dict[str, Recompute] = {}
+    start = period.start if period is not None else date.min
+    # The adjustments reading the standard list that the recompute may reach: dated after
+    # ``period`` and after a period of the club's.
+    reading = [a for a in eras.ADJUSTMENTS if a.uses_standard and a.on > start]
+    if (
+        reading
+        and not RatingPeriod.objects.filter(
+            start__gte=start, end__lt=max(a.on for a in reading)
+        ).exists()
+    ):
+        reading = []
+    for name in kept_lists():
+        if name not in eras.RAPID_BLITZ_LISTS or name in done:
+            continue
+        ahead = rules(name).fixed is None and any(name in a.lists for a in reading)
+        if ahead and players is None:
+            followed[name] = _recompute(period, name, None, dry_run=dry_run)
+            continue
+        candidates = seeding_candidates(period, name, players)
+        if ahead and players is not None:
+            candidates |= players
+        if candidates:
+            followed[name] = _recompute(period, name, candidates, dry_run=dry_run, seeded=True)
+    return followed

@@ -22,7 +22,7 @@ from django.db.models import F, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
-from ladder.records import LIST_FIELDS, BaseCorrection, Player, RatingList
+from ladder.records import LIST_FIELDS, BaseCorrection, Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import Row
@@ -261,11 +261,14 @@ def latest_changes(
     ).filter(recency=1)
 
 
-def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict[int, int | None]:
+def ratings_in_force(
+    on: date, players: Iterable[int], rating_list: str, *, corrections: bool = True
+) -> dict[int, int | None]:
     """Each player's rating on the list in force on ``on``: the one published at the end of
     the last period that ended before it (FIDE.md 10.1), else their entry rating, unless a base
-    correction of the period holding ``on`` says otherwise. Three queries, each naming the
-    players in SQL of constant size (``storage.among``)."""
+    correction of the period holding ``on`` says otherwise (``corrections``: the list as
+    published, without them). Three queries, each naming the players in SQL of constant size
+    (``storage.among``)."""
     wanted = set(players)
     if not wanted:
         return {}
@@ -278,6 +281,8 @@ def ratings_in_force(on: date, players: Iterable[int], rating_list: str) -> dict
         .filter(storage.among(wanted, "player_id"))
         .values_list("player_id", "rating_after")
     )
+    if not corrections:
+        return found
     found.update(
         BaseCorrection.objects.filter(
             storage.among(wanted, "player_id"), rating_list=rating_list,
@@ -348,6 +353,77 @@ def earlier_ratings(
         players = set(games.white[rows].tolist()) | set(games.black[rows].tolist())
         found[day] = ratings_in_force(date.fromordinal(day), players, rating_list)
     return found
+
+
+def standard_ratings(
+    current: date,
+    *,
+    opening: Mapping[int, engine.PlayerState] | None = None,
+    known: Mapping[int, Mapping[int, int | None]] | None = None,
+) -> engine.StandardRatings:
+    """R&B 7.2.1's reading for ``engine.rate_period``: the players' ratings on the standard
+    list in force on a day (the list opening the period that starts on ``current``, or an
+    earlier tournament's start), from ``opening`` (the standard states opening the period,
+    base corrections laid over them, when a replay carries them) and ``known`` (by day, read
+    before), else read (``ratings_in_force``: only where no rows are being streamed in)."""
+
+    def read(day: int, players: list[int]) -> Mapping[int, int | None]:
+        if day == engine.OPENING and opening is not None:
+            return {pid: opening[pid].rating for pid in players}
+        if known is not None and day in known:
+            return known[day]
+        on = current if day == engine.OPENING else date.fromordinal(day)
+        return ratings_in_force(on, players, RatingList.STANDARD)
+
+    return read
+
+
+def standard_before(
+    current: date, games: engine.GameColumns, unrated: list[int]
+) -> dict[int, dict[int, int | None]]:
+    """What ``standard_ratings`` gives, read now, for a replay that streams rows in while it
+    rates: the standard ratings of the ``unrated`` players (unrated on the list opening the
+    period) on the list opening it, and of every player of a tournament that started earlier on
+    the list then (usually none)."""
+    found: dict[int, dict[int, int | None]] = {}
+    if unrated:
+        found[engine.OPENING] = ratings_in_force(current, unrated, RatingList.STANDARD)
+    start = games.start
+    if start is not None:
+        for day in np.unique(start[start >= 0]).tolist():
+            rows = start == day
+            players = set(games.white[rows].tolist()) | set(games.black[rows].tolist())
+            found[day] = ratings_in_force(date.fromordinal(day), players, RatingList.STANDARD)
+    return found
+
+
+def seeding_candidates(
+    period: RatingPeriod | None, rating_list: str, players: set[int] | None
+) -> set[int]:
+    """The players (of ``players``; None: any) whom R&B 7.2.1 may rate from the standard list
+    on ``rating_list`` from ``period`` on: those with a game on it from then who were unrated
+    on it when the period opened, or fell below its floor later. Three queries."""
+    games = Game.objects.filter(rating_list=rating_list)
+    if period is not None:
+        games = games.filter(period__start__gte=period.start)
+    if players is not None:
+        if not players:
+            return set()
+        games = games.filter(storage.among(players, "white_id", "black_id"))
+    played: set[int] = set()
+    for white, black in bulk.fetch_rows(games.order_by().values_list("white_id", "black_id")):
+        played.update((white, black))
+    if players is not None:
+        played &= players
+    if not played:
+        return set()
+    start = period.start if period is not None else date.min
+    rated = ratings_in_force(start, played, rating_list)
+    fell = RatingChange.objects.filter(
+        storage.among(played, "player_id"), rating_list=rating_list, status=Status.BELOW_FLOOR,
+        period__start__gte=start,
+    ).values_list("player_id", flat=True)  # fmt: skip
+    return {pid for pid in played if rated.get(pid) is None} | set(fell)
 
 
 def _pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:

@@ -42,6 +42,9 @@ class Recompute:
     dry_run: bool = False
     moves: list[RatingMove] = field(default_factory=list)
     lines: list[LineMove] = field(default_factory=list)
+    # The recomputes of other lists this one's changes reached, by list (a standard rating
+    # seeds rapid and blitz: R&B 7.2.1).
+    followed: dict[str, Recompute] = field(default_factory=dict)
 
     def __str__(self) -> str:
         if not self.periods:

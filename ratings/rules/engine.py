@@ -36,6 +36,7 @@ STATUS_RATED = "rated"
 STATUS_FIRST_RATING = "first_rating"
 STATUS_UNRATED = "unrated"
 STATUS_BELOW_FLOOR = "below_floor"
+STATUS_ADJUSTED = "adjusted"  # no game in the period: a one-off adjustment of its closing list
 
 
 class PoolGame(NamedTuple):
@@ -175,6 +176,48 @@ class PlayerPeriod:
     performance: int | None = None
     pool: tuple[PoolGame, ...] = ()  # an unrated player's pool, or the pool a first rating used
     first_rating: fide.FirstRating | None = None
+    adjustment: int = 0  # a one-off adjustment of the closing list (FIDE.md 10.2), in points
+    adjusted_on: date | None = None  # the day FIDE dates it
+
+
+def adjustments_due(
+    rules: Rules, end: date, next_end: date | None
+) -> tuple[eras.RatingAdjustment, ...]:
+    """The one-off adjustments made to the list closing a period ending on ``end`` (FIDE.md
+    10.2; ``eras.adjustments_due``), under ``LADDER_RULES=by-date`` only: a club that rates its
+    whole history under one rule set rates it without the day FIDE changed the ratings."""
+    if rules.fixed is not None:
+        return ()
+    return eras.adjustments_due(end, next_end, rules.rating_list)
+
+
+def adjusted(
+    state: PlayerState,
+    result: PlayerPeriod | None,
+    due: tuple[eras.RatingAdjustment, ...],
+    standard: int | None = None,
+) -> PlayerPeriod | None:
+    """A player's period with the adjustments ``due`` made to its closing rating: ``result``
+    (their period's games; None: no game, ``state`` their state on the list) with the rating
+    after it raised, or for a player with no game an "adjusted" period of its own when the
+    rating moves (None when it does not). ``standard``: their rating on the standard list
+    closing the period (the adjustment of 1 October 2022 reads it)."""
+    closing = result.state if result is not None else state
+    if closing.rating is None or not due:
+        return result
+    new = eras.adjusted_rating(due, closing.rating, standard)
+    if new == closing.rating:
+        return result
+    peak = max(new, closing.peak_rating or new)
+    moved = replace(closing, rating=new, peak_rating=peak, pool=())
+    before = closing.rating
+    on = next(a.on for a in due if a.new_rating(before, standard=standard) != before)
+    if result is None:
+        return PlayerPeriod(
+            before, STATUS_ADJUSTED, moved, rating_after=new, adjustment=new - before,
+            adjusted_on=on,
+        )  # fmt: skip
+    return replace(result, state=moved, rating_after=new, adjustment=new - before, adjusted_on=on)
 
 
 _OFFSET = 6000  # D beyond +-6000 cannot occur (entry ratings lie in 0..3500)
@@ -207,6 +250,13 @@ class GameColumns(NamedTuple):
 # 10.1), by the day's ordinal: each player's rating then, None (or absent) when unrated.
 Earlier = Mapping[int, Mapping[int, int | None]]
 
+# The day of the list that opens the period, for ``StandardRatings``.
+OPENING = -1
+# R&B 7.2.1: given a day (``OPENING``, or the ordinal of an earlier tournament's start) and the
+# players unrated on a rapid or blitz list then, their ratings on the standard list in force
+# then (None, or absent, when unrated there too). Asked only when such players play.
+StandardRatings = Callable[[int, list[int]], Mapping[int, int | None]]
+
 
 def rate_period(
     period: Period,
@@ -214,6 +264,7 @@ def rate_period(
     games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
     earlier: Earlier | None = None,
+    standard: StandardRatings | None = None,
 ) -> dict[int, PlayerPeriod]:
     """Rate a period; return a result for every player who has a game in it.
 
@@ -224,9 +275,10 @@ def rate_period(
     force at the tournament's start (8.3.2, FIDE.md 10.1: for a tournament inside the period,
     the opening list); a game between a rated and an unrated player counts only toward the
     unrated player's first rating; games between unrated players and unplayed games count for
-    nobody.
+    nobody. On a rapid or blitz list whose rule set has R&B 7.2.1, a player unrated there but
+    rated on the standard list (``standard``) is rated with that rating, as a rated player.
     """
-    found = rate_period_columns(period, states, games, rules, earlier)
+    found = rate_period_columns(period, states, games, rules, earlier, standard)
     if found is None:
         return {}
     results: list[PlayerPeriod | None] = [None] * len(found.ids)
@@ -280,12 +332,14 @@ def rate_period_columns(
     games: Iterable[tuple[Any, ...]] | GameColumns,
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
     earlier: Earlier | None = None,
+    standard: StandardRatings | None = None,
 ) -> PeriodColumns | None:
     """``rate_period`` with the rated players' results left as columns; None without games."""
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
-    ids, opening, totals, pools_of = _tally(period, states, columns, rules, earlier or {})
+    seeds = _Seeds(period, rules, standard)
+    ids, opening, totals, pools_of = _tally(period, states, columns, rules, earlier or {}, seeds)
     rated = np.flatnonzero(totals.rating >= 0)
     rated_columns = _rate_rated(period, opening.take(rated), ids, rated, totals, rules)
 
@@ -365,6 +419,7 @@ def _tally(
     games: GameColumns,
     rules: Rules,
     earlier: Earlier,
+    seeds: _Seeds,
 ) -> tuple[list[int], StateColumns, Totals, Callable[[], dict[int, list[PoolGame]]]]:
     """Sum every player's rated games of the period; say how to collect the unrated players'
     pool games.
@@ -378,9 +433,9 @@ def _tally(
     score = games.score
     ids, wi, bi = _dense_index(games.white, games.black)
     id_list = ids.tolist()
-    opening = state_columns(states, ids)
+    opening = seeds.opening(state_columns(states, ids), ids)
     rating = opening.rating
-    sides = _Sides.of(rating[wi], rating[bi], games, earlier)
+    sides = _Sides.of(rating[wi], rating[bi], games, earlier, seeds)
     played = score >= 0
     game_rules = _GameRules.of(period, games, rules)
     rated_w = played & (sides.own_w >= 0) & (sides.seen_b >= 0)
@@ -437,7 +492,12 @@ class _Sides(NamedTuple):
 
     @classmethod
     def of(
-        cls, open_w: np.ndarray, open_b: np.ndarray, games: GameColumns, earlier: Earlier
+        cls,
+        open_w: np.ndarray,
+        open_b: np.ndarray,
+        games: GameColumns,
+        earlier: Earlier,
+        seeds: _Seeds,
     ) -> _Sides:
         start = games.start
         if start is None or not (start >= 0).any():
@@ -445,10 +505,57 @@ class _Sides(NamedTuple):
         seen_w, seen_b = open_w.copy(), open_b.copy()
         for day in np.unique(start[start >= 0]).tolist():
             rows = np.flatnonzero(start == day)
-            then = earlier.get(day, {})
+            then = seeds.earlier(day, earlier.get(day, {}), games.white[rows], games.black[rows])
             seen_w[rows] = _ratings(then, games.white[rows])
             seen_b[rows] = _ratings(then, games.black[rows])
         return cls(_own(open_w, seen_w), seen_w, _own(open_b, seen_b), seen_b)
+
+
+class _Seeds:
+    """R&B 7.2.1: "If an unrated player has a standard rating at the beginning of a rapid or
+    blitz tournament, their standard rating is used for rating calculation. Such a player is
+    considered to be rated." On a list whose rule set (by the tournament's start) has the rule,
+    a player unrated there is rated with their rating on the standard list in force then: their
+    opponents count it, their K is the one of their games on this list (a new player's, fewer
+    than 30), and their rating after the period is that rating plus the period's change (the
+    standard rating on the list opening the period; Ladder's reading of "after the period").
+    """
+
+    def __init__(self, period: Period, rules: Rules, standard: StandardRatings | None) -> None:
+        self.period, self.rules, self.standard = period, rules, standard
+
+    def _apply(self, on: date) -> bool:
+        return self.standard is not None and self.rules.era(on).seeded_from_standard.value
+
+    def opening(self, opening: StateColumns, ids: np.ndarray) -> StateColumns:
+        """The opening list's states with the unrated players seeded from the standard list."""
+        unrated = np.flatnonzero(opening.rating < 0)
+        if not len(unrated) or not self._apply(self.period.start):
+            return opening
+        assert self.standard is not None
+        then = self.standard(OPENING, ids[unrated].tolist())
+        seed = _ratings(then, ids[unrated])
+        if not (seed >= 0).any():
+            return opening
+        rating = opening.rating.copy()
+        rating[unrated] = seed
+        return opening._replace(rating=rating)
+
+    def earlier(
+        self, day: int, then: Mapping[int, int | None], white: np.ndarray, black: np.ndarray
+    ) -> Mapping[int, int | None]:
+        """The ratings on the list in force at an earlier tournament's start, those unrated
+        then seeded from the standard list then."""
+        if not self._apply(date.fromordinal(day)):
+            return then
+        players = set(white.tolist()) | set(black.tolist())
+        unrated = sorted(pid for pid in players if then.get(pid) is None)
+        if not unrated:
+            return then
+        assert self.standard is not None
+        found = self.standard(day, unrated)
+        seeded = {pid: r for pid in unrated if (r := found.get(pid)) is not None}
+        return {**then, **seeded} if seeded else then
 
 
 def _ratings(then: Mapping[int, int | None], players: np.ndarray) -> np.ndarray:

@@ -640,6 +640,44 @@ def adjustments_between(start: date, end: date, rating_list: str) -> tuple[Ratin
     return tuple(a for a in ADJUSTMENTS if start <= a.on <= end and rating_list in a.lists)
 
 
+def adjustments_due(
+    end: date, next_end: date | None, rating_list: str
+) -> tuple[RatingAdjustment, ...]:
+    """The one-off adjustments of that list made to the list closing a period that ends on
+    ``end`` (``next_end``: the end of the period after it, None when there is none yet).
+
+    Decision (FIDE.md 10.1, 10.2): an adjustment FIDE dates ``on`` changes the list in force on
+    that day, the one closing the last period that ends before it: with monthly periods, the
+    list closing February 2024 (FIDE's list of 1 March 2024) carries the rise of 1 March 2024,
+    applied to the ratings after February's games, before any tournament starting in March.
+    """
+    return tuple(
+        a
+        for a in ADJUSTMENTS
+        if rating_list in a.lists and end < a.on and (next_end is None or next_end >= a.on)
+    )
+
+
+_ADJUSTMENT_REASON = gettext_noop("%(reason)s — %(article)s")
+
+
+def adjustment_reason(on: date, rating_list: str) -> str:
+    """The reason and rule of the adjustment of that list FIDE dates ``on`` ("" for none)."""
+    for a in ADJUSTMENTS:
+        if a.on == on and rating_list in a.lists:
+            return _ADJUSTMENT_REASON % {"reason": a.reason, "article": a.article}
+    return ""
+
+
+def adjusted_rating(
+    adjustments: tuple[RatingAdjustment, ...], rating: int, standard: int | None
+) -> int:
+    """A rating after these adjustments, in date order."""
+    for adjustment in adjustments:
+        rating = adjustment.new_rating(rating, standard=standard)
+    return rating
+
+
 # --- the rule set a club rates with (LADDER_RULES) -----------------------------------------
 
 RULES_BY_DATE = "by-date"  # each tournament by its start, each period by its start (default)

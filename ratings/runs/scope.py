@@ -44,7 +44,9 @@ def needed(
     from its period for both players, entered, corrected or deleted; a correction that moves it
     to another list, period or pair of players needs the old ones too, read before the save.
     A player's entry data needs, for each list whose entry fields changed (a birth year: every
-    list), that list from the player's first game on it.
+    list), that list from the player's first game on it; for the standard list, from their
+    first game on any list, since a standard rating seeds rapid and blitz (R&B 7.2.1: the
+    standard run then rates the other lists again from there, ``services.follow_standard``).
     """
     if raw:
         return []
@@ -91,7 +93,9 @@ def _entry_data_changed(player: Player) -> list[Needed]:
     for rating_list in RatingList.values:
         if all(old[name] == getattr(player, name) for name in entry_fields(rating_list)):
             continue
-        games = Game.objects.for_player(player).on_list(rating_list)
+        games = Game.objects.for_player(player)
+        if rating_list != RatingList.STANDARD:
+            games = games.on_list(rating_list)
         first = games.order_by("date").select_related("period").first()
         found.append(
             Needed(

@@ -79,8 +79,10 @@ def test_each_list_apart_and_unplayed_games_listed_not_scored(anon, club, commit
     assert (standard["totals"]["games"], standard["totals"]["played"]) == (3, 2)
     assert standard["games"][-1]["player"]["note"] == "unplayed: not rated"
     assert standard["games"][-1]["player"]["score"] is None
-    # Both unrated on the blitz list: the game counts toward their first ratings.
-    assert (blitz["totals"]["wins"], blitz["games"][0]["player"]["effect"]) == (1, None)
+    # Both unrated on the blitz list but rated on the standard list, so rated on the blitz list
+    # with their standard ratings (R&B 7.2.1): Anna, with April's standard list's rating and
+    # no blitz game (K 40), wins: 40 x (1 - PD .77) = +9.20.
+    assert (blitz["totals"]["wins"], blitz["games"][0]["player"]["effect"]) == (1, "9.20")
     assert body["totals"] == {
         "games": 4, "played": 3, "wins": 2, "draws": 0, "losses": 1, "score": "2.00",
         "opponent_score": "1.00",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ladder.records import Game, Player, RatingPeriod, Tournament
 from ratings.models import RatingChange
-from ratings.recompute.services import recompute_from
+from ratings.recompute.services import recompute_from, recompute_lists
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -358,3 +358,126 @@ def test_a_tournament_from_the_month_before_is_rated_with_the_list_then():
     state = snapshot()
     replay_from_scratch()
     assert snapshot() == state
+
+
+# --- two lists: the standard rating seeds blitz (R&B 7.2.1) --------------------------------
+
+LISTS = ("standard", "blitz")
+BLITZ_DERIVED = ("blitz_rating", "blitz_rated_games", "blitz_peak_rating", "blitz_last_rated_on",
+                 "blitz_last_change")  # fmt: skip
+
+
+def snapshot_lists():
+    changes = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "rating_list", "period__label", "status", "rating_before", "k",
+            "k_reason", "k_applied", "games", "score_units", "expected_units", "change",
+            "rating_after", "rated_games_after", "peak_after", "last_rated_on", "pool",
+        )
+    )  # fmt: skip
+    fields = (*DERIVED, *BLITZ_DERIVED)
+    return changes, list(Player.objects.order_by("pk").values_list(*fields))
+
+
+def replay_lists_from_scratch():
+    RatingChange.objects.all().delete()
+    players = list(Player.objects.all())
+    for player in players:
+        player.start_from_entry()
+    Player.objects.bulk_update(players, [*DERIVED[1:], *BLITZ_DERIVED])
+    recompute_lists(None, rating_lists=list(LISTS))
+
+
+def listed_game(players, month, white, black, result, day, rating_list, span, base=None):
+    """A game on a list, inside its month or (``span``) of a tournament that started on the
+    last day of the month before; months count from January 2026 or from ``base``."""
+    played = day_in(month, day)
+    if base is not None:
+        played = date(base.year + (base.month + month - 1) // 12,
+                      (base.month + month - 1) % 12 + 1, 1 + day % 28)  # fmt: skip
+    here = RatingPeriod.objects.for_date(played)
+    if not span:
+        return Game(date=played, white=players[white], black=players[black], result=result,
+                    period=here, rating_list=rating_list)  # fmt: skip
+    start = date.fromordinal(here.start.toordinal() - 1)
+    tournament, _ = Tournament.objects.get_or_create(
+        name=f"{rating_list} {start}", start=start, rating_list=rating_list,
+        defaults={"end": here.end, "rated_in": here},
+    )  # fmt: skip
+    return Game(date=played, white=players[white], black=players[black], result=result,
+                period=here, rating_list=rating_list, tournament=tournament,
+                event=tournament.name)  # fmt: skip
+
+
+listed_spec = st.tuples(
+    st.integers(0, 3), pair, st.sampled_from(RESULTS), st.integers(0, 27),
+    st.sampled_from(["standard", "standard", "blitz"]), st.sampled_from([False, False, True]),
+)  # fmt: skip
+listed_edit = st.one_of(
+    st.tuples(st.just("correct"), st.integers(0, 99), st.sampled_from(RESULTS)),
+    st.tuples(st.just("delete"), st.integers(0, 99)),
+    st.tuples(st.just("entry"), st.integers(0, 6), player_spec),
+)
+
+
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    specs=st.lists(player_spec, min_size=7, max_size=7),
+    blitz=st.lists(st.sampled_from([None, None, 1500, 1900]), min_size=7, max_size=7),
+    games=st.lists(listed_spec, min_size=8, max_size=40),
+    edits=st.lists(listed_edit, min_size=1, max_size=4),
+    standard_first=st.booleans(),
+)
+@pytest.mark.parametrize("base", [None, date(2024, 1, 1), date(2022, 8, 1)])
+def test_an_incremental_recompute_equals_a_full_replay_when_standard_seeds_blitz(
+    base, specs, blitz, games, edits, standard_first
+):
+    """A standard correction reaches blitz players whom their standard rating seeds, whichever
+    list's run comes first; and across FIDE's one-off adjustments (FIDE.md 10.2: January to
+    April 2024, every list raised below 2000 at February's close; August to November 2022,
+    blitz raised to standard - 100 at September's), which a correction before them makes
+    again, once."""
+    with transaction.atomic():
+        players = [
+            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
+                          entry_peak_rating=rating, birth_year=born, blitz_entry_rating=fast,
+                          blitz_entry_rated_games=12 if fast else 0, blitz_entry_peak_rating=fast)
+            for (rating, rated, born), fast in zip(specs, blitz, strict=True)
+        ]  # fmt: skip
+        Game.objects.bulk_create(
+            listed_game(players, month, white, black, result, day, name, span, base)
+            for month, (white, black), result, day, name, span in games
+        )
+        recompute_lists(None, rating_lists=list(LISTS))
+        affected = {name: set() for name in LISTS}
+        since = dict.fromkeys(LISTS, date.max)
+        for step in edits:
+            kind, *args = step
+            listed = list(Game.objects.order_by("pk"))
+            if kind == "entry":  # the standard entry data and the birth year (every list)
+                players_hit, day = apply(step, players)
+                for name in LISTS:
+                    affected[name] |= players_hit
+                    since[name] = date.min
+                continue
+            if not listed:
+                continue
+            old = listed[args[0] % len(listed)]
+            name = old.rating_list
+            players_hit, _ = apply(step, players)
+            affected[name] |= players_hit
+            since[name] = min(since[name], old.period.start)
+        order = LISTS if standard_first else tuple(reversed(LISTS))
+        for name in order:
+            if affected[name]:
+                first = None
+                if since[name] != date.min:
+                    first = RatingPeriod.objects.get(start=since[name])
+                recompute_from(first, rating_list=name, players=affected[name])
+        incremental = snapshot_lists()
+        replay_lists_from_scratch()
+        assert incremental == snapshot_lists()
+        transaction.set_rollback(True)

@@ -72,3 +72,17 @@ def test_entry_data_need_their_list_from_the_players_first_game_on_it():
     assert needed(Player.objects.get(pk=player.pk), Moment.BEFORE_SAVE) == []  # unchanged
     assert needed(PlayerFactory.build(), Moment.BEFORE_SAVE) == []  # a new player: entry data
     assert needed(changed, Moment.SAVED) == []  # recorded before the save, scheduled by it
+
+
+def test_a_standard_rating_s_entry_data_need_it_from_the_first_game_on_any_list():
+    """R&B 7.2.1: the standard rating seeds an unrated player's blitz rating, so a standard
+    entry rating changed reaches back to a blitz game older than every standard game."""
+    player = PlayerFactory(blitz_entry_rating=None)
+    GameFactory(white=player, date=date(2026, 4, 9))
+    GameFactory(black=player, date=date(2026, 2, 9), rating_list="blitz", time_control="3+2")
+    changed = Player.objects.get(pk=player.pk)
+    changed.entry_rating = (player.entry_rating or 1500) + 50
+    assert needed(changed, Moment.BEFORE_SAVE) == [
+        Needed("standard", period("2026-02"), frozenset({player.pk}),
+               f"Entry data of {player.name} changed", False)
+    ]  # fmt: skip
