@@ -204,5 +204,6 @@ def test_the_player_page_and_the_api_give_the_reason_in_the_readers_language(cli
     ).json()
     rows = history["results"] if isinstance(history, dict) else history
     reasons = [r["adjustment_reason"] for r in rows if r["adjustment"]]
-    assert reasons and reasons[0].startswith("Tout classement inférieur à 2000 est relevé")
+    assert reasons
+    assert reasons[0].startswith("Tout classement inférieur à 2000 est relevé")
     assert reasons[0].endswith("— Rating regulations of 1 March 2024, one-off (FIDE.md 10.2)")
