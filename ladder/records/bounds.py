@@ -52,9 +52,7 @@ TOURNAMENT_DATE_MESSAGE = format_lazy(
     last=LAST_GAME_DATE,
 )
 PERIOD_DATE_MESSAGE = format_lazy(
-    gettext_lazy("A rating period must lie between {first} and {last}."),
-    first=FIRST_GAME_DATE,
-    last=LAST_GAME_DATE,
+    gettext_lazy("A rating period cannot start or end before {first}."), first=FIRST_GAME_DATE
 )
 
 # The largest value the FIDE id column (a positive bigint) can hold.

@@ -73,8 +73,9 @@ class RatingPeriod(models.Model):
         validators=[PERIOD_LABEL_VALIDATOR],
         help_text=gettext_lazy("e.g. 2026-03 for a month."),
     )
-    start = models.DateField(unique=True, validators=dated_within(PERIOD_DATE_MESSAGE))
-    end = models.DateField(validators=dated_within(PERIOD_DATE_MESSAGE))
+    # The last day is bounded more tightly by the write path (``latest_game_date``).
+    start = models.DateField(unique=True, validators=dated_within(PERIOD_DATE_MESSAGE)[:1])
+    end = models.DateField(validators=dated_within(PERIOD_DATE_MESSAGE)[:1])
     status = models.CharField(
         max_length=6, choices=PeriodStatus.choices, default=PeriodStatus.OPEN, editable=False
     )

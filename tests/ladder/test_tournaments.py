@@ -10,6 +10,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 
 from ladder.exceptions import ImportFailed
 from ladder.files import csv_import
@@ -247,3 +248,14 @@ def test_a_tournament_dated_where_no_game_can_be_is_refused_and_makes_no_period(
     assert answer.json()[field] == ["A tournament must be dated between 1900-01-01 and 2999-12-31."]
     assert not RatingPeriod.objects.exists()
     assert not Tournament.objects.exists()
+
+
+def test_a_period_before_1900_is_refused():
+    with pytest.raises(ValidationError) as refused:
+        actions.save_period(
+            period=RatingPeriod(label="0853-02", start=date(853, 2, 1), end=date(853, 2, 28))
+        )
+    assert refused.value.message_dict["start"] == [
+        "A rating period cannot start or end before 1900-01-01."
+    ]
+    assert not RatingPeriod.objects.exists()
