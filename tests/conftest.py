@@ -35,6 +35,17 @@ def committed(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture(autouse=True)
+def _club_language():
+    """Each test ends in the club's language: a request's ``Accept-Language`` activates its
+    language in the thread (``LocaleMiddleware``) and would leak into the next test's
+    messages."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _local_cache(settings):
     """Each test gets an empty per-process cache, so that the queries a test counts are those
     of the code under test, not of the database cache the throttle and the read cache share
