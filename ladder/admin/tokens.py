@@ -14,6 +14,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from rest_framework.authtoken.models import TokenProxy
 
 from ladder.records import ApiToken
@@ -59,15 +60,15 @@ class ApiTokenAdmin(admin.ModelAdmin):
     actions = ["revoke"]
     readonly_fields = ("user", "name", "prefix", "created_at", "expires_at", "revoked_at")
 
-    @admin.display(description="key starts")
+    @admin.display(description=gettext_lazy("key starts"))
     def prefix_shown(self, token: ApiToken) -> str:
         return f"{token.prefix}…"
 
-    @admin.display(description="state")
+    @admin.display(description=gettext_lazy("state"))
     def state(self, token: ApiToken) -> str:
         if token.revoked_at is not None:
-            return "revoked"
-        return "active" if token.active else "expired"
+            return gettext("revoked")
+        return gettext("active") if token.active else gettext("expired")
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
         if obj is None:
@@ -111,7 +112,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def has_revoke_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm("ladder.change_apitoken"))
 
-    @admin.action(description="Revoke the selected tokens", permissions=["revoke"])
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"), permissions=["revoke"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
         count = tokens.revoke_tokens(queryset)
-        self.message_user(request, f"Revoked {count} token{'' if count == 1 else 's'}.")
+        self.message_user(
+            request,
+            ngettext("Revoked %(count)s token.", "Revoked %(count)s tokens.", count)
+            % {"count": count},
+        )

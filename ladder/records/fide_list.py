@@ -13,6 +13,7 @@ from datetime import date
 
 from django.db import models
 from django.db.models import Max
+from django.utils.translation import gettext_lazy
 
 # The columns a snapshot row carries, in the order the FIDE list reader yields them (as COPY
 # text). ``month`` is added by the writer.
@@ -88,8 +89,8 @@ class FideListEntry(models.Model):
     objects = FideListQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "FIDE list entry"
-        verbose_name_plural = "FIDE list entries"
+        verbose_name = gettext_lazy("FIDE list entry")
+        verbose_name_plural = gettext_lazy("FIDE list entries")
         constraints = [
             # Also the index of every read: a month, then the ids wanted.
             models.UniqueConstraint(fields=["month", "fide_id"], name="fide_list_once_a_month")

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from ladder.records.periods import RatingPeriod
 from ladder.records.players import Player
@@ -108,8 +109,8 @@ class NotDuplicate(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        verbose_name = "not a duplicate"
-        verbose_name_plural = "not duplicates"
+        verbose_name = gettext_lazy("not a duplicate")
+        verbose_name_plural = gettext_lazy("not duplicates")
         constraints = [
             models.CheckConstraint(condition=Q(first__lt=F("second")), name="not_duplicate_order"),
             models.UniqueConstraint(fields=["first", "second"], name="not_duplicate_once"),

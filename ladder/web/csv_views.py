@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from ladder.files import exports
 from ladder.records import Player, RatingPeriod
@@ -22,7 +23,7 @@ def _csv(text: str, name: str) -> HttpResponse:
 
 def _period(label: str) -> RatingPeriod:
     if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
-        raise Http404("No such period.")
+        raise Http404(gettext("No such period."))
     return get_object_or_404(RatingPeriod, label=label)
 
 

@@ -262,7 +262,7 @@ def period(request, label: str):
     """Show a period's full rating report and the list that closes it (as published, once the
     period is closed)."""
     if "\x00" in label:  # PostgreSQL refuses a NUL in a query parameter; no label holds one.
-        raise Http404("No such period.")
+        raise Http404(gettext("No such period."))
     period = get_object_or_404(RatingPeriod, label=label)
     chosen = chosen_list(request)
     report = list(selectors.period_report(period, chosen))

@@ -44,9 +44,12 @@ class Command(BaseCommand):
         tokens = ApiToken.objects.filter(user=user)
         if options["list"]:
             for token in tokens:
-                state = "active" if token.active else ("revoked" if token.revoked_at else "expired")
-                self.stdout.write(f"{token.prefix}  {state}  expires {token.expires_at:%Y-%m-%d}  "
-                                  f"{token.name}")  # fmt: skip
+                if token.active:
+                    state = gettext("active")
+                else:
+                    state = gettext("revoked") if token.revoked_at else gettext("expired")
+                expires = gettext("expires %(day)s") % {"day": f"{token.expires_at:%Y-%m-%d}"}
+                self.stdout.write(f"{token.prefix}  {state}  {expires}  {token.name}")
             return
         if options["revoke_all"] or options["revoke"]:
             chosen = tokens if options["revoke_all"] else tokens.filter(prefix=options["revoke"])

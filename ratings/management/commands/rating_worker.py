@@ -60,7 +60,9 @@ class Command(BaseCommand):
             connection.ensure_connection()
             runs.sweep()
         except DatabaseError as error:
-            raise CommandError(f"Cannot reach the database: {error}".strip()) from error
+            raise CommandError(
+                (gettext("Cannot reach the database: %(error)s") % {"error": error}).strip()
+            ) from error
         if not batch and sweep > 0:
             threading.Thread(target=_sweep_every, args=(sweep,), daemon=True).start()
         call_command(
