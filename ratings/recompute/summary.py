@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ratings.rules.wording import gettext_noop
+
+# What a recompute says, as templates the doors translate (``ladder.records.translations``):
+# the summary is stored with its run in English and shown in the reader's language.
+_NOTHING = gettext_noop("Nothing to recompute: there are no rating periods.")
+_SPAN = gettext_noop("%(first)s to %(last)s")
+_SAID = {
+    (False, True): gettext_noop("%(span)s recomputed: 1 player's rating changed."),
+    (False, False): gettext_noop("%(span)s recomputed: %(count)s players' ratings changed."),
+    (True, True): gettext_noop("%(span)s recomputed: 1 player's rating would change."),
+    (True, False): gettext_noop("%(span)s recomputed: %(count)s players' ratings would change."),
+}
+
 
 @dataclass(frozen=True)
 class RatingMove:
@@ -48,16 +61,11 @@ class Recompute:
 
     def __str__(self) -> str:
         if not self.periods:
-            return "Nothing to recompute: there are no rating periods."
+            return _NOTHING
         span = (
             self.periods[0]
             if len(self.periods) == 1
-            else (f"{self.periods[0]} to {self.periods[-1]}")
+            else _SPAN % {"first": self.periods[0], "last": self.periods[-1]}
         )
-        players = (
-            "1 player's rating"
-            if self.players_changed == 1
-            else (f"{self.players_changed} players' ratings")
-        )
-        verb = "would change" if self.dry_run else "changed"
-        return f"{span} recomputed: {players} {verb}."
+        said = _SAID[(self.dry_run, self.players_changed == 1)]
+        return said % {"span": span, "count": self.players_changed}

@@ -7,9 +7,12 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext
 
 from ladder.records import RatingList
+from ladder.records.translations import rules_text
 from ratings.models import RatingRun, RunStatus
+from ratings.recompute import summary  # noqa: F401  (marks the summaries' templates)
 
 
 def describe(run: RatingRun) -> str:
@@ -17,21 +20,31 @@ def describe(run: RatingRun) -> str:
     standard one)."""
     text = _describe(run)
     if run.rating_list != RatingList.STANDARD:
-        return f"{RatingList(run.rating_list).label} list: {text}"
+        return gettext("%(list)s list: %(text)s") % {
+            "list": RatingList(run.rating_list).label,
+            "text": text,
+        }
     return text
 
 
 def _describe(run: RatingRun) -> str:
     if run.status == RunStatus.DONE:
-        return run.summary
+        return rules_text(run.summary)  # stored in English, shown in the reader's language
     if run.status == RunStatus.FAILED:
-        return f"Rating run #{run.pk} failed: {run.error}"
-    where = (
-        "a worker (manage.py rating_worker) will rate it"
-        if settings.LADDER_RECOMPUTE == "background"
-        else "another process is rating it"
-    )
-    return f"Rating run #{run.pk} is {run.status}: {where}."
+        return gettext("Rating run #%(id)s failed: %(error)s") % {"id": run.pk, "error": run.error}
+    if settings.LADDER_RECOMPUTE == "background":
+        if run.status == RunStatus.QUEUED:
+            return gettext(
+                "Rating run #%(id)s is queued: a worker (manage.py rating_worker) will rate it."
+            ) % {"id": run.pk}
+        return gettext(
+            "Rating run #%(id)s is running: a worker (manage.py rating_worker) will rate it."
+        ) % {"id": run.pk}
+    if run.status == RunStatus.QUEUED:
+        return gettext("Rating run #%(id)s is queued: another process is rating it.") % {
+            "id": run.pk
+        }
+    return gettext("Rating run #%(id)s is running: another process is rating it.") % {"id": run.pk}
 
 
 @dataclass(frozen=True)

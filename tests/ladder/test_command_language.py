@@ -168,3 +168,23 @@ def test_a_trf_import_names_its_problems_in_french(tmp_path):
         call_command("import_trf", str(path))
 
     assert "Le fichier n’a pas de ligne de joueur (001) ; est-ce un TRF ?" in str(refused.value)
+
+
+@pytest.mark.django_db
+def test_a_runs_summary_is_stored_in_english_and_said_in_the_readers_language():
+    from ratings.models import RatingRun, RunStatus
+    from ratings.runs import describe
+
+    run = RatingRun.objects.create(
+        rating_list="rapid",
+        status=RunStatus.DONE,
+        summary="2026-01 to 2026-03 recomputed: 5 players' ratings changed.",
+    )
+    assert describe(run) == "Rapid list: 2026-01 to 2026-03 recomputed: 5 players' ratings changed."
+    with translation.override("de"):
+        assert describe(run) == (
+            "Liste Schnellschach: 2026-01 bis 2026-03 neu berechnet: die Wertungen von 5 Spielern "
+            "haben sich geändert."
+        )
+    with translation.override("fr"):
+        assert describe(run).startswith("Liste Rapide : du 2026-01 au 2026-03 recalculé")
