@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from ladder.records import RatingList
 from ratings.rules import engine, eras, fide
@@ -88,6 +89,8 @@ class RatingChange(models.Model):
     objects = RatingChangeQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("rating change")
+        verbose_name_plural = gettext_lazy("rating changes")
         ordering = ["period__start", "player_id"]
         constraints = [
             models.UniqueConstraint(
@@ -199,6 +202,8 @@ class RatingRun(models.Model):
     )
 
     class Meta:
+        verbose_name = gettext_lazy("rating run")
+        verbose_name_plural = gettext_lazy("rating runs")
         ordering = ["-pk"]
         constraints = [
             # Requests coalesce: at most one run waits per list; changes merge into it.
@@ -256,6 +261,8 @@ class Publication(models.Model):
     differences = models.JSONField(default=list, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("publication")
+        verbose_name_plural = gettext_lazy("publications")
         ordering = ["period__start", "rating_list", "revision"]
         constraints = [
             models.UniqueConstraint(
@@ -282,6 +289,8 @@ class PublishedRating(models.Model):
     total_games = models.PositiveIntegerField(default=0, help_text="Rated games in all.")
 
     class Meta:
+        verbose_name = gettext_lazy("published rating")
+        verbose_name_plural = gettext_lazy("published ratings")
         constraints = [
             models.UniqueConstraint(fields=["publication", "player"], name="one_published_line")
         ]

@@ -81,6 +81,8 @@ class ApiToken(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("api token")
+        verbose_name_plural = gettext_lazy("api tokens")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:

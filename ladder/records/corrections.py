@@ -61,6 +61,8 @@ class BaseCorrection(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = gettext_lazy("base correction")
+        verbose_name_plural = gettext_lazy("base corrections")
         ordering = ["period__start", "player_id"]
         constraints = [
             models.UniqueConstraint(

@@ -95,6 +95,8 @@ class Game(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = gettext_lazy("game")
+        verbose_name_plural = gettext_lazy("games")
         ordering = ["date", "pk"]
         constraints = [
             models.CheckConstraint(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 
 class ImportedFile(models.Model):
@@ -23,6 +24,8 @@ class ImportedFile(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = gettext_lazy("imported file")
+        verbose_name_plural = gettext_lazy("imported files")
         constraints = [
             models.UniqueConstraint(fields=["kind", "sha256"], name="imported_file_once")
         ]

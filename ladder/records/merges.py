@@ -69,6 +69,8 @@ class PlayerMerge(models.Model):
     objects = PlayerMergeQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("player merge")
+        verbose_name_plural = gettext_lazy("player merges")
         ordering = ["-at", "-pk"]
         constraints = [
             models.CheckConstraint(condition=~Q(kept=F("merged")), name="merge_not_self"),

@@ -86,6 +86,8 @@ class RatingPeriod(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = gettext_lazy("rating period")
+        verbose_name_plural = gettext_lazy("rating periods")
         ordering = ["start"]
         constraints = [
             models.CheckConstraint(
@@ -194,6 +196,8 @@ class PeriodLog(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = gettext_lazy("period log")
+        verbose_name_plural = gettext_lazy("period logs")
         ordering = ["-at", "-pk"]
 
     def __str__(self) -> str:

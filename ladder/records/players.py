@@ -244,6 +244,8 @@ class Player(models.Model):
     )
 
     class Meta:
+        verbose_name = gettext_lazy("player")
+        verbose_name_plural = gettext_lazy("players")
         ordering = ["name", "pk"]
         constraints = [
             entry_rating_range(""),

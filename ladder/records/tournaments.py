@@ -89,6 +89,8 @@ class Tournament(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = gettext_lazy("tournament")
+        verbose_name_plural = gettext_lazy("tournaments")
         ordering = ["start", "pk"]
         constraints = [
             models.CheckConstraint(

@@ -18,3 +18,11 @@ def test_an_unsafe_next_lands_on_the_admin_index(client, unsafe):
     assert response.status_code == 302
     assert response.url == "/admin/"
     assert client.get(response.url).status_code == 200
+
+
+def test_the_admin_names_the_records_in_the_readers_language(admin_client):
+    index = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for name in ("Wertungsperioden", "Turniere", "Basiskorrekturen", "Wertungsläufe"):
+        assert name in index
+    index = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Périodes de classement" in index
