@@ -18,32 +18,25 @@ pytestmark = pytest.mark.django_db
 HEADER = "date,white,black,result,tournament,start,end\n"
 
 
-def test_march_2009_the_350_point_cap_and_k_15(committed):
-    """Before 1 July 2009: 2000 (40 games, K 15) beats 2400 (K 10). The gap of 400 counts as
-    350 (PD .89 / .11): +15 x .89 = +13.35 -> +13 and -10 x .89 = -8.9 -> -9. Today's rules
-    would give +18 (400 cap: PD .92, K 20) and -9."""
+@pytest.mark.parametrize(
+    ("month", "lev"),
+    [
+        # Before 1 July 2009: 2000 (40 games, K 15) beats 2400 (K 10). The gap of 400 counts
+        # as 350 (PD .89 / .11): +15 x .89 = +13.35 -> +13; -10 x .89 = -8.9 -> -9.
+        ("2009-03", (15, 13, 2013)),
+        # Today: the gap counts as 400 (PD .92 / .08) and K is 20: +20 x .92 = +18.4 -> +18;
+        # -10 x .92 = -9.2 -> -9.
+        ("2026-03", (20, 18, 2018)),
+    ],
+)
+def test_one_game_under_the_rules_of_its_day(committed, month, lev):
     low = PlayerFactory(name="Lev Low", entry_rating=2000, entry_rated_games=40)
     high = PlayerFactory(name="Hal High", entry_rating=2400, entry_rated_games=40)
+    line = f"{month}-10,Lev Low,Hal High,1-0,Spring Open,{month}-10,{month}-11\n"
     with committed():
-        csv_import.import_games(
-            StringIO(HEADER + "2009-03-10,Lev Low,Hal High,1-0,Spring Open,2009-03-10,2009-03-11\n")
-        )
-    march = RatingPeriod.objects.get(label="2009-03")
-    lev = RatingChange.objects.get(player=low, period=march)
-    hal = RatingChange.objects.get(player=high, period=march)
-    assert (lev.k, lev.change, lev.rating_after) == (15, 13, 2013)
-    assert (hal.k, hal.change, hal.rating_after) == (10, -9, 2391)
-
-
-def test_the_same_game_in_march_2026_with_todays_rules(committed):
-    low = PlayerFactory(name="Lev Low", entry_rating=2000, entry_rated_games=40)
-    high = PlayerFactory(name="Hal High", entry_rating=2400, entry_rated_games=40)
-    with committed():
-        csv_import.import_games(
-            StringIO(HEADER + "2026-03-10,Lev Low,Hal High,1-0,Spring Open,2026-03-10,2026-03-11\n")
-        )
-    march = RatingPeriod.objects.get(label="2026-03")
-    lev = RatingChange.objects.get(player=low, period=march)
-    hal = RatingChange.objects.get(player=high, period=march)
-    assert (lev.k, lev.change, lev.rating_after) == (20, 18, 2018)
-    assert (hal.k, hal.change, hal.rating_after) == (10, -9, 2391)
+        csv_import.import_games(StringIO(HEADER + line))
+    period = RatingPeriod.objects.get(label=month)
+    won = RatingChange.objects.get(player=low, period=period)
+    lost = RatingChange.objects.get(player=high, period=period)
+    assert (won.k, won.change, won.rating_after) == lev
+    assert (lost.k, lost.change, lost.rating_after) == (10, -9, 2391)
