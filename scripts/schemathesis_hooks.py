@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import operator
+from datetime import date
 
 import schemathesis
 from schemathesis import GenerationMode
@@ -40,6 +41,40 @@ def filter_case(ctx, case) -> bool:
     if case.meta is None or case.meta.generation.mode != GenerationMode.POSITIVE:
         return True
     return not breaks_pair_rule(case)
+
+
+# The days a game, a tournament or a period may be dated (``ladder.records.bounds``): OpenAPI
+# 3.0 has no bounds for a date's format. A case generated as valid with a day outside them has
+# every day of its body moved, in order, into them (``map_case``).
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
+DAY_FIELDS = ("date", "start", "end")
+
+
+@schemathesis.hook
+def map_case(ctx, case):
+    """A case generated as valid, its days within the days a club's records may be dated."""
+    if case.meta is None or case.meta.generation.mode != GenerationMode.POSITIVE:
+        return case
+    if not isinstance(case.body, dict):
+        return case
+    days = {name: _day(case.body.get(name)) for name in DAY_FIELDS}
+    days = {name: day for name, day in days.items() if day is not None}
+    if all(FIRST_DAY <= day <= LAST_DAY for day in days.values()):
+        return case
+    for name, day in days.items():  # linear in the day's ordinal: the order is kept
+        span = LAST_DAY.toordinal() - FIRST_DAY.toordinal()
+        moved = (day.toordinal() - 1) * span // (date.max.toordinal() - 1)
+        case.body[name] = date.fromordinal(FIRST_DAY.toordinal() + moved).isoformat()
+    return case
+
+
+def _day(value: object) -> date | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def breaks_pair_rule(case) -> bool:
