@@ -32,6 +32,9 @@ class FileProblem:
     line: int
     column: str | int
     reason: str
+    # The file and what is recorded disagree (a FIDE id that is another player's, a name
+    # several players bear): the API answers 409 when every problem is one.
+    conflict: bool = False
 
     def __str__(self) -> str:
         at = {"line": self.line, "column": self.column, "reason": self.reason}
@@ -63,7 +66,7 @@ def is_conflict(error: ValidationError) -> bool:
     """Whether every message of ``error`` is a conflict with what is recorded (a
     ``ConflictError``, or each message coded ``CONFLICT``), so that fixing the request's
     values cannot cure it: one wrong value among them makes it the request's fault (400)."""
-    if isinstance(error, ConflictError):
+    if isinstance(error, ConflictError) or (isinstance(error, GamesInvalid) and error.conflict):
         return True
     found = [item for items in getattr(error, "error_dict", {}).values() for item in items]
     found += [] if hasattr(error, "error_dict") else error.error_list
@@ -75,11 +78,15 @@ class PeriodClosedError(ConflictError):
 
 
 class GamesInvalid(ValidationError):
-    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i."""
+    """Some games of a batch are invalid; ``problems[i]`` maps field -> messages for game i.
+    ``conflict``: every problem is a conflict with what is recorded (the API answers 409)."""
 
-    def __init__(self, problems: list[dict[str, list[str]]], sources: list[str]):
+    def __init__(
+        self, problems: list[dict[str, list[str]]], sources: list[str], conflict: bool = False
+    ):
         self.problems = problems
         self.sources = sources
+        self.conflict = conflict
         lines = [
             f"{source}: {message}"
             for source, found in zip(sources, problems, strict=True)
@@ -167,7 +174,8 @@ class TrfRefused(Exception):
 
     def __init__(self, problems: list[FileProblem], conflict: bool = False) -> None:
         self.problems = sorted(problems, key=lambda p: (p.line, p.column))
-        self.conflict = conflict  # the file is in the ladder already (API: 409)
+        # the file is in the ladder already, or disagrees with its records (API: 409)
+        self.conflict = conflict
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

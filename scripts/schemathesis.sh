@@ -77,6 +77,13 @@ if not Player.objects.exists():
                 black=players[(i + 1 + month) % 5], result=result, event=event,
                 round=str(i + 1),
             )], user=user)
+    # Games for the fuzzer to change ("Open games") and to delete ("Spare games"): the Club
+    # Cup'"'"'s stay as they are, for the requests that name the event (its TRF export).
+    for n in range(12):
+        actions.enter_games(games=[GameEntry(
+            date=date(2026, 3, 10 + n), white=players[n % 5], black=players[(n + 2) % 5],
+            result=results[n % len(results)], event="Open games" if n < 6 else "Spare games",
+        )], user=user)
     for label in ("2026-01", "2026-02"):  # the examples read the February list (period 2)
         actions.close_period(period=RatingPeriod.objects.get(label=label), user=user)
     for player in players[2:4]:

@@ -69,9 +69,26 @@ def distinct(*pairs: tuple[str, str]) -> dict:
 
 
 def ordered(*pairs: tuple[str, str]) -> dict:
-    """An operation's ``x-ordered`` extension: pairs of dates whose first is not after the
-    second (a tournament's start and end), named as for ``distinct``, refused alike."""
+    """An operation's ``x-ordered`` extension: pairs of dates or numbers whose first is not
+    after or above the second (a tournament's start and end, an entry rating and its peak),
+    both given, named as for ``distinct``, refused alike."""
     return {"x-ordered": [list(pair) for pair in pairs]}
+
+
+def requires(*pairs: tuple[str, str]) -> dict:
+    """An operation's ``x-requires`` extension: pairs whose first value, given (not null),
+    needs the second given too (a peak rating needs the rating), named as for ``distinct``,
+    refused alike. In a partial change the second may be the one recorded already."""
+    return {"x-requires": [list(pair) for pair in pairs]}
+
+
+def combined(*extensions: dict) -> dict:
+    """Several operations' extensions in one, their pairs put together."""
+    found: dict[str, list] = {}
+    for extension in extensions:
+        for name, pairs in extension.items():
+            found.setdefault(name, []).extend(pairs)
+    return found
 
 
 WRITE_ERRORS = (400, 401, 403)

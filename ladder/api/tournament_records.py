@@ -29,8 +29,9 @@ class TournamentSerializer(serializers.ModelSerializer):
     rated_in = PeriodLabelField(
         required=False,
         help_text="The label of the period that rates it. Absent: the period holding its last "
-        "day (created when new); a later one for a late report, at most the third list after "
-        "its end (FIDE 9.1).",
+        "day (created when new; a change that moves the last day moves it too, unless it was "
+        "a late report's); a later one for a late report, at most the third list after its "
+        "end (FIDE 9.1).",
     )
     games = serializers.IntegerField(source="game_count", read_only=True, help_text="Games.")
     spans_periods = serializers.BooleanField(
@@ -52,12 +53,22 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         end = attrs.get("end", getattr(self.instance, "end", None))
-        if "rated_in" not in attrs and self.instance is None and end is not None:
+        if "rated_in" not in attrs and end is not None and self._rated_in_defaults(end):
             try:
                 attrs["rated_in"] = RatingPeriod.objects.for_date(end)
             except DjangoValidationError as error:
                 raise ValidationError({"end": error.messages}) from error
         return attrs
+
+    def _rated_in_defaults(self, end: Any) -> bool:
+        """Whether a request that leaves out ``rated_in`` gets the default, the period holding
+        the last day: when adding, when replacing (PUT), and when a change moves the last day
+        of a tournament rated in the period that held it; a late report keeps its period."""
+        stored = self.instance
+        if stored is None or not self.partial:
+            return True
+        holds_end = stored.rated_in.start <= stored.end <= stored.rated_in.end
+        return end != stored.end and holds_end
 
 
 class TournamentFilter(django_filters.FilterSet):

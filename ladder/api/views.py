@@ -45,6 +45,7 @@ from ladder.api.previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
 from ladder.api.renderers import CSVRenderer
 from ladder.caching import read_cache
 from ladder.records import (
+    LIST_FIELDS,
     Game,
     PeriodLog,
     Player,
@@ -68,9 +69,12 @@ from ladder.api.schema import (
     OBJECT_WRITE_ERRORS,
     WRITE_ERRORS,
     PublicReadsSchema,
+    combined,
     distinct,
     errors,
+    ordered,
     query_schema,
+    requires,
 )
 
 
@@ -122,6 +126,17 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 # --- players -------------------------------------------------------------------------------
 
 
+# The model's rules between a list's entry rating and its peak (``Player.clean``).
+ENTRY_PEAKS = combined(
+    ordered(
+        *((f"body.{f.entry_rating}", f"body.{f.entry_peak_rating}") for f in LIST_FIELDS.values())
+    ),
+    requires(
+        *((f"body.{f.entry_peak_rating}", f"body.{f.entry_rating}") for f in LIST_FIELDS.values())
+    ),
+)
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List players",
@@ -147,6 +162,7 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
         summary="Add a player",
         description="Needs the `ladder.add_player` permission. Entry data is for players who "
         "arrive with a history; leave `entry_rating` blank for an unrated player.",
+        extensions=ENTRY_PEAKS,
         responses={201: s.PlayerSerializer, **errors(*WRITE_ERRORS)},
         examples=[
             OpenApiExample(
@@ -167,11 +183,13 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
         description="Needs `ladder.change_player`. A change to the entry data or birth year "
         "recomputes the player's ratings from their first game. A merged player's record is "
         "410 Gone, with `merged_into`.",
+        extensions=ENTRY_PEAKS,
         responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS), 410: MOVED},
     ),
     partial_update=extend_schema(
         summary="Change some of a player's data",
         description="Needs `ladder.change_player`; see PUT.",
+        extensions=ENTRY_PEAKS,
         responses={200: s.PlayerSerializer, **errors(*OBJECT_WRITE_ERRORS), 410: MOVED},
     ),
 )

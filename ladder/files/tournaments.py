@@ -10,7 +10,7 @@ itself is ``import_tournament``, through ``ladder.writes.actions.import_tourname
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -24,6 +24,7 @@ from ladder.exceptions import (
     GamesInvalid,
     PlayersInvalid,
     TrfRefused,
+    is_conflict,
 )
 from ladder.files import pgn, trf
 from ladder.files.tournament_file import Entrant, Tournament, decode
@@ -346,7 +347,10 @@ def _match(plan: TournamentImport, lookup: PlayerLookup) -> None:
                 )
             )
         fide_ids.setdefault(entrant.fide_id or 0, entrant)
+        checked = len(plan.problems)
         match = _find(entrant, lookup, plan)
+        # What _find finds is a disagreement with the ladder's records, not with the file.
+        plan.problems[checked:] = [replace(p, conflict=True) for p in plan.problems[checked:]]
         if len(plan.problems) > found or match is None:
             continue
         if match.player.pk is not None:
@@ -473,7 +477,7 @@ def import_tournament(
     ladder is refused, never recorded twice.
     """
     if plan.problems:
-        raise TrfRefused(plan.problems)
+        raise TrfRefused(plan.problems, conflict=all(p.conflict for p in plan.problems))
     new = [m for m in plan.matches if m.new]
     try:
         plan.games = actions.import_tournament(
@@ -523,7 +527,8 @@ def refusal(error: ValidationError, plan: TournamentImport) -> TrfRefused:
                 if name == "round":  # the round's own rule names the round itself
                     where, text = "", message
                 problems.append(FileProblem(line, column, where + text))
-    return TrfRefused(list(dict.fromkeys(problems)))
+    conflict = is_conflict(error)  # every game recorded already, say: 409 at the API
+    return TrfRefused(list(dict.fromkeys(problems)), conflict=conflict)
 
 
 def read(data: bytes, **options: object) -> TournamentImport:

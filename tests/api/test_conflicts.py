@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from ladder.api.tournaments import EXAMPLE_TRF
 from ladder.records import BaseCorrection, Game, Tournament
+from tests.factories import PlayerFactory
 
 TOURNAMENTS = "/api/v1/tournaments/"
 CORRECTIONS = "/api/v1/base-corrections/"
@@ -88,6 +89,39 @@ def test_a_tournament_file_imported_twice_is_a_conflict(superuser, club):
     assert again.status_code == HTTPStatus.CONFLICT, again.content
     assert "already imported" in str(again.json()["file"])
     assert Game.objects.count() == games
+
+
+def test_a_tournament_file_whose_games_are_all_recorded_is_a_conflict(superuser, club):
+    def send(event: str):
+        return superuser.post(
+            "/api/v1/tournaments/import/",
+            {"file": SimpleUploadedFile("spring.trf", EXAMPLE_TRF.encode()), "event": event},
+            format="multipart",
+        )
+
+    assert send("Spring Round Robin").status_code == HTTPStatus.CREATED
+    games = Game.objects.count()
+    # The same games under another event's name: every one of them is recorded already.
+    again = send("Spring RR (resent)")
+    assert again.status_code == HTTPStatus.CONFLICT, again.content
+    assert "This game is already recorded" in str(again.json()["file"])
+    assert Game.objects.count() == games
+
+
+def test_a_tournament_file_naming_a_player_the_ladder_holds_twice_is_a_conflict(superuser, club):
+    PlayerFactory.create_batch(2, name="Ben Example")  # the file's "Example, Ben"
+    answer = superuser.post(
+        "/api/v1/tournaments/import/",
+        {"file": SimpleUploadedFile("spring.trf", EXAMPLE_TRF.encode())},
+        format="multipart",
+    )
+    assert answer.status_code == HTTPStatus.CONFLICT, answer.content
+    assert answer.json() == {
+        "file": [
+            "Line 7, column 15: 2 players of the ladder are named 'Ben Example'; add the FIDE id "
+            "to the file."
+        ]
+    }
 
 
 def test_the_schema_says_what_a_conflict_is(anon):

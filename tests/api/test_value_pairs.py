@@ -60,7 +60,7 @@ def test_every_pair_the_schema_states_is_refused_with_a_400_naming_the_second(su
 
 
 def test_a_tournament_ending_before_it_starts_is_stated_and_refused(superuser, club):
-    assert stated(superuser, "x-ordered") == {
+    tournaments = {
         (method, path): [["body.start", "body.end"]]
         for method, path in [
             ("POST", "/api/v1/tournaments/"),
@@ -68,6 +68,9 @@ def test_a_tournament_ending_before_it_starts_is_stated_and_refused(superuser, c
             ("PATCH", "/api/v1/tournaments/{id}/"),
         ]
     }
+    ordered = stated(superuser, "x-ordered")
+    assert {key: ordered[key] for key in ordered if "tournaments" in key[1]} == tournaments
+    assert all("players" in path for _, path in set(ordered) - set(tournaments))
     body = {"name": "Easter Open", "start": "2026-04-05", "end": "2026-04-03"}
     recorded = {**body, "name": "Spring Cup", "end": "2026-04-05"}
     made = superuser.post("/api/v1/tournaments/", recorded, format="json")
@@ -79,6 +82,36 @@ def test_a_tournament_ending_before_it_starts_is_stated_and_refused(superuser, c
     ):
         assert answer.status_code == HTTPStatus.BAD_REQUEST, answer.content
         assert answer.json() == {"end": ["A tournament cannot end before it starts."]}
+
+
+PEAKS = [
+    ["body.entry_rating", "body.entry_peak_rating"],
+    ["body.rapid_entry_rating", "body.rapid_entry_peak_rating"],
+    ["body.blitz_entry_rating", "body.blitz_entry_peak_rating"],
+]
+PLAYER_WRITES = [
+    ("POST", "/api/v1/players/"), ("PUT", "/api/v1/players/{id}/"),
+    ("PATCH", "/api/v1/players/{id}/"),
+]  # fmt: skip
+
+
+def test_a_peak_below_the_entry_rating_or_without_it_is_stated_and_refused(superuser, club):
+    ordered = stated(superuser, "x-ordered")
+    found = {operation: ordered[operation] for operation in PLAYER_WRITES}
+    assert found == dict.fromkeys(PLAYER_WRITES, PEAKS)
+    needs = [list(reversed(pair)) for pair in PEAKS]
+    assert stated(superuser, "x-requires") == dict.fromkeys(PLAYER_WRITES, needs)
+    url = f"/api/v1/players/{club.anna.pk}/"
+    for prefix in ("", "rapid_", "blitz_"):
+        below = {"name": "Ada", f"{prefix}entry_rating": 1700, f"{prefix}entry_peak_rating": 1650}
+        alone = {"name": "Ada", f"{prefix}entry_rating": None, f"{prefix}entry_peak_rating": 1650}
+        for answer, sentence in (
+            (superuser.post("/api/v1/players/", below, format="json"), "cannot be lower"),
+            (superuser.put(url, alone, format="json"), "An unrated player has no peak"),
+            (superuser.patch(url, below, format="json"), "cannot be lower"),
+        ):
+            assert answer.status_code == HTTPStatus.BAD_REQUEST, answer.content
+            assert sentence in answer.json()[f"{prefix}entry_peak_rating"][0]
 
 
 def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
@@ -100,3 +133,16 @@ def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
     assert schemathesis_hooks.breaks_pair_rule(tournaments.Case(body=later))
     one_day = {**later, "end": "2026-04-05"}
     assert not schemathesis_hooks.breaks_pair_rule(tournaments.Case(body=one_day))
+    players = schema["/api/v1/players/"]["POST"]
+    assert schemathesis_hooks.breaks_pair_rule(
+        players.Case(body={"name": "Ada", "entry_rating": 1702, "entry_peak_rating": 1650})
+    )
+    assert schemathesis_hooks.breaks_pair_rule(
+        players.Case(body={"name": "Ada", "rapid_entry_peak_rating": 1650})
+    )
+    assert schemathesis_hooks.breaks_pair_rule(
+        players.Case(body={"name": "Ada", "blitz_entry_rating": None, "blitz_entry_peak_rating": 1})
+    )
+    # Numbers compare as numbers: 900 is below 1200.
+    fine = {"name": "Ada", "entry_rating": 900, "entry_peak_rating": 1200}
+    assert not schemathesis_hooks.breaks_pair_rule(players.Case(body=fine))

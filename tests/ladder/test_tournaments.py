@@ -259,3 +259,25 @@ def test_a_period_before_1900_is_refused():
         "A rating period cannot start or end before 1900-01-01."
     ]
     assert not RatingPeriod.objects.exists()
+
+
+def test_a_changed_end_takes_the_period_along_unless_it_was_a_late_report(api, club):
+    def change(pk: int, body: dict, method=api.patch) -> dict:
+        answer = method(f"/api/v1/tournaments/{pk}/", body, content_type="application/json")
+        assert answer.status_code == HTTPStatus.OK, answer.content
+        return answer.json()
+
+    days = {"start": "2026-03-06", "end": "2026-03-08"}
+    made = api.post("/api/v1/tournaments/", {"name": "Spring Open", **days},
+                    content_type="application/json").json()  # fmt: skip
+    assert made["rated_in"] == "2026-03"
+    # Rated in the period holding its end: a new end moves it (else: refused, 400).
+    assert change(made["id"], {"start": "2026-04-10", "end": "2026-04-12"})["rated_in"] == "2026-04"
+    assert change(made["id"], {"name": "Spring Open II"})["rated_in"] == "2026-04"
+    # A late report keeps the period it names, while it may rate the tournament (FIDE 9.1).
+    RatingPeriod.objects.for_date(date(2026, 6, 1))
+    assert change(made["id"], {"rated_in": "2026-06"})["rated_in"] == "2026-06"
+    assert change(made["id"], {"end": "2026-04-13"})["rated_in"] == "2026-06"
+    # A replacement (PUT) without the period takes the default: the period holding its end.
+    whole = {"name": "Spring Open", **days, "rating_list": "standard"}
+    assert change(made["id"], whole, method=api.put)["rated_in"] == "2026-03"

@@ -751,7 +751,14 @@ def raise_for(checked: list[Checked]) -> list[Game]:
     if len(checked) == 1:
         one = checked[0]
         error_class = PeriodClosedError if one.closed else ValidationError
-        if one.conflicts and sum(len(found) for found in one.problems.values()) == one.conflicts:
+        if _only_conflicts(one):
             error_class = ConflictError
         raise error_class(one.problems)
-    raise GamesInvalid([c.problems for c in checked], [c.entry.source for c in checked])
+    conflict = all(c.ok or _only_conflicts(c) for c in checked)
+    sources = [c.entry.source for c in checked]
+    raise GamesInvalid([c.problems for c in checked], sources, conflict=conflict)
+
+
+def _only_conflicts(one: Checked) -> bool:
+    """Whether every problem of a game is a conflict with what is recorded (a duplicate...)."""
+    return bool(one.conflicts) and sum(map(len, one.problems.values())) == one.conflicts
