@@ -156,8 +156,9 @@ def export_event_trf(model_admin: Any, request: Any, queryset: Any) -> HttpRespo
             messages.ERROR,
         )
         return None
+    lists = set(queryset.values_list("rating_list", flat=True))
     try:
-        text = exports.event_trf(events[0])
+        text = exports.event_trf(events[0], chosen_list=lists.pop() if len(lists) == 1 else "")
     except LookupError as error:
         model_admin.message_user(request, str(error), messages.ERROR)
         return None

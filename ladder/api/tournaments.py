@@ -10,6 +10,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -68,6 +69,7 @@ class TournamentFileSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         max_length=Game._meta.get_field("event").max_length,
+        validators=Game._meta.get_field("event").validators,  # the games' own rule, and pattern
         help_text="Event name (default: the file's: line 012, or the PGN Event tag).",
     )
     date = serializers.DateField(
@@ -201,17 +203,30 @@ class TournamentExportView(ApiMixin, GenericAPIView):
                 description="The event's name, exactly.",
                 # The event of the games' request example: the two examples read together.
                 examples=[OpenApiExample("An event", value="Club Cup")],
-            )
+            ),
+            OpenApiParameter(
+                "rating_list",
+                str,
+                enum=RatingList.values,
+                description="The list, when the event has games on several (else 409).",
+            ),
         ],
         responses={
             (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, "The TRF file."),
-            **errors(400),
+            **errors(400, 409),
         },
     )
     def get(self, request: Any) -> HttpResponse:
         event = request.query_params.get("event", "")
+        chosen = request.query_params.get("rating_list", "")
+        if chosen and chosen not in RatingList.values:
+            lists = ", ".join(RatingList.values)
+            message = gettext("Choose one of %(lists)s.") % {"lists": lists}
+            raise ValidationError({"rating_list": [message]})
         try:
-            text = exports.event_trf(event)
+            text = exports.event_trf(event, chosen_list=chosen)
+        except exports.EventNotWritable as error:
+            raise ConflictError({"event": [str(error)]}) from error
         except LookupError as error:
             raise ValidationError({"event": [str(error)]}) from error
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")

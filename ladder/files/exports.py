@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from ladder.files import tournament_file as tf
 from ladder.files.cells import FORMULA_PREFIXES, neutralise
 from ladder.records import Game, Player, RatingList, RatingPeriod
@@ -38,17 +40,33 @@ def trf_name(name: str) -> str:
     return f"{last}, {first}" if first else last
 
 
-def event_trf(event: str) -> str:
-    """Write an event's games as a TRF-16; raise ``LookupError`` when it cannot be written."""
-    missing = LookupError(f"No game has the event '{event}'.")
+class EventNotWritable(LookupError):
+    """An event the ladder holds that its games cannot write as one TRF (games on several lists
+    and none chosen, two games of a player in one round): a conflict with what is recorded."""
+
+
+def event_trf(event: str, chosen_list: str = "") -> str:
+    """Write an event's games (on ``chosen_list``, when given) as a TRF-16; raise
+    ``LookupError`` when no game has the event, ``EventNotWritable`` when its games cannot
+    make one TRF."""
+    missing = LookupError(gettext("No game has the event '%(event)s'.") % {"event": event})
     if not event or "\x00" in event:  # no event holds a NUL, and PostgreSQL refuses one
         raise missing
-    games = list(Game.objects.filter(event=event).with_players().order_by("date", "pk"))
+    found = Game.objects.filter(event=event).with_players().order_by("date", "pk")
+    if chosen_list:
+        found = found.filter(rating_list=chosen_list)
+    games = list(found)
     if not games:
         raise missing
     lists = {game.rating_list for game in games}
     if len(lists) > 1:
-        raise LookupError(f"The event '{event}' has games on several lists; a TRF holds one.")
+        raise EventNotWritable(
+            gettext(
+                "The event '%(event)s' has games on several lists (%(lists)s); a TRF holds "
+                "one: choose the list."
+            )
+            % {"event": event, "lists": ", ".join(sorted(lists))}
+        )
     rounds = _rounds(games)
     opening = {e.player.pk: e.rating_before for e in rating_list(games[0].period, lists.pop())}
     players = {p.pk: p for game in games for p in (game.white, game.black)}
@@ -70,9 +88,12 @@ def event_trf(event: str) -> str:
             (black, white, "b", codes[1]),
         ):
             if me.cells[number - 1].opponent is not None:
-                raise LookupError(
-                    f"{me.name} has two games in round {number} of '{event}'; a "
-                    "TRF holds one a round."
+                raise EventNotWritable(
+                    gettext(
+                        "%(player)s has two games in round %(round)s of '%(event)s'; a TRF "
+                        "holds one a round."
+                    )
+                    % {"player": me.name, "round": number, "event": event}
                 )
             me.cells[number - 1] = tf.Cell(number, other.rank, colour, code, 0)
             me.points = (me.points or Decimal(0)) + _POINTS.get(code, Decimal(0))

@@ -186,3 +186,46 @@ def test_every_door_gives_the_same_sentences(tmp_path, admin_client, api, text):
 def test_api_export_of_a_name_no_event_can_have(api):
     response = APIClient().get(EXPORT, {"event": "Open\x00"})
     assert response.status_code == HTTPStatus.BAD_REQUEST
+
+
+def test_an_event_on_several_lists_is_exported_one_list_at_a_time(api, tmp_path):
+    api.post(IMPORT, {"file": upload(ROUND_ROBIN)}, format="multipart")
+    game = Game.objects.filter(event="Spring Round Robin").first()
+    # The same name on the rapid list (another side of a festival, say).
+    Game.objects.create(
+        date=game.date, white=game.white, black=game.black, result="1-0", event=game.event,
+        rating_list="rapid", period=game.period,
+    )  # fmt: skip
+    both = APIClient().get(EXPORT, {"event": "Spring Round Robin"})
+    assert both.status_code == HTTPStatus.CONFLICT
+    assert both.json() == {
+        "event": [
+            "The event 'Spring Round Robin' has games on several lists (rapid, standard); a "
+            "TRF holds one: choose the list."
+        ]
+    }
+    standard = APIClient().get(EXPORT, {"event": "Spring Round Robin", "rating_list": "standard"})
+    assert standard.status_code == HTTPStatus.OK
+    assert standard.content.decode().startswith("012 Spring Round Robin\n")
+    rapid = APIClient().get(EXPORT, {"event": "Spring Round Robin", "rating_list": "rapid"})
+    assert rapid.status_code == HTTPStatus.OK
+    assert rapid.content.decode().count("\n001 ") == 2
+    bad = APIClient().get(EXPORT, {"event": "Spring Round Robin", "rating_list": "fast"})
+    assert bad.status_code == HTTPStatus.BAD_REQUEST
+    assert bad.json() == {"rating_list": ["Choose one of standard, rapid, blitz."]}
+    with pytest.raises(CommandError, match="several lists"):
+        call_command("export_trf", "--event", "Spring Round Robin")
+    out = tmp_path / "rapid.trf"
+    call_command("export_trf", "--event", "Spring Round Robin", "--list", "rapid", "--output", out)
+    assert out.read_text().startswith("012 Spring Round Robin\n")
+
+
+def test_the_import_states_the_events_characters(api):
+    schema = api.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    event = schema["components"]["schemas"]["TournamentFileRequest"]["properties"]["event"]
+    assert "\\u0000" in event["pattern"]
+    answer = api.post(IMPORT, {"file": upload(ROUND_ROBIN), "event": "Cup\x1b"}, format="multipart")
+    assert answer.status_code == HTTPStatus.BAD_REQUEST
+    assert answer.json() == {
+        "event": ["Contains the control character U+001B; use plain printable text."]
+    }

@@ -1,9 +1,10 @@
-"""manage.py export_trf --event NAME [--output FILE]: write an event as a TRF-16."""
+"""manage.py export_trf --event NAME [--list LIST] [--output FILE]: write an event as a TRF-16."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext, gettext_noop
 
 from ladder.files import exports
+from ladder.records import RatingList
 from ladder.records.translations import Help
 
 
@@ -19,12 +20,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--event", required=True, help=gettext("The event's name, exactly."))
         parser.add_argument(
+            "--list",
+            default="",
+            choices=RatingList.values,
+            help=gettext("The list, when the event has games on several."),
+        )
+        parser.add_argument(
             "--output", default="", help=gettext("Write to this file (default: stdout).")
         )
 
     def handle(self, *args, **options):
         try:
-            text = exports.event_trf(options["event"])
+            text = exports.event_trf(options["event"], chosen_list=options["list"])
         except LookupError as error:
             raise CommandError(str(error)) from error
         if not options["output"]:
