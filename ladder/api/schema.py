@@ -152,6 +152,10 @@ class ValidatorsSchema(AutoSchema):
                 properties[name]["example"] = example
         if direction != "request":
             return schema
+        # Bounds that move with the date (a birth year up to this one), read when the schema is.
+        for name, bounds in getattr(serializer, "field_bounds", {}).items():
+            if name in properties:
+                properties[name].update({key: bound() for key, bound in bounds.items()})
         for field in serializer.fields.values():
             found = properties.get(field.field_name)
             if found is None or field.read_only:

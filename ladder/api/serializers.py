@@ -38,6 +38,7 @@ from ladder.records import (
     Tournament,
     default_list,
     kept_lists,
+    latest_birth_year,
     parse_list,
     read_fide_id,
 )
@@ -116,6 +117,11 @@ class ListQueryField(serializers.CharField):
         kwargs.setdefault("allow_blank", True)
         kwargs.setdefault("default", default_list)
         super().__init__(**kwargs)
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        if isinstance(data, str) and not data.strip():  # DRF keeps a blank as it is
+            return parse_list("")
+        return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> str:
         try:
@@ -334,6 +340,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         "rapid_entry_peak_rating": 1640, "blitz_entry_rating": 1580,
         "blitz_entry_rated_games": 20, "blitz_entry_peak_rating": 1625,
     }  # fmt: skip
+    field_bounds = {"birth_year": {"maximum": latest_birth_year}}  # the model's clean()
 
     class Meta:
         model = Player

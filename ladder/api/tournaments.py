@@ -10,7 +10,6 @@ from http import HTTPStatus
 from typing import Any
 
 from django.http import HttpResponse
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -25,7 +24,7 @@ from ladder.api.serializers import TimeControlField
 from ladder.api.views import ApiMixin
 from ladder.exceptions import ConflictError, TrfRefused
 from ladder.files import exports, tournaments
-from ladder.records import Game, RatingList, RatingPeriod
+from ladder.records import Game, RatingList, RatingPeriod, parse_list
 
 # A TRF-16 round robin of four players (fixed-width lines, FIDE's columns): the import's
 # request example.
@@ -219,10 +218,10 @@ class TournamentExportView(ApiMixin, GenericAPIView):
     def get(self, request: Any) -> HttpResponse:
         event = request.query_params.get("event", "")
         chosen = request.query_params.get("rating_list", "")
-        if chosen and chosen not in RatingList.values:
-            lists = ", ".join(RatingList.values)
-            message = gettext("Choose one of %(lists)s.") % {"lists": lists}
-            raise ValidationError({"rating_list": [message]})
+        try:
+            chosen = parse_list(chosen) if chosen.strip() else ""  # blank: every list
+        except ValueError as error:
+            raise ValidationError({"rating_list": [str(error)]}) from error
         try:
             text = exports.event_trf(event, chosen_list=chosen)
         except exports.EventNotWritable as error:

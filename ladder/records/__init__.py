@@ -22,6 +22,7 @@ from ladder.records.bounds import (
     MIN_RATING,
     RATING_ABOVE_MESSAGE,
     RATING_BELOW_MESSAGE,
+    latest_birth_year,
 )
 from ladder.records.choices import Result, Sex, Title
 from ladder.records.corrections import BaseCorrection
@@ -95,6 +96,7 @@ __all__ = [
     "MAX_K",
     "MAX_RATING",
     "MIN_BIRTH_YEAR",
+    "latest_birth_year",
     "MIN_K",
     "MIN_RATING",
     "NotDuplicate",

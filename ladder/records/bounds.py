@@ -6,6 +6,7 @@ from datetime import date
 from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
@@ -37,6 +38,13 @@ ENTRY_RATING_MESSAGE = format_lazy(
     high=MAX_RATING,
 )
 MIN_BIRTH_YEAR = 1900
+
+
+def latest_birth_year() -> int:
+    """The latest birth year a player may have: this year (in the club's time zone)."""
+    return timezone.localdate().year
+
+
 # Far above any real career, far below what the games counters can hold once games are added.
 MAX_ENTRY_RATED_GAMES = 100_000
 # Games are dated within these years; outside them the month arithmetic of the rules fails.

@@ -10,7 +10,6 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
@@ -21,6 +20,7 @@ from ladder.records.bounds import (
     MAX_ENTRY_RATED_GAMES,
     MAX_RATING,
     MIN_BIRTH_YEAR,
+    latest_birth_year,
 )
 from ladder.records.choices import Sex, Title
 from ladder.records.lists import (
@@ -322,7 +322,7 @@ class Player(models.Model):
             errors["national_federation"] = (
                 "A national id needs the federation that issued it (or the player's federation)."
             )
-        this_year = timezone.localdate().year
+        this_year = latest_birth_year()
         if self.birth_year is not None and self.birth_year > this_year:
             errors["birth_year"] = (
                 f"The birth year {self.birth_year} is in the future (this is {this_year})."

@@ -81,6 +81,12 @@ def test_the_live_rating_on_the_day_where_asked(anon, revised_march):
     assert april["official_rating"] == 2005
     before = anon.get(rating(anna), {"date": "2026-01-01", "live": "1"}).json()
     assert before["live"] == {"rating": 2000, "period": None}  # the entry rating
+    # A blank list is the club's default (it was a 500, found by Schemathesis).
+    for blank in ("", "  "):
+        answer = anon.get(rating(anna), {"date": "2026-01-01", "live": "1", "list": blank})
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["list"] == "standard"
+        assert answer.json()["live"] == before["live"]
 
 
 def test_a_player_off_the_list_in_force_and_another_list(anon, revised_march, committed):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import schemathesis
+from django.utils import timezone
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import schemathesis_hooks  # noqa: E402  (a script's module, on the path above)
@@ -146,3 +147,15 @@ def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
     # Numbers compare as numbers: 900 is below 1200.
     fine = {"name": "Ada", "entry_rating": 900, "entry_peak_rating": 1200}
     assert not schemathesis_hooks.breaks_pair_rule(players.Case(body=fine))
+
+
+def test_a_birth_year_is_bounded_by_this_year_in_the_schema_as_in_the_api(superuser):
+    schema = superuser.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    birth_year = schema["components"]["schemas"]["PlayerRequest"]["properties"]["birth_year"]
+    this_year = timezone.localdate().year
+    assert (birth_year["minimum"], birth_year["maximum"]) == (1900, this_year)
+    later = superuser.post("/api/v1/players/", {"name": "Ada", "birth_year": this_year + 1})
+    assert later.status_code == HTTPStatus.BAD_REQUEST
+    assert later.json() == {
+        "birth_year": [f"The birth year {this_year + 1} is in the future (this is {this_year})."]
+    }

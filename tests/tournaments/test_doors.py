@@ -212,7 +212,7 @@ def test_an_event_on_several_lists_is_exported_one_list_at_a_time(api, tmp_path)
     assert rapid.content.decode().count("\n001 ") == 2
     bad = APIClient().get(EXPORT, {"event": "Spring Round Robin", "rating_list": "fast"})
     assert bad.status_code == HTTPStatus.BAD_REQUEST
-    assert bad.json() == {"rating_list": ["Choose one of standard, rapid, blitz."]}
+    assert bad.json() == {"rating_list": ["'fast' is not a list; use standard, rapid or blitz."]}
     with pytest.raises(CommandError, match="several lists"):
         call_command("export_trf", "--event", "Spring Round Robin")
     out = tmp_path / "rapid.trf"
