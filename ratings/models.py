@@ -287,6 +287,9 @@ class PublishedRating(models.Model):
     k = models.PositiveSmallIntegerField(null=True, blank=True, help_text="K applied.")
     games = models.PositiveIntegerField(default=0, help_text="Rated games in the period.")
     total_games = models.PositiveIntegerField(default=0, help_text="Rated games in all.")
+    # What a one-off adjustment (FIDE.md 10.2) added to the rating after the period's games:
+    # the rating before them is the rating less the change and this.
+    adjustment = models.IntegerField(default=0)
 
     class Meta:
         verbose_name = gettext_lazy("published rating")

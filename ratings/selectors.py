@@ -51,6 +51,7 @@ class ListEntry:
     change_exact: Decimal
     performance: int | None
     inactive: bool
+    adjustment: int = 0  # a one-off adjustment's points in ``rating`` (FIDE.md 10.2)
 
     @property
     def level(self) -> str:
@@ -123,6 +124,7 @@ def _entry_from_change(player: Player, rc: RatingChange, on: date) -> ListEntry:
         player, rc.rating_before, rc.rating_after, rc.change, rc.k_applied, rc.k, rc.games,
         rc.rated_games_after, Status(rc.status).label, rc.score, rc.expected, rc.change_exact,
         rc.performance, rc.rating_after is not None and fide.is_inactive(rc.last_rated_on, on),
+        rc.adjustment,
     )  # fmt: skip
 
 

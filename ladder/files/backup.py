@@ -1,6 +1,6 @@
 """A whole club as one versioned JSON document: ``manage.py export_club`` / ``import_club``.
 
-Format ``ladder-club`` version 5: the players with their entry data and national ids (and,
+Format ``ladder-club`` version 6: the players with their entry data and national ids (and,
 for a merged record, the player it was merged into), the rating periods (status, when closed)
 with their close/reopen log, the tournaments, the games, the base corrections, every published
 list with its lines and revisions, the finished rating runs, who is who (every merge with what
@@ -15,7 +15,8 @@ Version 1 files (no publications, no runs, games without ids) and version 2 file
 tournaments: each event's games of a month become a tournament inside it, as the migration made
 them) and version 3 files (no national ids: the players have none) and version 4 files (no
 base corrections, merges, answers or FIDE list rows: a merged record comes back as a player
-of its own) are still read.
+of its own) and version 5 files (published lines without the points a one-off adjustment
+added: they read 0) are still read.
 
 ``read_club`` parses a document into a ``ClubPlan`` of unsaved records, noting each value of
 the wrong type by where it is (``games[12].date``); ``ladder.writes.actions.restore_club``
@@ -50,7 +51,7 @@ from ladder.records.fide_list import ROW_FIELDS
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
 
-FORMAT, VERSION, READS = "ladder-club", 5, (1, 2, 3, 4, 5)
+FORMAT, VERSION, READS = "ladder-club", 6, (1, 2, 3, 4, 5, 6)
 PLAYER_FIELDS = (
     "name",
     "fide_id",
@@ -84,7 +85,9 @@ PUBLICATION_FIELDS = (
     "players_changed",
     "differences",
 )
-LINE_FIELDS = ("player", "status", "rating", "change", "k", "games", "total_games")
+LINE_FIELDS = (
+    "player", "status", "rating", "change", "k", "games", "total_games", "adjustment"
+)  # fmt: skip
 RUN_FIELDS = (
     "status",
     "rating_list",
@@ -344,7 +347,8 @@ def read_club(document: Any) -> ClubPlan:
         keys += ["tournament"] if version > 2 else []
         plan.games.append(Located(where, reader.record(Game, item, where, keys)))
     if version > 1:
-        _read_published(reader, document, plan)
+        line_fields = [f for f in LINE_FIELDS if version > 5 or f != "adjustment"]
+        _read_published(reader, document, plan, line_fields)
     if version > 4:
         _read_who_is_who(reader, document, plan)
     plan.problems = reader.problems
@@ -374,14 +378,16 @@ def _read_who_is_who(reader: Reader, document: dict[str, Any], plan: ClubPlan) -
         plan.fide_list.append(Located(where, record))
 
 
-def _read_published(reader: Reader, document: dict[str, Any], plan: ClubPlan) -> None:
+def _read_published(
+    reader: Reader, document: dict[str, Any], plan: ClubPlan, line_fields: list[str]
+) -> None:
     for where, item in reader.items(document, "publications"):
         keys = ["id", "period", "corrected_in", *PUBLICATION_FIELDS]
         publication = reader.record(Publication, item, where, keys)
         by = reader.value(item, where, "published_by", str)
         plan.publications.append(Located(where, publication, {"published_by": by}))
         for at, line in reader.items(item, "lines", where=where):
-            record = reader.record(PublishedRating, line, at, list(LINE_FIELDS))
+            record = reader.record(PublishedRating, line, at, line_fields)
             record.publication_id = publication.pk
             plan.lines.append(Located(at, record))
     for where, item in reader.items(document, "runs"):

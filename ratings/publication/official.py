@@ -132,6 +132,7 @@ class PublishedEntry:
     status: str
     inactive: bool  # not stored: read from the period's own rated games, which it froze
     revision: int
+    adjustment: int = 0  # a one-off adjustment's points in ``rating`` (FIDE.md 10.2)
 
     @property
     def level(self) -> str:
@@ -141,8 +142,8 @@ class PublishedEntry:
         """Return the line as the ``rating_list`` contract names it (DESIGN Contracts); what a
         publication does not store (the opening rating, the expected score) is None."""
         opening = (
-            self.rating - self.change
-            if self.rating is not None and self.status == Status.RATED
+            self.rating - self.change - self.adjustment
+            if self.rating is not None and self.status in (Status.RATED, Status.ADJUSTED)
             else None
         )
         return {
@@ -207,6 +208,7 @@ def period_list(period: RatingPeriod | None, rating_list: str) -> PeriodList:
                 line.rating is not None
                 and fide.is_inactive(last_rated.get(line.player_id), period.end),
                 publication.revision,
+                line.adjustment,
             )  # fmt: skip
             for line in lines
         ],

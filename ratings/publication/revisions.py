@@ -33,9 +33,10 @@ from ratings import selectors
 from ratings.models import Publication, PublishedRating, RatingChange
 from ratings.recompute import bulk
 
-# A line as published: status, rating, change, K applied, games, total games.
-_Line = tuple[str, int | None, int, int | None, int, int]
-_RATING, _CHANGE = 1, 2
+# A line as published: status, rating, change, K applied, games, total games, adjustment.
+_Line = tuple[str, int | None, int, int | None, int, int, int]
+_RATING, _CHANGE, _ADJUSTMENT = 1, 2, 6
+LINE_FIELDS = ("status", "rating", "change", "k", "games", "total_games", "adjustment")
 
 
 def publish(period: RatingPeriod, *, user: Any = None) -> list[Publication]:
@@ -108,7 +109,7 @@ def _publish(period: RatingPeriod, *, user: Any, reason: str) -> list[Publicatio
         )
         bulk.insert_rows(
             PublishedRating,
-            ("publication", "player", "status", "rating", "change", "k", "games", "total_games"),
+            ("publication", "player", *LINE_FIELDS),
             ((publication.pk, pid, *line) for pid, line in lines.items()),
         )
         webhooks.emit(
@@ -148,7 +149,8 @@ def _lines_now(
     """
     entries = selectors.rating_list(period, rating_list)
     lines = {
-        e.player.pk: (e.status, e.rating, e.change, e.k, e.games, e.total_games) for e in entries
+        e.player.pk: (e.status, e.rating, e.change, e.k, e.games, e.total_games, e.adjustment)
+        for e in entries
     }
     if published is None:
         return lines
@@ -299,10 +301,8 @@ def as_published(period: RatingPeriod, rating_list: str, revision: int | None = 
 
 
 def _published_lines(publication: Publication) -> dict[int, _Line]:
-    rows = publication.lines.values_list(
-        "player_id", "status", "rating", "change", "k", "games", "total_games"
-    )
-    return {pid: tuple(line) for pid, *line in rows}  # type: ignore[misc]
+    rows = publication.lines.values_list("player_id", *LINE_FIELDS)
+    return {pid: tuple(line) for pid, *line in rows}
 
 
 def _differences(old: dict[int, _Line], new: dict[int, _Line]) -> list[list[Any]]:
@@ -311,11 +311,17 @@ def _differences(old: dict[int, _Line], new: dict[int, _Line]) -> list[list[Any]
     rows = []
     for pid in sorted(old.keys() | new.keys()):
         before, after = old.get(pid), new.get(pid)
-        if before != after:
+        if _shown(before) != _shown(after):
             was = (before[_RATING], before[_CHANGE]) if before else (None, 0)
             now = (after[_RATING], after[_CHANGE]) if after else (None, 0)
             rows.append([pid, was[0], now[0], was[1], now[1]])
     return rows
+
+
+def _shown(line: _Line | None) -> tuple[Any, ...] | None:
+    """What a line shows, the adjustment aside: it is part of the rating shown (a line
+    published before lines kept it reads 0), so it alone makes no revision."""
+    return line[:_ADJUSTMENT] if line is not None else None
 
 
 def _reopen_reason(period: RatingPeriod) -> str:

@@ -192,7 +192,7 @@ def test_a_club_round_trips_with_every_list_published_and_live_identical(tmp_pat
     for secret in ("secret-pw", "pbkdf2", "digest"):  # no password, hash or token
         assert secret not in text
     document = json.loads(text)
-    assert (document["format"], document["version"]) == ("ladder-club", 5)
+    assert (document["format"], document["version"]) == ("ladder-club", 6)
     empty_the_club()
 
     output = restore(path)

@@ -1,13 +1,19 @@
 """FIDE's one-off adjustments (FIDE.md 10.2) as rating events: made to the list closing the last
 period before their day, shown with their reason, made again (never twice) by a correction."""
 
+import json
 from datetime import date
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 
 from ladder.records import Game, Player, RatingPeriod
+from ladder.writes import actions
+from ratings import selectors
 from ratings.models import RatingChange
+from ratings.publication import official
 from ratings.recompute.services import recompute_from, recompute_lists
 from ratings.rules import engine, eras
 from ratings.rules.engine import PlayerState
@@ -207,3 +213,26 @@ def test_the_player_page_and_the_api_give_the_reason_in_the_readers_language(cli
     assert reasons
     assert reasons[0].startswith("Tout classement inférieur à 2000 est relevé")
     assert reasons[0].endswith("— Rating regulations of 1 March 2024, one-off (FIDE.md 10.2)")
+
+
+def test_the_published_list_gives_the_rating_before_the_games_on_adjusted_lines(committed):
+    """As published, February 2024's list says what each line started from, as the live list
+    does: a 1600 (drew, +0, raised by 160 to 1760), the 1508 raised alone (197, to 1705), the
+    1995 (+3, raised by 1, to 1999). It used to read the rating less the change: 1760, 1705."""
+    a, b, c, low, high = league()
+    with committed():
+        recompute_lists(None, rating_lists=["standard"])
+    for label in ("2024-01", "2024-02"):
+        actions.close_period(period=RatingPeriod.objects.get(label=label))
+    february = RatingPeriod.objects.get(label="2024-02")
+    published = official.period_list(february, "standard")
+    assert published.publication is not None
+    opening = {e.player.pk: e.as_dict()["rating_before"] for e in published.entries}
+    assert (opening[a.pk], opening[low.pk], opening[c.pk]) == (1600, 1508, 1995)
+    live = {e.player.pk: e.rating_before for e in selectors.rating_list(february, "standard")}
+    assert opening == live
+    out = StringIO()
+    call_command("rating_list", "--period", "2024-02", "--format", "json", stdout=out)
+    rows = json.loads(out.getvalue())
+    rows = rows["players"] if isinstance(rows, dict) else rows
+    assert {r["id"]: r["rating_before"] for r in rows}[low.pk] == 1508
