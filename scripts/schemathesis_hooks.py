@@ -136,8 +136,14 @@ def _order_broken(case, first: str, second: str) -> bool:
 
 
 def _requirement_broken(case, first: str, second: str) -> bool:
-    given, needed = (_value(case, name) for name in (first, second))
-    return given not in (_MISSING, None) and needed in (_MISSING, None)
+    """The first given without the second (either of ``body.a|body.b``)."""
+    if not _given(_value(case, first)):
+        return False
+    return not any(_given(_value(case, name)) for name in second.split("|"))
+
+
+def _given(value: object) -> bool:
+    return value is not _MISSING and value is not None and str(value).strip() != ""
 
 
 _MISSING = object()

@@ -76,9 +76,11 @@ def ordered(*pairs: tuple[str, str]) -> dict:
 
 
 def requires(*pairs: tuple[str, str]) -> dict:
-    """An operation's ``x-requires`` extension: pairs whose first value, given (not null),
-    needs the second given too (a peak rating needs the rating), named as for ``distinct``,
-    refused alike. In a partial change the second may be the one recorded already."""
+    """An operation's ``x-requires`` extension: pairs whose first value, given (not null nor
+    blank), needs the second given too (a peak rating needs the rating), named as for
+    ``distinct``, refused alike; a second written ``body.a|body.b`` needs either (a national
+    id needs its federation or the player's). In a partial change the second may be the one
+    recorded already."""
     return {"x-requires": [list(pair) for pair in pairs]}
 
 

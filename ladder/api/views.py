@@ -126,13 +126,15 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 # --- players -------------------------------------------------------------------------------
 
 
-# The model's rules between a list's entry rating and its peak (``Player.clean``).
+# The model's rules between two of a player's values (``Player.clean``): a list's entry rating
+# and its peak, a national id and the federation that issued it.
 ENTRY_PEAKS = combined(
     ordered(
         *((f"body.{f.entry_rating}", f"body.{f.entry_peak_rating}") for f in LIST_FIELDS.values())
     ),
     requires(
-        *((f"body.{f.entry_peak_rating}", f"body.{f.entry_rating}") for f in LIST_FIELDS.values())
+        *((f"body.{f.entry_peak_rating}", f"body.{f.entry_rating}") for f in LIST_FIELDS.values()),
+        ("body.national_id", "body.national_federation|body.federation"),
     ),
 )
 

@@ -101,6 +101,7 @@ def test_a_peak_below_the_entry_rating_or_without_it_is_stated_and_refused(super
     found = {operation: ordered[operation] for operation in PLAYER_WRITES}
     assert found == dict.fromkeys(PLAYER_WRITES, PEAKS)
     needs = [list(reversed(pair)) for pair in PEAKS]
+    needs.append(["body.national_id", "body.national_federation|body.federation"])
     assert stated(superuser, "x-requires") == dict.fromkeys(PLAYER_WRITES, needs)
     url = f"/api/v1/players/{club.anna.pk}/"
     for prefix in ("", "rapid_", "blitz_"):
@@ -113,6 +114,11 @@ def test_a_peak_below_the_entry_rating_or_without_it_is_stated_and_refused(super
         ):
             assert answer.status_code == HTTPStatus.BAD_REQUEST, answer.content
             assert sentence in answer.json()[f"{prefix}entry_peak_rating"][0]
+    national = superuser.post("/api/v1/players/", {"name": "Ada", "national_id": "12345"})
+    assert national.status_code == HTTPStatus.BAD_REQUEST
+    assert "national_federation" in national.json()
+    with_federation = {"name": "Ada", "national_id": "12345", "federation": "ENG"}
+    assert superuser.post("/api/v1/players/", with_federation).status_code == HTTPStatus.CREATED
 
 
 def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
@@ -143,6 +149,14 @@ def test_the_fuzzer_sends_no_pair_that_breaks_a_rule_as_valid(anon):
     )
     assert schemathesis_hooks.breaks_pair_rule(
         players.Case(body={"name": "Ada", "blitz_entry_rating": None, "blitz_entry_peak_rating": 1})
+    )
+    national = {"name": "Ada", "national_id": "12345"}
+    assert schemathesis_hooks.breaks_pair_rule(players.Case(body=national))
+    assert schemathesis_hooks.breaks_pair_rule(
+        players.Case(body={**national, "national_federation": " ", "federation": ""})
+    )
+    assert not schemathesis_hooks.breaks_pair_rule(
+        players.Case(body={**national, "federation": "ENG"})
     )
     # Numbers compare as numbers: 900 is below 1200.
     fine = {"name": "Ada", "entry_rating": 900, "entry_peak_rating": 1200}
