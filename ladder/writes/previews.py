@@ -186,6 +186,9 @@ def _rate_queued(action: str) -> Preview:
         )
         preview.periods[run.rating_list] = summary.periods
         summaries.append((run.rating_list, summary))
+        for name, followed in summary.followed.items():  # rapid and blitz seeded (R&B 7.2.1)
+            preview.periods.setdefault(name, followed.periods)
+            summaries.append((name, followed))
     ids = {m.player for _, s in summaries for m in s.moves}
     ids |= {line.player for _, s in summaries for line in s.lines}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))

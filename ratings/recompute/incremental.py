@@ -9,7 +9,6 @@ import bisect
 from collections.abc import Iterable
 from datetime import date
 
-from django.db import transaction
 from django.db.models import F, Q
 
 from ladder.records import Game, RatingList, RatingPeriod
@@ -56,7 +55,8 @@ def recompute_players(
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
     ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
-    their state on this list does not show, so they count as changed in every period.
+    their state on this list does not show, so they count as changed in every period. A
+    ``dry_run`` is written too: its caller rolls it back when done (``services``).
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     changed, reached = set(players), set(players)
@@ -76,8 +76,6 @@ def recompute_players(
     final = final_states(reached, rating_list, ascending=reads.ascending)
     summary.moves = write_players(*final, rating_list)
     summary.players_changed = len(summary.moves)
-    if dry_run:
-        transaction.set_rollback(True)
     return summary
 
 

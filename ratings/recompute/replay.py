@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 import numpy as np
-from django.db import transaction
 from django.db.models import Q
 
 from ladder.records import Player, RatingList, RatingPeriod
@@ -44,7 +43,8 @@ def replay_lists(
 
     Each list is rated alone (FIDE.md 9), but the lists share the reading: the players' entry
     data come in one query, each period's games in one query split by list in numpy, and the
-    players' fields of every list are written in one statement at the end.
+    players' fields of every list are written in one statement at the end. A ``dry_run`` is
+    written too: its caller rolls it back when done (``services``), having read what followed.
     """
     periods, first = storage.begin(period, dry_run=dry_run)
     summaries = {name: Recompute(list(first.periods), dry_run=dry_run) for name in rating_lists}
@@ -137,8 +137,6 @@ def replay_lists(
     for name in rating_lists:
         moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
         summaries[name].moves, summaries[name].players_changed = moves[name], len(moves[name])
-    if dry_run:
-        transaction.set_rollback(True)
     return summaries
 
 

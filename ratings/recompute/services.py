@@ -56,9 +56,11 @@ def recompute_from(
     """
     with bulk.gc_paused(), transaction.atomic():
         summary = _recompute(period, rating_list, players, dry_run=dry_run)
-        if rating_list == RatingList.STANDARD and not dry_run:
+        if rating_list == RatingList.STANDARD:
             moved = None if players is None else {*players, *(m.player for m in summary.lines)}
             summary.followed = follow_standard(period, moved, [rating_list], dry_run=dry_run)
+        if dry_run:  # everything computed and counted, then rolled back
+            transaction.set_rollback(True)
         return summary
 
 
@@ -79,9 +81,11 @@ def recompute_lists(
     with bulk.gc_paused(), transaction.atomic():
         names = list(dict.fromkeys(rating_lists))
         summaries = replay_lists(period, names, dry_run=dry_run)
-        if RatingList.STANDARD in names and not dry_run:
+        if RatingList.STANDARD in names:
             followed = follow_standard(period, None, names, dry_run=dry_run)
             summaries[RatingList.STANDARD].followed = followed
+        if dry_run:
+            transaction.set_rollback(True)
         return summaries
 
 
@@ -160,8 +164,8 @@ def follow_standard(
     (None: anyone) who play on it from ``period`` on while unrated on it, incrementally; and
     when the one-off adjustment of 1 October 2022 (raised to standard - 100) lies ahead, the
     players of ``players`` too, or with None the whole list replayed from ``period``.
-    Returns a summary by list, for the lists that had any to rate. (A dry run, rolled back
-    before it ends, reports the standard list only.)"""
+    Returns a summary by list, for the lists that had any to rate (in a dry run too: it reads
+    the standard rows the dry run wrote, all rolled back when its transaction ends)."""
     followed: dict[str, Recompute] = {}
     start = period.start if period is not None else date.min
     # The adjustments reading the standard list that the recompute may reach: dated after

@@ -84,6 +84,7 @@ def simulate_rules(
 
     with bulk.gc_paused(), transaction.atomic():
         summary = replay_lists(period, [rating_list], dry_run=True, rules_of=rules_of)
+        transaction.set_rollback(True)  # computed, never written
     found = summary[rating_list]
     return Simulation(rating_list, list(found.periods), sorted(found.moves, key=_order))
 

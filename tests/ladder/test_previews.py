@@ -183,3 +183,24 @@ def test_a_game_moved_to_another_list_previews_both_lists(club, committed):
         for player in after[name]
         if before[name][player] != after[name][player]
     }
+
+
+def test_a_standard_correction_preview_names_the_blitz_ratings_it_seeds(club, committed):
+    """R&B 7.2.1: Ann, unrated on blitz, plays her first blitz game in December and is rated
+    there with her standard rating; a correction of October's standard game moves it, and the
+    preview says what it does to her blitz line too, as the correction then does."""
+    ann_ = Player.objects.get(name="Ann")
+    opponent = Player.objects.create(name="Dee", blitz_entry_rating=1700,
+                                     blitz_entry_rated_games=40, birth_year=1970)  # fmt: skip
+    with committed():
+        actions.enter_games(games=[GameEntry(date=date(2026, 12, 1), white=ann_, black=opponent,
+                                             result="1-0", rating_list="blitz")],
+                            user=club["user"])  # fmt: skip
+    preview = previews.correction(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+    assert set(preview.periods) == {"standard", "blitz"}
+    blitz = {line.name: line for line in preview.lines if line.rating_list == "blitz"}
+    assert "Ann" in blitz  # Dee's own change may round the same
+    with committed():
+        actions.correct_game(game=club["game"], changes={"result": "0-1"}, user=club["user"])
+    ann = RatingChange.objects.get(player=ann_, rating_list="blitz")
+    assert (blitz["Ann"].new_rating, blitz["Ann"].new_change) == (ann.rating_after, ann.change)

@@ -116,7 +116,14 @@ def test_a_standard_correction_rates_the_seeded_blitz_player_again():
     recompute_lists(None, rating_lists=["standard", "blitz"])
     Game.objects.filter(rating_list="standard").update(result="0-1")
 
-    summary = recompute_from(RatingPeriod.objects.get(label="2026-01"), players={seeded.pk})
+    january = RatingPeriod.objects.get(label="2026-01")
+    # A dry run says so too (it said nothing of blitz), and writes nothing.
+    preview = recompute_from(january, players={seeded.pk}, dry_run=True)
+    assert preview.followed["blitz"].players_changed == 2
+    assert preview.followed["blitz"].dry_run
+    assert RatingChange.objects.get(player=seeded, rating_list="blitz").rating_after != 1805
+
+    summary = recompute_from(january, players={seeded.pk})
 
     assert summary.followed["blitz"].players_changed == 2
     rows = dict(

@@ -48,6 +48,8 @@ class Command(BaseCommand):
             summaries = recompute_lists(period, rating_lists=lists, dry_run=True)
             for rating_list, summary in summaries.items():
                 self.stdout.write(self.style.SUCCESS(f"{rating_list}: {summary}"))
+                for name, followed in summary.followed.items():  # seeded by it (R&B 7.2.1)
+                    self.stdout.write(self.style.SUCCESS(f"{name}: {followed}"))
             return
         requested = actions.recompute(period=period, rating_list=options["rating_list"])
         runs.settle()  # in immediate mode the commit ran them already, unless in a transaction
