@@ -138,6 +138,30 @@ class RatingChange(models.Model):
         return eras.adjustment_reason(self.adjusted_on, self.rating_list)
 
 
+class AppliedAdjustment(models.Model):
+    """A one-off adjustment (FIDE.md 10.2) made to the list closing a period, whether or not it
+    raised anyone: a later run then knows it is made and may rate incrementally
+    (``services.adjustment_missing``). Written by the full replays that make it."""
+
+    period = models.ForeignKey(
+        "ladder.RatingPeriod", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    rating_list = models.CharField("list", max_length=8, choices=RatingList.choices)
+    adjusted_on = models.DateField()
+
+    class Meta:
+        verbose_name = gettext_lazy("one-off adjustment made")
+        verbose_name_plural = gettext_lazy("one-off adjustments made")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period", "rating_list", "adjusted_on"], name="adjustment_made_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.period_id} {self.rating_list} {self.adjusted_on}"
+
+
 class RunStatus(models.TextChoices):
     QUEUED = "queued", "queued"
     RUNNING = "running", "running"

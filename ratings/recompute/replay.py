@@ -9,7 +9,7 @@ import numpy as np
 from django.db.models import Q
 
 from ladder.records import Player, RatingList, RatingPeriod
-from ratings.models import RatingChange
+from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
@@ -65,6 +65,7 @@ def replay_lists(
     stale: dict[str, set[int]] = {name: set() for name in rating_lists}
     rated: dict[str, set[int]] = {name: set() for name in rating_lists}
     moves: dict[str, list[RatingMove]] = {}
+    made: list[AppliedAdjustment] = []  # the one-off adjustments made, whether they raised anyone
     for index, current in enumerate(periods):
         last = index + 1 == len(periods)
         for name, deleted in storage.delete_rows(current, rating_lists).items():
@@ -113,6 +114,8 @@ def replay_lists(
                 _carry(results, newcomers[name], rated[name], final[name], states[name])
             for name, adjustments in due.items():
                 if adjustments:
+                    made += [AppliedAdjustment(period=current, rating_list=name, adjusted_on=a.on)
+                             for a in adjustments]  # fmt: skip
                     played = set(found[name].ids) if name in found else set()
                     summaries[name].rows += _adjust(
                         current, name, adjustments, states, table, played, rated[name],
@@ -137,6 +140,10 @@ def replay_lists(
     for name in rating_lists:
         moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
         summaries[name].moves, summaries[name].players_changed = moves[name], len(moves[name])
+    AppliedAdjustment.objects.filter(
+        period__start__gte=periods[0].start, rating_list__in=rating_lists
+    ).delete()
+    AppliedAdjustment.objects.bulk_create(made)
     return summaries
 
 

@@ -17,7 +17,7 @@ from datetime import date
 from django.db import transaction
 
 from ladder.records import RatingList, RatingPeriod, kept_lists
-from ratings.models import RatingChange
+from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk
 from ratings.recompute.incremental import recompute_players
 from ratings.recompute.replay import replay_lists
@@ -125,10 +125,14 @@ def adjustment_missing(period: RatingPeriod | None, rating_list: str) -> bool:
     for index, (pk, end) in enumerate(periods):
         following = periods[index + 1][1] if index + 1 < len(periods) else None
         for adjustment in eras.adjustments_due(end, following, rating_list):
-            made = RatingChange.objects.filter(
+            made = AppliedAdjustment.objects.filter(
                 period_id=pk, rating_list=rating_list, adjusted_on=adjustment.on
             )
-            if not made.exists():
+            # Rows adjusted: a replay before the adjustments made were kept said so.
+            adjusted = RatingChange.objects.filter(
+                period_id=pk, rating_list=rating_list, adjusted_on=adjustment.on
+            )
+            if not made.exists() and not adjusted.exists():
                 return True
     return False
 
@@ -137,7 +141,7 @@ def adjusted_before(period: RatingPeriod | None, rating_list: str) -> RatingPeri
     """The period before ``period`` when its list carries a one-off adjustment that belongs to
     ``period`` now (made to the list closing the last period that ends before the adjustment's
     day, ``eras.adjustments_due``: a period created since, in between, takes it over). No
-    query unless an adjustment of the list lies after ``period``; then two."""
+    query unless an adjustment of the list lies after ``period``; then three."""
     if period is None or not any(
         a.on > period.end and rating_list in a.lists for a in eras.ADJUSTMENTS
     ):
@@ -148,7 +152,10 @@ def adjusted_before(period: RatingPeriod | None, rating_list: str) -> RatingPeri
     carried = RatingChange.objects.filter(
         rating_list=rating_list, period=before, adjusted_on__gt=period.end
     )
-    return before if carried.exists() else None
+    made = AppliedAdjustment.objects.filter(
+        rating_list=rating_list, period=before, adjusted_on__gt=period.end
+    )
+    return before if made.exists() or carried.exists() else None
 
 
 def follow_standard(

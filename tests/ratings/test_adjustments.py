@@ -12,9 +12,9 @@ from django.test import override_settings
 from ladder.records import Game, Player, RatingPeriod
 from ladder.writes import actions
 from ratings import selectors
-from ratings.models import RatingChange
+from ratings.models import AppliedAdjustment, RatingChange
 from ratings.publication import official
-from ratings.recompute.services import recompute_from, recompute_lists
+from ratings.recompute.services import adjustment_missing, recompute_from, recompute_lists
 from ratings.rules import engine, eras
 from ratings.rules.engine import PlayerState
 from tests.factories import PlayerFactory
@@ -152,6 +152,29 @@ def test_a_correction_before_the_rise_makes_it_again_never_twice_and_undoes_it()
     state = snapshot()
     again = from_scratch()
     assert again == state
+
+
+def test_an_adjustment_that_raises_nobody_is_made_once_and_later_corrections_stay_incremental():
+    """A club rated 2100 and over: the rise of 1 March 2024 raises nobody and leaves no row.
+    It is made all the same (February's list closed with it), so a correction in March rates
+    the players it reaches, not the whole history again."""
+    strong = [PlayerFactory(entry_rating=2100 + 10 * n, entry_rated_games=40, birth_year=1970)
+              for n in range(6)]  # fmt: skip
+    Game.objects.bulk_create(
+        [game(strong[n], strong[n + 1], date(2024, month, 10 + n))
+         for month in (1, 2, 3) for n in range(0, 6, 2)]
+    )  # fmt: skip
+    recompute_lists(None, rating_lists=["standard"])
+    assert not RatingChange.objects.exclude(adjustment=0).exists()
+    february, march = (RatingPeriod.objects.get(label=label) for label in ("2024-02", "2024-03"))
+    assert AppliedAdjustment.objects.filter(period=february, adjusted_on=RISE.on).exists()
+    assert not adjustment_missing(RatingPeriod.objects.get(label="2024-01"), "standard")
+    Game.objects.filter(white=strong[0], date__month=3).update(result="1-0")
+
+    summary = recompute_from(march, players={strong[0].pk, strong[1].pk})
+
+    assert summary.rows == 2  # the two players of the game, in March (a replay: 18 rows)
+    assert snapshot() == from_scratch()
 
 
 def test_a_period_created_before_the_day_takes_the_adjustment_over():
