@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.db.models import Count
 from django_filters import rest_framework as django_filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -132,6 +133,16 @@ class TournamentViewSet(
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     ordering = ["-start", "-id"]
+
+    # The period a tournament's days ask for is made while its request is read: a refusal after
+    # that takes it back, as it takes back everything else (one transaction a write).
+    def create(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic():
+            return super().create(request, *args, **kwargs)
+
+    def update(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic():
+            return super().update(request, *args, **kwargs)
 
     def perform_create(self, serializer) -> None:
         tournament = Tournament(**serializer.validated_data)

@@ -281,3 +281,21 @@ def test_a_changed_end_takes_the_period_along_unless_it_was_a_late_report(api, c
     # A replacement (PUT) without the period takes the default: the period holding its end.
     whole = {"name": "Spring Open", **days, "rating_list": "standard"}
     assert change(made["id"], whole, method=api.put)["rated_in"] == "2026-03"
+
+
+def test_a_refused_change_makes_no_period(api, club, committed):
+    a, b, _ = club
+    with committed():
+        imported(HEADER + "2026-03-28,Ann Able,Bea Best,1-0,Cup,2026-03-28,2026-03-29,\n")
+    cup = Tournament.objects.get(name="Cup")
+    periods = set(RatingPeriod.objects.values_list("label", flat=True))
+    # Its game stays on 28 March: the tournament cannot leave it out (409), and the period of
+    # its new end, made while the request was read, goes with the refusal.
+    may = {"start": "2026-05-04", "end": "2026-05-06"}
+    answer = api.patch(f"/api/v1/tournaments/{cup.pk}/", may, content_type="application/json")
+    assert answer.status_code == HTTPStatus.CONFLICT, answer.content
+    assert set(RatingPeriod.objects.values_list("label", flat=True)) == periods
+    again = api.post("/api/v1/tournaments/", {"name": "Cup", "start": "2026-03-28",
+                     "end": "2026-06-02"}, content_type="application/json")  # fmt: skip
+    assert again.status_code == HTTPStatus.CONFLICT, again.content  # recorded already
+    assert set(RatingPeriod.objects.values_list("label", flat=True)) == periods
