@@ -20,6 +20,7 @@ from ladder.records import (
     LIST_FIELDS,
     BaseCorrection,
     Game,
+    ListState,
     PeriodStatus,
     Player,
     PlayerQuerySet,
@@ -212,13 +213,19 @@ def current_k(
     """Return the K a player has now on a list, with its reason (None while unrated there).
 
     Eligibility counts that list's games and peak only (FIDE.md 9)."""
-    state = player.on_list(rating_list)
+    return k_on_list(player.on_list(rating_list), birth_year=player.birth_year, year=year)
+
+
+def k_on_list(
+    state: ListState, *, birth_year: int | None, year: int | None = None
+) -> fide.KFactor | None:
+    """``current_k`` of a player's state on a list already read (``Player.on_list``)."""
     if state.rating is None:
         return None
     return fide.k_factor(
         peak_rating=state.peak_rating,
         rated_games=state.rated_games,
-        birth_year=player.birth_year,
+        birth_year=birth_year,
         year=year or current_year(),
         club_k=rules().club_k,
     )
@@ -253,7 +260,11 @@ def is_inactive(
     player: Player, *, on: date | None = None, rating_list: str = RatingList.STANDARD
 ) -> bool:
     """Tell whether a rated player has had no rated game on a list for 12 months (FIDE.md 7)."""
-    state = player.on_list(rating_list)
+    return inactive_on_list(player.on_list(rating_list), on=on)
+
+
+def inactive_on_list(state: ListState, *, on: date | None = None) -> bool:
+    """``is_inactive`` of a player's state on a list already read (``Player.on_list``)."""
     return state.rating is not None and fide.is_inactive(
         state.last_rated_on, on or timezone.localdate()
     )
