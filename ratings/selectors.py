@@ -186,7 +186,12 @@ def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> lis
         .values("pk")[:1]
     )
     movers = rated.filter(period_id=Subquery(latest), change__gt=0)
-    ordered = movers.select_related("player", "period").order_by("-change", "player__name")
+    # Only the rows at or above the ``limit``-th gain are joined to their players (ties on it
+    # are ordered by name): joining the whole period's gains hashed every player (8 ms of 9 at
+    # 5,000 players).
+    threshold = movers.order_by("-change").values("change")[limit - 1 : limit]
+    top = movers.filter(change__gte=Coalesce(Subquery(threshold), 1))
+    ordered = top.select_related("player", "period").order_by("-change", "player__name")
     return list(ordered[:limit])
 
 
@@ -294,7 +299,7 @@ def game_lines(
     periods: QuerySet[RatingPeriod] | list[RatingPeriod] | None = None,
     rating_list: str = RatingList.STANDARD,
 ) -> dict[int, list[Line]]:
-    """Return a player's games on a list explained, by period id. Two queries whatever the
+    """Return a player's games on a list explained, by period id. Three queries whatever the
     count.
 
     Ratings used are those of the list that opened each period (8.3.2), read from both
@@ -303,13 +308,19 @@ def game_lines(
     selected = (
         Game.objects.for_player(player)
         .on_list(rating_list)
-        .with_players()
-        .select_related("tournament")
+        .select_related("period", "tournament")
+        .defer(*_STAMPS, "period__created", "period__closed_at", "tournament__created")
         .order_by("date", "pk")
     )
     if periods is not None:
         selected = selected.filter(period__in=periods)
     games = list(selected)
+    # The players apart, by id: joined to the games, both colours' were hashed whole (the
+    # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
+    ids = {g.white_id for g in games} | {g.black_id for g in games}
+    players = Player.objects.defer(*_STAMPS).in_bulk(ids)
+    for game in games:
+        game.white, game.black = players[game.white_id], players[game.black_id]
     # The rows of both players of each game in its period, through the players' index: the
     # opponents named by subqueries of every game had the rows of the periods scanned whole
     # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
@@ -339,6 +350,10 @@ def game_lines(
         ratings = _ratings_used(player, game, opening, earlier)
         lines[game.period_id].append(_line(player, game, ratings, method))
     return dict(lines)
+
+
+# When a record was written: nothing a line shows, and each is a time stamp to parse a row.
+_STAMPS = ("created", "updated")
 
 
 def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int, int | None]]:

@@ -69,13 +69,14 @@ ENDPOINTS = {
     "player": ("/api/v1/players/{hero}/", 4),
     "games": ("/api/v1/games/", 2),
     "periods": ("/api/v1/periods/", 2),
-    "history": ("/api/v1/players/{hero}/history/", 5),  # + player, games, opening ratings
+    # + player, games, their players, opening ratings
+    "history": ("/api/v1/players/{hero}/history/", 6),
     "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
     "period report": ("/api/v1/periods/{period}/", 4),  # period, log, report, publications
     # ?list= reads another list's columns and rows, in as many queries.
     "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 5),
     "games (rapid)": ("/api/v1/games/?list=rapid", 2),
-    "history (rapid)": ("/api/v1/players/{hero}/history/?list=rapid", 5),
+    "history (rapid)": ("/api/v1/players/{hero}/history/?list=rapid", 6),
     "rating list (rapid)": ("/api/v1/rating-list/?list=rapid", 3),
     "period report (rapid)": ("/api/v1/periods/{period}/?list=rapid", 4),
     "rating runs (rapid)": ("/api/v1/rating-runs/?list=rapid", 2),
