@@ -208,8 +208,9 @@ def player_history(
 
 def current_year() -> int:
     """The calendar year of the period that is being rated now (the latest open one)."""
-    period = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start").first()
-    return period.start.year if period else timezone.localdate().year
+    open_periods = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start")
+    start = open_periods.values_list("start", flat=True).first()
+    return start.year if start else timezone.localdate().year
 
 
 def current_k(
