@@ -57,6 +57,7 @@ TARGETS = {
     "GET /api/v1/players/{id}/history/": 0.15,
     "GET / (standings)": 0.15,
     "GET /players/{id}/": None,
+    "GET /api/v1/freshness/ (floor)": None,
 }
 # And of each read the read cache does not answer (LADDER_READ_CACHE_SECONDS=0): issue 25.
 UNCACHED_TARGETS = {
@@ -65,6 +66,7 @@ UNCACHED_TARGETS = {
     "GET /api/v1/players/{id}/history/": 0.10,
     "GET / (standings)": 0.10,
     "GET /players/{id}/": None,
+    "GET /api/v1/freshness/ (floor)": None,
 }
 READS = {
     "GET /api/v1/players/{id}/": "/api/v1/players/{id}/",
@@ -72,6 +74,9 @@ READS = {
     "GET /api/v1/players/{id}/history/": "/api/v1/players/{id}/history/",
     "GET / (standings)": "/",
     "GET /players/{id}/": "/players/{id}/",
+    # No target: the floor of an API read, one small query beside the throttle's count, what
+    # every read above pays before its own work.
+    "GET /api/v1/freshness/ (floor)": "/api/v1/freshness/",
 }
 
 

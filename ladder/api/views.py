@@ -33,7 +33,7 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
 
-from ladder.api import filters
+from ladder.api import filters, plain_reads
 from ladder.api import serializers as s
 from ladder.api.authentication import HashedTokenAuthentication
 from ladder.api.exceptions import exception_handler
@@ -124,6 +124,9 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 
 
 # --- players -------------------------------------------------------------------------------
+
+# The query parameters a player's list filters on, and ``ordering``.
+_PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
 
 
 # The model's rules between two of a player's values (``Player.clean``): a list's entry rating
@@ -221,6 +224,25 @@ class PlayerViewSet(
         # One query for the whole page: K depends on the year of the period being rated.
         return {**super().get_serializer_context(), "year": selectors.current_year()}
 
+    def filter_queryset(self, queryset):
+        # A detail asked with none of the list's filters builds no filter form (django-filter
+        # builds one, a fifth of a player's read): with one, it filters (404) or refuses
+        # (400) as before.
+        if self.action != "list" and not self.request.query_params.keys() & _PLAYER_FILTERS:
+            return queryset
+        return super().filter_queryset(queryset)
+
+    # Reads answer plain values (``plain_reads``): the same JSON as PlayerSerializer's.
+    def list(self, request, *args, **kwargs):
+        players = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(players)
+        if page is None:
+            return Response(plain_reads.players_data(list(players)))
+        return self.get_paginated_response(plain_reads.players_data(page))
+
+    def retrieve(self, request, *args, **kwargs):
+        return Response(plain_reads.player_data(self.get_object()))
+
     def perform_create(self, serializer) -> None:
         player = Player(**serializer.validated_data)
         serializer.instance = actions.save_player(player=player, user=self.request.user)
@@ -248,8 +270,7 @@ class PlayerViewSet(
         player = self.get_object()
         page = self.paginate_queryset(selectors.player_history(player, rating_list)) or []
         lines = selectors.game_lines(player, [change.period for change in page], rating_list)
-        data = s.HistorySerializer(page, many=True, context={"lines": lines}).data
-        return self.get_paginated_response(data)
+        return self.get_paginated_response(plain_reads.history_data(page, lines))
 
 
 # --- games ---------------------------------------------------------------------------------

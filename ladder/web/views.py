@@ -27,7 +27,7 @@ from ladder.records import (
     kept_lists,
     parse_list,
 )
-from ladder.web import merged
+from ladder.web import merged, standings_rows
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
@@ -117,6 +117,7 @@ def standings(request):
         "show_inactive": show_inactive,
         "page": page,
         "rows": rows,
+        "rows_html": standings_rows.rows_html(rows, official=official_list.publication is not None),
         "unrated": unrated.get_page(request.GET.get("upage")),
         "as_of": today,
         "latest_period": latest,

@@ -39,6 +39,23 @@ class Wording:
 def read(text: str) -> Wording | None:
     """Return the marked template ``text`` was built from and its values; None for a text
     the rules did not make (a reason typed by the club, a sentence of an older version)."""
+    # The texts read are few (a K's reason per player: a handful of sentences), and matching
+    # one tried every template's pattern (a fifth of a 50-player API page): each is matched
+    # once per set of templates marked. Bounded: a typed reason is at most a field's length.
+    key = (len(_TEMPLATES), text)
+    if key in _read:
+        return _read[key]
+    if len(_read) >= _READ_KEPT:
+        _read.clear()
+    found = _read[key] = _match(text)
+    return found
+
+
+_READ_KEPT = 4096
+_read: dict[tuple[int, str], Wording | None] = {}
+
+
+def _match(text: str) -> Wording | None:
     if text in _TEMPLATES and not _PLACE.search(text):
         return Wording(text, {})
     for template, pattern in _patterns():

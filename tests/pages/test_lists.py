@@ -204,8 +204,9 @@ def test_query_budgets_with_games_on_two_lists(
             response = client.get(reverse("ladder:period", args=["2026-03"]), {"list": rating_list})
             assert response.status_code == HTTPStatus.OK
         # + the official lists (their publications, the player's lines), + the revisions
-        # + the base corrections (one query), + FIDE's latest list beside the club's (one)
-        with django_assert_max_num_queries(19):
+        # + the base corrections (one query), + FIDE's latest list beside the club's (one),
+        # + the players of each list's games and of the next game's period (one each)
+        with django_assert_max_num_queries(22):
             response = client.get(
                 players[0].get_absolute_url(), {"opponent": "1700", "list": rating_list}
             )

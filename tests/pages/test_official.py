@@ -166,10 +166,12 @@ def test_query_budgets_with_a_published_and_revised_list(
     with django_assert_max_num_queries(10):
         response = client.get(reverse("ladder:standings"))
     assert "revision 2" in text_of(response)
-    with django_assert_max_num_queries(18):  # + FIDE's latest list beside the club's (one)
+    # + FIDE's latest list beside the club's (one), + the players of the games and of the next
+    # game's period (one query each)
+    with django_assert_max_num_queries(20):
         response = client.get(players[0].get_absolute_url(), {"opponent": "1700"})
     assert response.status_code == HTTPStatus.OK
-    with django_assert_max_num_queries(18):
+    with django_assert_max_num_queries(20):
         response = client.get(players[1].get_absolute_url())
     assert "revised" in text_of(response)
 

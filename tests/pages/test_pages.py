@@ -195,8 +195,9 @@ def test_missing_player_is_a_friendly_404(client):
 @pytest.mark.parametrize("size", [4, 40])
 def test_player_query_budget(client, build_ladder, django_assert_max_num_queries, size):
     players = build_ladder(size)
-    # + the official lists (their publications, the player's lines), + the revisions
-    with django_assert_max_num_queries(17):
+    # + the official lists (their publications, the player's lines), + the revisions,
+    # + the players of the games and of the next game's period (one query each)
+    with django_assert_max_num_queries(19):
         response = client.get(players[0].get_absolute_url(), {"opponent": "1700"})
     assert response.status_code == HTTPStatus.OK
 

@@ -29,7 +29,7 @@ def example_a(committed):
 
 
 def test_game_lines_explain_every_game_of_example_a(example_a, django_assert_num_queries):
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):  # the games, their players, the opening ratings
         lines = selectors.game_lines(example_a)
     (period_lines,) = lines.values()
     assert [line.calculation.difference_used for line in period_lines] == [

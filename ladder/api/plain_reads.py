@@ -1,0 +1,196 @@
+"""The API's busiest reads as plain values: a player, a page of players, a page of history.
+
+``PlayerSerializer`` and ``HistorySerializer`` stay what the schema documents and what the
+writes validate with; the reads build the same JSON from plain values here. DRF builds a
+serializer's thirty fields afresh for each request and walks them for each row (measured with
+the read cache off: three quarters of a player's detail, most of a 50-player page). The keys
+come from the serializers' own ``Meta.fields``, in their order, and
+``tests/api/test_plain_reads.py`` holds each builder equal to its serializer, so the two
+cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from rest_framework import serializers
+
+from ladder.api.serializers import (
+    ChangeSerializer,
+    PeriodRefSerializer,
+    PlayerRefSerializer,
+    PlayerSerializer,
+    fide_list_data,
+)
+from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, kept_lists
+from ladder.records.translations import rules_text
+from ratings import selectors
+from ratings.models import RatingChange
+from ratings.publication import official
+from ratings.rules import fide
+
+# DRF's own representation of a date-time (the current time zone, "Z" for UTC): one field,
+# never bound, so that the text is the serializers' to the character.
+_DATETIME = serializers.DateTimeField()
+
+# The fields each builder computes; the others are the model's, as ModelSerializer shows them.
+_PLAYER_COMPUTED = {
+    "k", "level", "inactive", "ratings", "fide", "official_rating", "official_list",
+    "provisional",
+}  # fmt: skip
+_PLAYER_FIELDS = tuple(PlayerSerializer.Meta.fields)
+_CHANGE_FIELDS = tuple(ChangeSerializer.Meta.fields)
+_CHANGE_TEXTS = {"k_reason", "adjustment_reason"}  # sentences of the rules, translated
+_CHANGE_DECIMALS = {"score", "expected", "change_exact"}  # exact digits, as text
+_PERIOD_FIELDS = tuple(PeriodRefSerializer.Meta.fields)
+_REF_FIELDS = tuple(PlayerRefSerializer.Meta.fields)
+
+
+def _value(value: Any) -> Any:
+    """A model field's value as ModelSerializer writes it (None stays None)."""
+    if isinstance(value, datetime):
+        return _DATETIME.to_representation(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
+    """``PlayerSerializer(players, many=True).data`` as plain values: the page's official
+    lines and FIDE rows in three queries, the year K is counted in in one."""
+    lists = kept_lists()
+    officials = official.official_lists(lists, players)
+    fide_rows = FideListEntry.objects.latest_for(p.fide_id for p in players)
+    year = selectors.current_year()
+    return [_player(p, lists, officials, fide_rows, year) for p in players]
+
+
+def player_data(player: Player) -> dict[str, Any]:
+    """``PlayerSerializer(player).data`` as plain values."""
+    return players_data([player])[0]
+
+
+def _player(
+    player: Player,
+    lists: Sequence[str],
+    officials: dict[str, official.OfficialList],
+    fide_rows: dict[int, FideListEntry],
+    year: int,
+) -> dict[str, Any]:
+    today = None  # is_inactive's default: today
+    ratings: dict[str, dict[str, Any]] = {}
+    for name in lists:
+        state = player.on_list(name)
+        fields = LIST_FIELDS[name]
+        k = selectors.k_on_list(state, birth_year=player.birth_year, year=year)
+        ratings[name] = {
+            "rating": state.rating,
+            **_official(officials[name].standing(player)),
+            "rated_games": state.rated_games,
+            "peak_rating": state.peak_rating,
+            "last_rated_on": state.last_rated_on,
+            "last_change": state.last_change,
+            "k": None if k is None else {"value": k.value, "reason": rules_text(k.reason)},
+            "inactive": selectors.inactive_on_list(state, on=today),
+            "entry_rating": getattr(player, fields.entry_rating),
+            "entry_rated_games": getattr(player, fields.entry_rated_games),
+            "entry_peak_rating": getattr(player, fields.entry_peak_rating),
+        }
+    standard = ratings.get(RatingList.STANDARD)
+    if standard is None:  # a club without the standard list: nothing official on it
+        flat = _official(official.Standing(None, player.rating, None, False))
+        own = player.on_list(RatingList.STANDARD)
+        k = selectors.k_on_list(own, birth_year=player.birth_year, year=year)
+        flat_k = None if k is None else {"value": k.value, "reason": rules_text(k.reason)}
+        inactive = selectors.inactive_on_list(own, on=today)
+    else:
+        flat = {name: standard[name] for name in ("official_rating", "official_list")}
+        flat["provisional"] = standard["provisional"]
+        flat_k, inactive = standard["k"], standard["inactive"]
+    row = fide_rows.get(player.fide_id) if player.fide_id else None
+    computed = {
+        **flat,
+        "k": flat_k,
+        "level": fide.level(player.title, player.rating),
+        "inactive": inactive,
+        "ratings": ratings,
+        "fide": fide_list_data(row) if row is not None else None,
+    }
+    return {
+        name: computed[name] if name in _PLAYER_COMPUTED else _value(getattr(player, name))
+        for name in _PLAYER_FIELDS
+    }
+
+
+def _official(standing: official.Standing) -> dict[str, Any]:
+    """The official rating, the list it is read from, and whether the live one differs."""
+    published = standing.publication
+    return {
+        "official_rating": standing.official,
+        "official_list": None
+        if published is None
+        else {
+            "period": published.period.label,
+            "period_id": published.period_id,
+            "revision": published.revision,
+            "published_at": published.published_at,  # as the serializer leaves it: the encoder's
+        },
+        "provisional": standing.provisional,
+    }
+
+
+# --- history -------------------------------------------------------------------------------
+
+
+def history_data(
+    changes: Iterable[RatingChange], lines: dict[int, list[selectors.Line]]
+) -> list[dict[str, Any]]:
+    """``HistorySerializer(changes, many=True, context={"lines": lines}).data`` as plain
+    values."""
+    return [
+        {
+            "period": _period(change.period),
+            **_change(change),
+            "lines": [_line(line) for line in lines.get(change.period_id, [])],
+        }
+        for change in changes
+    ]
+
+
+def _period(period: Any) -> dict[str, Any]:
+    return {name: _value(getattr(period, name)) for name in _PERIOD_FIELDS}
+
+
+def _change(change: RatingChange) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    for name in _CHANGE_FIELDS:
+        value = getattr(change, name)
+        if name in _CHANGE_TEXTS:
+            row[name] = rules_text(value)
+        elif name in _CHANGE_DECIMALS:
+            row[name] = str(value)
+        else:
+            row[name] = _value(value)
+    return row
+
+
+def _line(line: selectors.Line) -> dict[str, Any]:
+    game, calculation = line.game, line.calculation
+    row = {
+        "game": game.pk,
+        "date": game.date.isoformat(),
+        "colour": line.colour,
+        "opponent": {name: getattr(line.opponent, name) for name in _REF_FIELDS},
+        "result": game.result,
+        "score": None if line.score is None else str(line.score),
+        "opponent_rating": line.opponent_rating,
+        "rated": line.rated,
+        "note": line.note,
+        "difference": None if calculation is None else calculation.difference,
+        "difference_used": None if calculation is None else calculation.difference_used,
+        "expected": None if calculation is None else str(calculation.expected),
+        "delta": None if calculation is None else str(calculation.delta),
+    }
+    return row

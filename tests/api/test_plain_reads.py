@@ -1,0 +1,93 @@
+"""The API's reads served as plain values (``ladder.api.plain_reads``) answer what the
+serializers the schema documents would answer, to the byte."""
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import TestCase
+from django.utils import translation
+from rest_framework.renderers import JSONRenderer
+from rest_framework.test import APIClient
+
+from ladder.api import plain_reads
+from ladder.api import serializers as s
+from ladder.records import FideListEntry, Player, RatingPeriod
+from ladder.writes import actions
+from ratings import selectors
+from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def json(data) -> bytes:
+    return JSONRenderer().render(data)
+
+
+@pytest.fixture
+def club() -> list[Player]:
+    """Players on three lists, a titled one on FIDE's list, an unrated one, a newcomer rated
+    from games, a published period (closed, then reopened) and an open one."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hero = PlayerFactory(fide_id=1503014, title="FM", federation="NOR", sex="m")
+        hero.rapid_entry_rating, hero.rapid_entry_rated_games = 1750, 12
+        hero.save()
+        rated = PlayerFactory.create_batch(3, entry_rating=2100, birth_year=2012)
+        newcomer = UnratedPlayerFactory()
+        unrated = UnratedPlayerFactory()
+        for n, other in enumerate(rated):
+            GameFactory(white=hero, black=other, date=date(2026, 2, 3 + n), result="1/2-1/2")
+            GameFactory(white=other, black=newcomer, date=date(2026, 2, 3 + n), result="0-1")
+            GameFactory(white=newcomer, black=other, date=date(2026, 3, 3 + n), result="0-1")
+            GameFactory(white=hero, black=other, date=date(2026, 3, 5 + n), result="+/-")
+            GameFactory(
+                white=other, black=hero, date=date(2026, 3, 9 + n), result="1-0",
+                rating_list="rapid", time_control="15+10",
+            )  # fmt: skip
+        GameFactory(white=newcomer, black=unrated, date=date(2026, 3, 20), result="1-0")
+        user = User.objects.create_user("closer")
+        february = RatingPeriod.objects.get(label="2026-02")
+        actions.close_period(period=february, user=user)
+    FideListEntry.objects.create(
+        month=date(2026, 3, 1), fide_id=1503014, name="Hero, A", federation="NOR",
+        standard_rating=2250, standard_games=3, standard_k=20,
+    )  # fmt: skip
+    return [hero, *rated, newcomer, unrated]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_players_as_plain_values_are_the_serializers(club, language):
+    players = list(Player.objects.filter(pk__in=[p.pk for p in club]).order_by("pk"))
+    context = {"year": selectors.current_year()}
+    with translation.override(language):
+        expected = s.PlayerSerializer(players, many=True, context=context).data
+        assert json(plain_reads.players_data(players)) == json(expected)
+        one = s.PlayerSerializer(players[0], context=context).data
+        assert json(plain_reads.player_data(players[0])) == json(one)
+    # The builders read every field the serializer writes, in its order.
+    assert list(plain_reads.player_data(players[0])) == list(s.PlayerSerializer().fields)
+
+
+@pytest.mark.parametrize("rating_list", ["standard", "rapid"])
+def test_history_as_plain_values_is_the_serializers(club, rating_list):
+    for player in club:
+        changes = list(selectors.player_history(player, rating_list))
+        lines = selectors.game_lines(player, [c.period for c in changes], rating_list)
+        with translation.override("fr"):
+            expected = s.HistorySerializer(changes, many=True, context={"lines": lines}).data
+            assert json(plain_reads.history_data(changes, lines)) == json(expected)
+        if changes:
+            row = plain_reads.history_data(changes, lines)[0]
+            assert list(row) == list(s.HistorySerializer().fields)
+            for line in row["lines"]:
+                assert list(line) == list(s.LineSerializer().fields)
+
+
+def test_a_detail_builds_no_filter_form_but_still_refuses_a_bad_filter(club):
+    client = APIClient()
+    hero = club[0]
+    assert client.get(f"/api/v1/players/{hero.pk}/").json()["fide"]["month"] == "2026-03"
+    # A filter asked of a detail still filters it, or refuses it, as django-filter does.
+    assert client.get(f"/api/v1/players/{hero.pk}/?rating_min=abc").status_code == 400
+    assert client.get(f"/api/v1/players/{hero.pk}/?list=bullet").status_code == 400
+    assert client.get(f"/api/v1/players/{hero.pk}/?search=nobody").status_code == 404
