@@ -110,7 +110,9 @@ def test_the_preview_costs_the_same_queries_whatever_the_number_of_games(
 ):
     game = club["game"]
     url = f"/admin/ladder/game/{game.pk}/change/"
-    with django_assert_max_num_queries(120) as few:
+    # 122 on SQLite: the preview also follows the standard change to the lists it seeds
+    # (R&B 7.2.1), two queries more.
+    with django_assert_max_num_queries(125) as few:
         client.post(url, form_data(game, result="0-1", _preview="Preview"))
     with committed():
         GameFactory.create_batch(30, date=date(2026, 10, 12), white=club["cy"], black=club["ben"])
@@ -159,7 +161,9 @@ def test_the_delete_confirmation_costs_the_same_queries_whatever_the_number_of_g
     client, club, committed, django_assert_max_num_queries
 ):
     url = f"/admin/ladder/game/{club['game'].pk}/delete/"
-    with django_assert_max_num_queries(120) as few:
+    # 122 on SQLite: the preview also follows the standard change to the lists it seeds
+    # (R&B 7.2.1), two queries more.
+    with django_assert_max_num_queries(125) as few:
         client.get(url)
     with committed():
         GameFactory.create_batch(30, date=date(2026, 10, 12), white=club["cy"], black=club["ben"])
