@@ -15,7 +15,9 @@ TABLE = "ladder_cache"
 def create_cache_table(apps, schema_editor):
     connection = schema_editor.connection
     if TABLE not in connection.introspection.table_names():
-        CreateCacheTable(stdout=None).create_table(connection.alias, TABLE, dry_run=False)
+        command = CreateCacheTable(stdout=None)
+        command.verbosity = 0  # set by the command's handle(), which is not run here
+        command.create_table(connection.alias, TABLE, dry_run=False)
 
 
 class Migration(migrations.Migration):

@@ -1,6 +1,8 @@
 """An existing database (one list, before the three lists) migrates with identical ratings."""
 
+import importlib
 from datetime import date
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -117,3 +119,15 @@ def test_games_before_tournaments_become_each_events_tournament_inside_its_month
     assert all(g.period_id == g.tournament.rated_in_id for g in Game.objects.all())
     services.recompute_from(None)
     assert standard_state() == rated
+
+
+@pytest.mark.django_db
+def test_the_database_caches_table_is_made_when_a_database_was_migrated_with_redis():
+    """Migration ladder 0016 makes ``ladder_cache`` where 0009 did not (``REDIS_URL`` set when
+    it ran): it crashed there (AttributeError, Django's command run without its handle())."""
+    made = importlib.import_module("ladder.migrations.0016_cache_table_always")
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE ladder_cache")  # rolled back with the test's transaction
+    assert "ladder_cache" not in connection.introspection.table_names()
+    made.create_cache_table(None, SimpleNamespace(connection=connection))
+    assert "ladder_cache" in connection.introspection.table_names()
