@@ -23,6 +23,8 @@ from ladder.api.serializers import (
     PlayerRefSerializer,
     PlayerSerializer,
     fide_list_data,
+    k_data,
+    official_data,
 )
 from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, kept_lists
 from ladder.records.translations import rules_text
@@ -87,12 +89,12 @@ def _player(
         k = selectors.k_on_list(state, birth_year=player.birth_year, year=year)
         ratings[name] = {
             "rating": state.rating,
-            **_official(officials[name].standing(player)),
+            **official_data(officials[name].standing(player)),
             "rated_games": state.rated_games,
             "peak_rating": state.peak_rating,
             "last_rated_on": state.last_rated_on,
             "last_change": state.last_change,
-            "k": None if k is None else {"value": k.value, "reason": rules_text(k.reason)},
+            "k": k_data(k),
             "inactive": selectors.inactive_on_list(state, on=today),
             "entry_rating": getattr(player, fields.entry_rating),
             "entry_rated_games": getattr(player, fields.entry_rated_games),
@@ -100,10 +102,10 @@ def _player(
         }
     standard = ratings.get(RatingList.STANDARD)
     if standard is None:  # a club without the standard list: nothing official on it
-        flat = _official(official.Standing(None, player.rating, None, False))
+        flat = official_data(official.Standing(None, player.rating, None, False))
         own = player.on_list(RatingList.STANDARD)
         k = selectors.k_on_list(own, birth_year=player.birth_year, year=year)
-        flat_k = None if k is None else {"value": k.value, "reason": rules_text(k.reason)}
+        flat_k = k_data(k)
         inactive = selectors.inactive_on_list(own, on=today)
     else:
         flat = {name: standard[name] for name in ("official_rating", "official_list")}
@@ -121,23 +123,6 @@ def _player(
     return {
         name: computed[name] if name in _PLAYER_COMPUTED else _value(getattr(player, name))
         for name in _PLAYER_FIELDS
-    }
-
-
-def _official(standing: official.Standing) -> dict[str, Any]:
-    """The official rating, the list it is read from, and whether the live one differs."""
-    published = standing.publication
-    return {
-        "official_rating": standing.official,
-        "official_list": None
-        if published is None
-        else {
-            "period": published.period.label,
-            "period_id": published.period_id,
-            "revision": published.revision,
-            "published_at": published.published_at,  # as the serializer leaves it: the encoder's
-        },
-        "provisional": standing.provisional,
     }
 
 

@@ -211,11 +211,15 @@ class RatingsSerializer(serializers.Serializer):
 
 
 def _k(player: Player, year: int | None, rating_list: str) -> dict | None:
-    k = selectors.current_k(player, year=year, rating_list=rating_list)
+    return k_data(selectors.current_k(player, year=year, rating_list=rating_list))
+
+
+def k_data(k: fide.KFactor | None) -> dict | None:
+    """A K as the API writes it: its value and its reason, in the reader's language."""
     return None if k is None else {"value": k.value, "reason": rules_text(k.reason)}
 
 
-def _official(standing: official.Standing) -> dict:
+def official_data(standing: official.Standing) -> dict:
     """The official rating, the list it is read from, and whether the live one differs."""
     published = standing.publication
     return {
@@ -399,7 +403,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         standing = self._standings(player).get(RatingList.STANDARD)
         if standing is None:  # a club without the standard list: nothing official on it
             standing = official.Standing(None, player.rating, None, False)
-        return _official(standing)
+        return official_data(standing)
 
     @extend_schema_field(KSerializer(allow_null=True))
     def get_k(self, player: Player) -> dict | None:
@@ -423,7 +427,7 @@ class PlayerSerializer(serializers.ModelSerializer):
             state = player.on_list(name)
             ratings[name] = {
                 "rating": state.rating,
-                **_official(standings[name]),
+                **official_data(standings[name]),
                 "rated_games": state.rated_games,
                 "peak_rating": state.peak_rating,
                 "last_rated_on": state.last_rated_on,

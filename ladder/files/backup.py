@@ -50,6 +50,7 @@ from ladder.records import (
 from ladder.records.fide_list import ROW_FIELDS
 from ladder.writes.validation import ClubPlan, Located
 from ratings.models import Publication, PublishedRating, RatingRun, RunStatus
+from ratings.publication import LINE_FIELDS as PUBLISHED_LINE_FIELDS
 
 FORMAT, VERSION, READS = "ladder-club", 6, (1, 2, 3, 4, 5, 6)
 PLAYER_FIELDS = (
@@ -85,9 +86,7 @@ PUBLICATION_FIELDS = (
     "players_changed",
     "differences",
 )
-LINE_FIELDS = (
-    "player", "status", "rating", "change", "k", "games", "total_games", "adjustment"
-)  # fmt: skip
+LINE_FIELDS = ("player", *PUBLISHED_LINE_FIELDS)  # a published line, as revisions keep it
 RUN_FIELDS = (
     "status",
     "rating_list",

@@ -35,8 +35,8 @@ from ratings.recompute import bulk
 
 # A line as published: status, rating, change, K applied, games, total games, adjustment.
 _Line = tuple[str, int | None, int, int | None, int, int, int]
-_RATING, _CHANGE, _ADJUSTMENT = 1, 2, 6
 LINE_FIELDS = ("status", "rating", "change", "k", "games", "total_games", "adjustment")
+_RATING, _CHANGE, _ADJUSTMENT = (LINE_FIELDS.index(f) for f in ("rating", "change", "adjustment"))
 
 
 def publish(period: RatingPeriod, *, user: Any = None) -> list[Publication]:

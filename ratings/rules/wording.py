@@ -15,6 +15,7 @@ its module is imported; ``read`` knows each marked template once the rules are i
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -41,18 +42,14 @@ def read(text: str) -> Wording | None:
     the rules did not make (a reason typed by the club, a sentence of an older version)."""
     # The texts read are few (a K's reason per player: a handful of sentences), and matching
     # one tried every template's pattern (a fifth of a 50-player API page): each is matched
-    # once per set of templates marked. Bounded: a typed reason is at most a field's length.
-    key = (len(_TEMPLATES), text)
-    if key in _read:
-        return _read[key]
-    if len(_read) >= _READ_KEPT:
-        _read.clear()
-    found = _read[key] = _match(text)
-    return found
+    # once per set of templates marked.
+    return _matched(len(_TEMPLATES), text)
 
 
-_READ_KEPT = 4096
-_read: dict[tuple[int, str], Wording | None] = {}
+@functools.lru_cache(maxsize=4096)
+def _matched(templates: int, text: str) -> Wording | None:
+    """``_match``, kept per number of templates marked (a module marking more reads again)."""
+    return _match(text)
 
 
 def _match(text: str) -> Wording | None:
