@@ -187,15 +187,20 @@ def _skip_foreign_key_checks() -> None:
 def _players(rng, n: int, newcomer: np.ndarray, plays: dict[str, np.ndarray], now) -> np.ndarray:
     """COPY ``n`` players in, their derived fields as their entry data leave them; their ids."""
     from ladder.records import LIST_FIELDS, Player
+    from ladder.records.names import search_key
 
-    columns = ["name", "fide_id", "birth_year", "sex", "federation", "title", "created",
-               "updated"]  # fmt: skip
+    columns = ["name", "search_key", "fide_id", "birth_year", "sex", "federation", "title",
+               "national_federation", "national_id", "created", "updated"]  # fmt: skip
+    names = [f"History Player {k:06d}" for k in range(n)]
     values: list[list] = [
-        [f"History Player {k:06d}" for k in range(n)],
+        names,
+        [search_key(name) for name in names],
         (20_000_000 + np.arange(n)).tolist(),
         rng.integers(1940, 2016, n).tolist(),
         [""] * n,
         ["ENG"] * n,
+        [""] * n,
+        [""] * n,
         [""] * n,
         [now] * n,
         [now] * n,
