@@ -13,6 +13,7 @@ from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
+    EntryStates,
     EntryTable,
     base_corrections,
     chunks,
@@ -58,7 +59,7 @@ def replay_lists(
     # period to period in memory: the run rates everyone, so nothing later needs reading back.
     states = {name: entry[name].fresh() for name in rating_lists}
     for name in _lists_rated_before(periods[0].start, rating_lists):
-        states[name].update(
+        states[name].put_states(
             latest_states(before=periods[0].start, players=Player.objects.values("pk"),
                            entry=entry[name], rating_list=name)
         )  # fmt: skip
@@ -179,7 +180,7 @@ def _adjust(
     current: RatingPeriod,
     name: str,
     adjustments: tuple[eras.RatingAdjustment, ...],
-    states: Mapping[str, dict[int, engine.PlayerState]],
+    states: Mapping[str, EntryStates],
     table: EntryTable,
     played: set[int],
     rated: set[int],
@@ -202,8 +203,17 @@ def _adjust(
             read = ratings_in_force(on, ids[ratings >= 0].tolist(), RatingList.STANDARD,
                                     corrections=False)  # fmt: skip
             standard = [read.get(pid) for pid in ids.tolist()]
+    # Only the players whose rating moves get a state built: the adjusted rating is a
+    # function of (rating, standard), worked out once for each pair met.
+    memo: dict[tuple[int, int | None], int] = {}
     found: dict[int, engine.PlayerPeriod] = {}
     for k in np.flatnonzero(ratings >= 0).tolist():
+        key = (int(ratings[k]), standard[k])
+        new = memo.get(key)
+        if new is None:
+            new = memo[key] = eras.adjusted_rating(adjustments, *key)
+        if new == key[0]:
+            continue
         pid = int(ids[k])
         result = engine.adjusted(closing[pid], None, adjustments, standard[k])
         if result is not None:
@@ -220,8 +230,8 @@ def _adjust(
         )  # fmt: skip
     alone = [change_row(pid, current, r, name) for pid, r in found.items() if pid not in played]
     bulk.insert_rows(RatingChange, ROW_COLUMNS, alone)
+    closing.put_states({pid: result.state for pid, result in found.items()})
     for pid, result in found.items():
-        closing[pid] = result.state
         final[pid] = result.rating_after
     rated.update(found)
     return len(found)
@@ -246,7 +256,7 @@ def _carry(
     newcomers: dict[int, engine.PlayerPeriod],
     rated: set[int],
     final: dict[int, int | None],
-    states: dict[int, engine.PlayerState] | None,
+    states: EntryStates | None,
 ) -> None:
     """Note a list's period: who was rated, their ratings after it, and (``states`` given,
     before a later period) the states they close it with, which open the next."""
@@ -254,8 +264,8 @@ def _carry(
     final.update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
     final.update((pid, result.rating_after) for pid, result in newcomers.items())
     if states is not None:
-        states.update(zip(results.rated.ids, engine.rated_states(results.rated), strict=True))
-        states.update((pid, result.state) for pid, result in newcomers.items())
+        states.put_rated(results.rated)
+        states.put_states({pid: result.state for pid, result in newcomers.items()})
 
 
 def _moves(final: dict[int, int | None], stored: dict[int, int | None]) -> list[RatingMove]:

@@ -120,49 +120,98 @@ class EntryTable:
 
 
 class EntryStates(dict[int, engine.PlayerState]):
-    """A list's states, each player's entry state built only when first asked for (a player
-    not held is at their entry state, read from the ``EntryTable``)."""
+    """A list's states over every player of an ``EntryTable``: columns (rating, rated games,
+    peak, last rated day, first event; one entry per player in the table's id order), at first
+    the entry data, then what each rated period leaves (``put_rated``); the states columns
+    cannot hold (an unrated player's pool) are kept as objects over them (the dict's entries).
+
+    A full replay carries every player's state from period to period: as columns, a period's
+    rated players are taken and put back with numpy, and a ``PlayerState`` is built only for a
+    player asked for one by one (a newcomer, a correction).
+    """
 
     def __init__(self, table: EntryTable, rating_list: str) -> None:
         super().__init__()
         self._table, self._list = table, rating_list
+        at, values = table.at[rating_list], table.values
+        rating, peak = values[:, at].copy(), values[:, at + 2]
+        self._rating, self._games = rating, values[:, at + 1].copy()
+        self._peak = np.where(peak < 0, rating, peak)
+        self._last = np.full(len(table.ids), -1, np.int64)
+        self._events = np.full(len(table.ids), None, object)
 
     def __missing__(self, pid: int) -> engine.PlayerState:
-        table = self._table
-        k = table.position[pid]
-        rating, games, peak, _ = table.of_list(self._list)
-        state = self[pid] = engine.PlayerState(
-            rating[k], games[k] or 0, peak[k] if peak[k] is not None else rating[k], table.born[k]
-        )
-        return state
+        k = self._table.position[pid]
+        rating, peak, last = int(self._rating[k]), int(self._peak[k]), int(self._last[k])
+        return engine.PlayerState(
+            None if rating < 0 else rating, int(self._games[k]), None if peak < 0 else peak,
+            self._table.born[k], None if last < 0 else date.fromordinal(last), (),
+            self._events[k],
+        )  # fmt: skip
 
     def fresh(self) -> EntryStates:
-        """The entry states again, none built (what a replay's states start from)."""
+        """The entry states again (what a replay's states start from)."""
         return EntryStates(self._table, self._list)
 
     def state_columns(self, ids: np.ndarray) -> engine.StateColumns:
         """The states of the players ``ids`` (sorted) as columns (``engine.state_columns``):
-        the entry data's columns, with the states held (carried from an earlier period) put
-        over them. No ``PlayerState`` is built for a player at their entry state."""
-        table = self._table
-        position = np.searchsorted(table.ids, ids)
-        at = table.at[self._list]
-        values = table.values[position]
-        rating, peak = values[:, at], values[:, at + 2]
+        the columns at their positions, with the states held as objects put over them."""
+        position = np.searchsorted(self._table.ids, ids)
         found = engine.StateColumns(
-            rating, values[:, at + 1], np.where(peak < 0, rating, peak), values[:, 0],
-            np.full(len(ids), -1, np.int64), [None] * len(ids),
+            self._rating[position], self._games[position], self._peak[position],
+            self._table.values[position, 0], self._last[position],
+            self._events[position].tolist(),
         )  # fmt: skip
         if self:
-            held = [(k, self[pid]) for k, pid in enumerate(ids.tolist()) if pid in self]
-            if held:
-                at_held = np.array([k for k, _ in held], np.int64)
-                states = engine.StateColumns.of([state for _, state in held])
+            held = np.fromiter(self.keys(), np.int64, len(self))
+            at_held = np.flatnonzero(np.isin(ids, held))
+            if len(at_held):
+                states = engine.StateColumns.of([self[pid] for pid in ids[at_held].tolist()])
                 for mine, theirs in zip(found[:5], states[:5], strict=True):
                     mine[at_held] = theirs
                 for k, event in zip(at_held.tolist(), states.first_event, strict=True):
                     found.first_event[k] = event
         return found
+
+    def put_rated(self, rated: engine.RatedColumns) -> None:
+        """Take the states the rated players of a period leave on the closing list (as
+        ``engine.rated_results`` give them), as columns."""
+        ids = np.asarray(rated.ids, np.int64)
+        position = np.searchsorted(self._table.ids, ids)
+        opening, below = rated.opening, rated.below_floor()
+        self._rating[position] = np.where(below, -1, rated.after)
+        self._games[position] = opening.rated_games + rated.games
+        self._peak[position] = np.where(below, opening.peak, rated.peak)
+        self._last[position] = rated.last
+        self._events[position] = _objects(opening.first_event)
+        self._release(ids)
+
+    def put_states(self, states: Mapping[int, engine.PlayerState]) -> None:
+        """Take these states: those with no pool as columns, the others as objects."""
+        plain = [(pid, state) for pid, state in states.items() if not state.pool]
+        if plain:
+            ids = np.fromiter((pid for pid, _ in plain), np.int64, len(plain))
+            position = np.searchsorted(self._table.ids, ids)
+            columns = engine.StateColumns.of([state for _, state in plain])
+            self._rating[position], self._games[position] = columns.rating, columns.rated_games
+            self._peak[position], self._last[position] = columns.peak, columns.last
+            self._events[position] = _objects(columns.first_event)
+            self._release(ids)
+        self.update((pid, state) for pid, state in states.items() if state.pool)
+
+    def _release(self, ids: np.ndarray) -> None:
+        """Forget the states held as objects of players now held in the columns."""
+        if self:
+            held = np.fromiter(self.keys(), np.int64, len(self))
+            for pid in held[np.isin(held, ids)].tolist():
+                del self[pid]
+
+
+def _objects(values: list[Any]) -> np.ndarray:
+    """Python values as a one-dimensional array of objects."""
+    found = np.empty(len(values), object)
+    found[:] = values
+    return found
 
 
 def load_entry(rating_lists: Sequence[str]) -> tuple[EntryTable, dict[str, EntryStates]]:

@@ -787,29 +787,6 @@ def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
     ]  # fmt: skip
 
 
-def rated_states(rated: RatedColumns) -> list[PlayerState]:
-    """The states the rated players leave on the closing list, in ``rated.ids`` order.
-
-    The same as their ``rated_results(rated)[i].state``, without the results.
-    """
-    opening = rated.opening
-    below = rated.below_floor().tolist()
-    days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
-    born = [None if b < 0 else b for b in opening.birth_year.tolist()]
-    return [
-        PlayerState(
-            None if low else after, games_before + games,
-            (None if peak_before < 0 else peak_before) if low else peak,
-            year, days.get(day), (), first_event,
-        )
-        for low, after, games_before, games, peak_before, peak, year, day, first_event in zip(
-            below, rated.after.tolist(), opening.rated_games.tolist(), rated.games.tolist(),
-            opening.peak.tolist(), rated.peak.tolist(), born, rated.last.tolist(),
-            opening.first_event, strict=True,
-        )
-    ]  # fmt: skip
-
-
 def _rated_result(
     state: PlayerState,
     k: fide.KFactor,

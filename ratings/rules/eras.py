@@ -587,11 +587,13 @@ COMPRESSION_SHARE = Fraction(2, 5)  # 0.4 x (2000 - rating)
 RAPID_BLITZ_GAP = 100
 
 
+@functools.lru_cache(maxsize=4096)
 def raise_below_2000(rating: int, standard: int | None = None) -> int:
     """Raise a rating below 2000 by 0.4 x (2000 - rating): 1000 -> 1400, 1600 -> 1760.
 
     FIDE.md gives no rounding; 0.4 x a whole number is never a half, so rounding to the nearest
     whole number (``fide.round_half_away``, half up for these positive amounts) is exact.
+    Kept for each rating met: a replay raises a whole list's players on the day.
     """
     if rating >= COMPRESSION_BELOW:
         return rating

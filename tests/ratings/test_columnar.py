@@ -89,6 +89,54 @@ def test_the_entry_states_as_columns_are_the_states_as_columns():
     assert found.take(np.array([3])).state(0) == carried
 
 
+def test_the_entry_states_carry_what_a_period_leaves_as_its_results_say():
+    """A replay carries the rated players' closing states as columns (``put_rated``) and the
+    others' as objects (``put_states``): each state read back is the one its result holds,
+    a player below the floor, a held pool and a first event included."""
+    players = PlayerFactory.create_batch(4, entry_rating=None, entry_rated_games=0)
+    born = [p.birth_year for p in players]  # a state's birth year is the player's
+    table = opening.EntryTable(["standard"])
+    states = opening.EntryStates(table, "standard")
+    pool = (engine.PoolGame(date(2026, 1, 3), "event:Open", 1700, 10_000),)
+    held = engine.PlayerState(None, 0, None, born[0], date(2026, 1, 3), pool, "event:Open")
+    states.put_states({players[0].pk: held})
+    assert states[players[0].pk] == held
+    assert players[0].pk in states
+    opening_states = [
+        engine.PlayerState(1800, 50, 1900, born[0], date(2026, 1, 5), (), AWKWARD),
+        engine.PlayerState(1405, 10, None, born[1], None, (), None),
+        engine.PlayerState(2410, 300, 2450, born[2], None, (), "event:\\"),
+    ]
+    rated = engine.RatedColumns(
+        ids=[players[0].pk, players[1].pk, players[2].pk],
+        opening=engine.StateColumns.of(opening_states),
+        k=np.array([20, 40, 10]),
+        k_reason=["", "", ""],
+        games=np.array([2, 1, 0]),
+        score=np.array([2000, 0, 0]),
+        expected=np.array([1000, 800, 0]),
+        applied=np.array([20, 40, 10]),
+        exact=np.array([20000, -32000, 0]),
+        change=np.array([20, -32, 0]),
+        after=np.array([1820, 1373, 2410]),
+        peak=np.array([1900, 1373, 2450]),
+        last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
+        performance=[2100, None, None],
+    )
+
+    states.put_rated(rated)
+
+    expected = [result.state for result in engine.rated_results(rated)]
+    assert [states[pid] for pid in rated.ids] == expected
+    assert players[0].pk not in states  # held as columns now, the pool gone with the rating
+    assert states[players[1].pk].rating is None  # below the floor: unrated on the next list
+    ids = np.array(sorted(p.pk for p in players))
+    found = states.state_columns(ids)
+    want = engine.StateColumns.of([states[pid] for pid in ids.tolist()])
+    for mine, theirs in zip(found, want, strict=True):
+        assert list(mine) == list(theirs)
+
+
 def test_int_columns_come_back_as_stored():
     """bulk.fetch_int_columns (packed in pairs on PostgreSQL): NULL as -1, odd counts of
     columns, the largest int4."""
