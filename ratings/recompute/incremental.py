@@ -6,7 +6,7 @@ A property test (tests/ratings/test_incremental.py) holds it equal to a full rep
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
 
 from django.db.models import F, Q
@@ -47,6 +47,7 @@ def recompute_players(
     *,
     dry_run: bool,
     seeded: bool = False,
+    later: Mapping[int, date] | None = None,
 ) -> Recompute:
     """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
 
@@ -55,16 +56,25 @@ def recompute_players(
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
     ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
-    their state on this list does not show, so they count as changed in every period. A
-    ``dry_run`` is written too: its caller rolls it back when done (``services``).
+    their state on this list does not show, so they count as changed in every period.
+    ``later``: players given from the first period starting on or after a day only (what
+    changed of them reaches this list only then: a one-off adjustment reading the standard
+    list). A ``dry_run`` is written too: its caller rolls it back when done (``services``).
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
+    players = set(players)
+    waiting = sorted((later or {}).items(), key=lambda item: item[1])
     changed, reached = set(players), set(players)
     reads = _Reads(periods, rating_list)
     # Who had changed on each opening list (period start, players): a tournament that started
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
     history: list[tuple[date, frozenset[int]]] = []
     for index, current in enumerate(periods):
+        while waiting and waiting[0][1] <= current.start:
+            pid = waiting.pop(0)[0]
+            players.add(pid)
+            changed.add(pid)
+            reached.add(pid)
         if seeded:
             changed |= players
         history.append((current.start, frozenset(changed)))

@@ -11,7 +11,7 @@ to a full replay.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date
 
 from django.db import transaction
@@ -96,6 +96,7 @@ def _recompute(
     *,
     dry_run: bool,
     seeded: bool = False,
+    later: Mapping[int, date] | None = None,
 ) -> Recompute:
     """A full replay of a list from ``period``, or an incremental recompute for ``players``;
     a full replay also when a one-off adjustment's rows must move or be made for everyone (a
@@ -107,7 +108,9 @@ def _recompute(
         players = None
     if players is None:
         return replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
-    return recompute_players(period, rating_list, set(players), dry_run=dry_run, seeded=seeded)
+    return recompute_players(
+        period, rating_list, set(players), dry_run=dry_run, seeded=seeded, later=later
+    )
 
 
 def adjustment_missing(period: RatingPeriod | None, rating_list: str) -> bool:
@@ -170,7 +173,9 @@ def follow_standard(
     (a player unrated there is rated with the standard rating): the players of ``players``
     (None: anyone) who play on it from ``period`` on while unrated on it, incrementally; and
     when the one-off adjustment of 1 October 2022 (raised to standard - 100) lies ahead, the
-    players of ``players`` too, or with None the whole list replayed from ``period``.
+    players of ``players`` too from the period whose closing list it raises (before it, what
+    moved on the standard list does not reach them), or with None the whole list replayed
+    from ``period``.
     Returns a summary by list, for the lists that had any to rate (in a dry run too: it reads
     the standard rows the dry run wrote, all rolled back when its transaction ends)."""
     followed: dict[str, Recompute] = {}
@@ -193,8 +198,35 @@ def follow_standard(
             followed[name] = _recompute(period, name, None, dry_run=dry_run)
             continue
         candidates = seeding_candidates(period, name, players)
+        since, later = period, dict[int, date]()
         if ahead and players is not None:
-            candidates |= players
-        if candidates:
-            followed[name] = _recompute(period, name, candidates, dry_run=dry_run, seeded=True)
+            # What moved on the standard list reaches this list's other players only at the
+            # adjustment: they are rated again from the period whose closing list it raises.
+            at = _adjusted_period(start, [a for a in reading if name in a.lists])
+            if at is None:
+                candidates |= players
+            else:
+                later = dict.fromkeys(players - candidates, at.start)
+                if not candidates:
+                    since = at
+        if candidates or later:
+            followed[name] = _recompute(since, name, candidates, dry_run=dry_run, seeded=True,
+                                        later=later)  # fmt: skip
     return followed
+
+
+def _adjusted_period(
+    start: date, adjustments: Sequence[eras.RatingAdjustment]
+) -> RatingPeriod | None:
+    """The first period from ``start`` on whose closing list carries one of ``adjustments``
+    (the last period that ends before its day, ``eras.adjustments_due``)."""
+    found = None
+    for adjustment in adjustments:
+        period = (
+            RatingPeriod.objects.filter(start__gte=start, end__lt=adjustment.on)
+            .order_by("-start")
+            .first()
+        )
+        if period is not None and (found is None or period.start < found.start):
+            found = period
+    return found

@@ -223,6 +223,36 @@ def test_rapid_ratings_more_than_100_below_standard_rise_on_1_october_2022():
     assert again == state
 
 
+def test_a_standard_correction_months_before_the_rapid_rise_reaches_rapid_from_the_rise_on():
+    """A standard result of June 2022 corrected moves both players' standard ratings; on the
+    rapid list that reaches them only at the rise (the list closing September 2022 reads the
+    standard one): their rapid periods are rated again from September on, not from June, and
+    come out as a full replay gives them."""
+    a = PlayerFactory(entry_rating=2000, rapid_entry_rating=1700, rapid_entry_rated_games=40,
+                      birth_year=1970)  # fmt: skip
+    b = PlayerFactory(entry_rating=1990, rapid_entry_rating=1750, rapid_entry_rated_games=40,
+                      birth_year=1970)  # fmt: skip
+    c = PlayerFactory(entry_rating=1800, rapid_entry_rating=1800, rapid_entry_rated_games=40,
+                      birth_year=1970)  # fmt: skip
+    standard = game(a, b, date(2022, 6, 10), result="1-0")
+    Game.objects.bulk_create([
+        standard,
+        *(game(a, c, date(2022, month, 12), rating_list="rapid") for month in (6, 7, 8, 9, 10)),
+        *(game(b, c, date(2022, month, 14), rating_list="rapid") for month in (6, 9, 10)),
+    ])  # fmt: skip
+    recompute_lists(None, rating_lists=["standard", "rapid"])
+    june = RatingChange.objects.filter(period__label="2022-06", rating_list="rapid")
+    june_rows = sorted(june.values_list("pk", "player_id", "rating_after"))
+
+    Game.objects.filter(pk=standard.pk).update(result="0-1")
+    summary = recompute_from(RatingPeriod.objects.get(label="2022-06"), players={a.pk, b.pk})
+
+    assert summary.followed["rapid"].periods[0] == "2022-09"
+    assert sorted(june.values_list("pk", "player_id", "rating_after")) == june_rows
+    state = snapshot()
+    assert from_scratch() == state
+
+
 def test_the_player_page_and_the_api_give_the_reason_in_the_readers_language(client):
     a, *_ = league()
     recompute_lists(None, rating_lists=["standard"])
