@@ -197,20 +197,18 @@ def follow_standard(
         if ahead and players is None:
             followed[name] = _recompute(period, name, None, dry_run=dry_run)
             continue
-        candidates = seeding_candidates(period, name, players)
-        since, later = period, dict[int, date]()
+        # Each player rated again from the period in which the standard list may first
+        # reach their rows on this list: their first game on it while a candidate for a
+        # seed, the rise's period for the players it raises by their standard rating.
+        later = seeding_candidates(period, name, players)
         if ahead and players is not None:
-            # What moved on the standard list reaches this list's other players only at the
-            # adjustment: they are rated again from the period whose closing list it raises.
             at = _adjusted_period(start, [a for a in reading if name in a.lists])
-            if at is None:
-                candidates |= players
-            else:
-                later = dict.fromkeys(players - candidates, at.start)
-                if not candidates:
-                    since = at
-        if candidates or later:
-            followed[name] = _recompute(since, name, candidates, dry_run=dry_run, seeded=True,
+            day = at.start if at is not None else start
+            for pid in players:
+                later[pid] = min(later.get(pid, day), day)
+        if later:
+            since = RatingPeriod.objects.filter(start__gte=min(later.values())).order_by("start")
+            followed[name] = _recompute(since.first(), name, set(), dry_run=dry_run, seeded=True,
                                         later=later)  # fmt: skip
     return followed
 

@@ -448,31 +448,41 @@ def standard_before(
 
 def seeding_candidates(
     period: RatingPeriod | None, rating_list: str, players: set[int] | None
-) -> set[int]:
+) -> dict[int, date]:
     """The players (of ``players``; None: any) whom R&B 7.2.1 may rate from the standard list
     on ``rating_list`` from ``period`` on: those with a game on it from then who were unrated
-    on it when the period opened, or fell below its floor later. Three queries."""
+    on it when the period opened, or fell below its floor later; each with the start of the
+    first period from then in which they play on it (before it, the standard list does not
+    reach their rows there). Four queries."""
     games = Game.objects.filter(rating_list=rating_list)
+    periods = RatingPeriod.objects.all()
     if period is not None:
         games = games.filter(period__start__gte=period.start)
+        periods = periods.filter(start__gte=period.start)
     if players is not None:
         if not players:
-            return set()
+            return {}
         games = games.filter(storage.among(players, "white_id", "black_id"))
-    played: set[int] = set()
-    for white, black in bulk.fetch_rows(games.order_by().values_list("white_id", "black_id")):
-        played.update((white, black))
+    starts: dict[int, date] = dict(periods.values_list("pk", "start"))
+    played: dict[int, date] = {}
+    rows = games.order_by().values_list("white_id", "black_id", "period_id")
+    for white, black, period_id in bulk.fetch_rows(rows):
+        day = starts[period_id]
+        for pid in (white, black):
+            if pid not in played or day < played[pid]:
+                played[pid] = day
     if players is not None:
-        played &= players
+        played = {pid: day for pid, day in played.items() if pid in players}
     if not played:
-        return set()
+        return {}
     start = period.start if period is not None else date.min
     rated = ratings_in_force(start, played, rating_list)
     fell = RatingChange.objects.filter(
-        storage.among(played, "player_id"), rating_list=rating_list, status=Status.BELOW_FLOOR,
-        period__start__gte=start,
+        storage.among(set(played), "player_id"), rating_list=rating_list,
+        status=Status.BELOW_FLOOR, period__start__gte=start,
     ).values_list("player_id", flat=True)  # fmt: skip
-    return {pid for pid in played if rated.get(pid) is None} | set(fell)
+    wanted = {pid for pid in played if rated.get(pid) is None} | set(fell)
+    return {pid: played[pid] for pid in wanted}
 
 
 def _pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:
