@@ -11,7 +11,7 @@ from datetime import date
 
 from django.db.models import F, Q
 
-from ladder.records import Game, RatingList, RatingPeriod
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, storage
 from ratings.recompute.rows import (
@@ -110,6 +110,12 @@ class _Reads:
             self.earlier.setdefault(pid, []).append((white, black, start))
         self._entry: dict[int, engine.PlayerState] = {}
         self.ascending = storage.periods_ascend()
+        # R&B 7.2.1 on rapid and blitz reads the standard list opening each period: the
+        # players' standard entry ratings and the standard base corrections, read once.
+        self.standard_fixes: dict[int, dict[int, int]] = {}
+        if rating_list in eras.RAPID_BLITZ_LISTS:
+            self.standard_fixes = base_corrections_of(ids, RatingList.STANDARD)
+        self._standard_entry: dict[int, int | None] = {}
 
     def entry(self, players: set[int]) -> dict[int, engine.PlayerState]:
         """The players' entry states on the list, each read once in the run."""
@@ -117,6 +123,22 @@ class _Reads:
         if missing:
             self._entry.update(load_players(self.rating_list, Q(storage.among(missing, "id")))[0])
         return {pid: self._entry[pid] for pid in players if pid in self._entry}
+
+    def standard_entry(self, players: list[int]) -> dict[int, int | None]:
+        """The players' standard entry ratings, each read once in the run."""
+        missing = set(players) - self._standard_entry.keys()
+        if missing:
+            field = LIST_FIELDS[RatingList.STANDARD].entry[0]
+            rows = Player.objects.filter(storage.among(missing, "id")).values_list("pk", field)
+            self._standard_entry.update(rows)
+        return {pid: self._standard_entry.get(pid) for pid in players}
+
+    def standard(self, current: RatingPeriod) -> engine.StandardRatings:
+        """R&B 7.2.1's reading of the standard list for a period (``standard_ratings``)."""
+        return standard_ratings(
+            current.start, entry=self.standard_entry,
+            fixes=self.standard_fixes.get(current.pk, {}),
+        )  # fmt: skip
 
 
 def _rate_reached(
@@ -276,7 +298,7 @@ def _rate_some(
     columns = engine.columns_of(rows)
     results = engine.rate_period(
         span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list),
-        standard_ratings(current.start) if rating_list in eras.RAPID_BLITZ_LISTS else None,
+        reads.standard(current) if rating_list in eras.RAPID_BLITZ_LISTS else None,
     )  # fmt: skip
     return {pid: result for pid, result in results.items() if pid in redo}
 

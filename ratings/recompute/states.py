@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from datetime import date
 from typing import Any
@@ -311,26 +311,40 @@ def latest_changes(
 
 
 def ratings_in_force(
-    on: date, players: Iterable[int], rating_list: str, *, corrections: bool = True
+    on: date,
+    players: Iterable[int],
+    rating_list: str,
+    *,
+    corrections: bool = True,
+    entry: Mapping[int, int | None] | None = None,
+    fixes: Mapping[int, int] | None = None,
 ) -> dict[int, int | None]:
     """Each player's rating on the list in force on ``on``: the one published at the end of
     the last period that ended before it (FIDE.md 10.1), else their entry rating, unless a base
     correction of the period holding ``on`` says otherwise (``corrections``: the list as
     published, without them). Three queries, each naming the players in SQL of constant size
-    (``storage.among``)."""
+    (``storage.among``); one when the caller gives the players' ``entry`` ratings and the
+    period's base corrections (``fixes``), read before."""
     wanted = set(players)
     if not wanted:
         return {}
-    entry_rating = LIST_FIELDS[rating_list].entry[0]
-    found: dict[int, int | None] = dict(
-        Player.objects.filter(storage.among(wanted, "id")).values_list("pk", entry_rating)
-    )
+    found: dict[int, int | None]
+    if entry is not None:
+        found = {pid: entry[pid] for pid in wanted}
+    else:
+        entry_rating = LIST_FIELDS[rating_list].entry[0]
+        found = dict(
+            Player.objects.filter(storage.among(wanted, "id")).values_list("pk", entry_rating)
+        )
     found.update(
         latest_changes(ended_before=on, rating_list=rating_list)
         .filter(storage.among(wanted, "player_id"))
         .values_list("player_id", "rating_after")
     )
     if not corrections:
+        return found
+    if fixes is not None:
+        found.update((pid, rating) for pid, rating in fixes.items() if pid in wanted)
         return found
     found.update(
         BaseCorrection.objects.filter(
@@ -409,18 +423,25 @@ def standard_ratings(
     *,
     opening: Mapping[int, engine.PlayerState] | None = None,
     known: Mapping[int, Mapping[int, int | None]] | None = None,
+    entry: Callable[[list[int]], Mapping[int, int | None]] | None = None,
+    fixes: Mapping[int, int] | None = None,
 ) -> engine.StandardRatings:
     """R&B 7.2.1's reading for ``engine.rate_period``: the players' ratings on the standard
     list in force on a day (the list opening the period that starts on ``current``, or an
     earlier tournament's start), from ``opening`` (the standard states opening the period,
     base corrections laid over them, when a replay carries them) and ``known`` (by day, read
-    before), else read (``ratings_in_force``: only where no rows are being streamed in)."""
+    before), else read (``ratings_in_force``: only where no rows are being streamed in; the
+    list opening the period in one query when the caller gives the players' standard
+    ``entry`` ratings and the period's standard base corrections, ``fixes``)."""
 
     def read(day: int, players: list[int]) -> Mapping[int, int | None]:
         if day == engine.OPENING and opening is not None:
             return {pid: opening[pid].rating for pid in players}
         if known is not None and day in known:
             return known[day]
+        if day == engine.OPENING and entry is not None and fixes is not None:
+            return ratings_in_force(current, players, RatingList.STANDARD, entry=entry(players),
+                                    fixes=fixes)  # fmt: skip
         on = current if day == engine.OPENING else date.fromordinal(day)
         return ratings_in_force(on, players, RatingList.STANDARD)
 
