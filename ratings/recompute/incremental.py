@@ -48,6 +48,7 @@ def recompute_players(
     dry_run: bool,
     seeded: bool = False,
     later: Mapping[int, date] | None = None,
+    reach: Mapping[int, date] | None = None,
 ) -> Recompute:
     """Rate again ``players`` and whoever their changes reach; write only the rows that differ.
 
@@ -58,12 +59,19 @@ def recompute_players(
     ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
     their state on this list does not show, so they count as changed in every period.
     ``later``: players given from the first period starting on or after a day only (what
-    changed of them reaches this list only then: a one-off adjustment reading the standard
-    list). A ``dry_run`` is written too: its caller rolls it back when done (``services``).
+    changed of them reaches this list only then: their first game on it). ``reach``: players
+    whose state may differ from the stored one from the first period starting on or after a
+    day (a one-off adjustment reading the standard list raises them then), each counted as
+    changed there, and from then on as any changed player. A ``dry_run`` is written too: its
+    caller rolls it back when done (``services``).
     """
     periods, summary = storage.begin(period, dry_run=dry_run)
     players = set(players)
-    waiting = sorted((later or {}).items(), key=lambda item: item[1])
+    waiting = sorted(
+        [*((pid, day, True) for pid, day in (later or {}).items()),
+         *((pid, day, False) for pid, day in (reach or {}).items())],
+        key=lambda item: item[1],
+    )  # fmt: skip
     changed, reached = set(players), set(players)
     reads = _Reads(periods, rating_list)
     # Who had changed on each opening list (period start, players): a tournament that started
@@ -71,8 +79,9 @@ def recompute_players(
     history: list[tuple[date, frozenset[int]]] = []
     for index, current in enumerate(periods):
         while waiting and waiting[0][1] <= current.start:
-            pid = waiting.pop(0)[0]
-            players.add(pid)
+            pid, _, given = waiting.pop(0)
+            if given:
+                players.add(pid)
             changed.add(pid)
             reached.add(pid)
         if seeded:

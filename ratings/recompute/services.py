@@ -97,6 +97,7 @@ def _recompute(
     dry_run: bool,
     seeded: bool = False,
     later: Mapping[int, date] | None = None,
+    reach: Mapping[int, date] | None = None,
 ) -> Recompute:
     """A full replay of a list from ``period``, or an incremental recompute for ``players``;
     a full replay also when a one-off adjustment's rows must move or be made for everyone (a
@@ -109,8 +110,9 @@ def _recompute(
     if players is None:
         return replay_lists(period, [rating_list], dry_run=dry_run)[rating_list]
     return recompute_players(
-        period, rating_list, set(players), dry_run=dry_run, seeded=seeded, later=later
-    )
+        period, rating_list, set(players), dry_run=dry_run, seeded=seeded, later=later,
+        reach=reach,
+    )  # fmt: skip
 
 
 def adjustment_missing(period: RatingPeriod | None, rating_list: str) -> bool:
@@ -198,18 +200,19 @@ def follow_standard(
             followed[name] = _recompute(period, name, None, dry_run=dry_run)
             continue
         # Each player rated again from the period in which the standard list may first
-        # reach their rows on this list: their first game on it while a candidate for a
-        # seed, the rise's period for the players it raises by their standard rating.
+        # reach their rows on this list: a candidate for a seed from their first game on it
+        # (and in every period after, while seeded), a player the rise raises by their
+        # standard rating from the period it raises, then as any player whose state changed.
         later = seeding_candidates(period, name, players)
+        reach: dict[int, date] = {}
         if ahead and players is not None:
             at = _adjusted_period(start, [a for a in reading if name in a.lists])
-            day = at.start if at is not None else start
-            for pid in players:
-                later[pid] = min(later.get(pid, day), day)
-        if later:
-            since = RatingPeriod.objects.filter(start__gte=min(later.values())).order_by("start")
-            followed[name] = _recompute(since.first(), name, set(), dry_run=dry_run, seeded=True,
-                                        later=later)  # fmt: skip
+            reach = dict.fromkeys(players, at.start if at is not None else start)
+        if later or reach:
+            since = RatingPeriod.objects.filter(start__gte=min([*later.values(), *reach.values()]))
+            followed[name] = _recompute(since.order_by("start").first(), name, set(),
+                                        dry_run=dry_run, seeded=True, later=later,
+                                        reach=reach)  # fmt: skip
     return followed
 
 
