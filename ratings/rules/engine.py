@@ -753,20 +753,12 @@ def _rate_rated(
 def _k_factors(
     era: eras.RuleSet, opening: StateColumns, year: int, club_k: int | None
 ) -> tuple[np.ndarray, list[str]]:
-    """K for each player from the opening list (8.3.3) by the rule set's scheme: today's over
-    whole columns, an older one player by player (only a replay of old periods meets it)."""
-    if isinstance(era.k.value, eras.TodaysK):
-        return fide.k_factors(
-            peak_rating=opening.peak, rated_games=opening.rated_games,
-            birth_year=opening.birth_year, year=year, club_k=club_k,
-        )  # fmt: skip
-    found = [
-        era.k_factor(peak_rating=None if peak < 0 else peak, rated_games=games,
-                     birth_year=None if born < 0 else born, year=year, club_k=club_k)
-        for peak, games, born in zip(opening.peak.tolist(), opening.rated_games.tolist(),
-                                     opening.birth_year.tolist(), strict=True)
-    ]  # fmt: skip
-    return np.array([k.value for k in found], np.int64), [k.reason for k in found]
+    """K for each player from the opening list (8.3.3) by the rule set's scheme, over whole
+    columns."""
+    return era.k.value.k_factors(
+        peak_rating=opening.peak, rated_games=opening.rated_games,
+        birth_year=opening.birth_year, year=year, club_k=club_k,
+    )  # fmt: skip
 
 
 def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:

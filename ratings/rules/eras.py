@@ -42,6 +42,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
+import numpy as np
+
 from ratings.rules import fide, wording
 from ratings.rules.wording import gettext_noop
 
@@ -107,6 +109,16 @@ class KRule(Protocol):
         club_k: int | None = None,
     ) -> fide.KFactor: ...
 
+    def k_factors(
+        self,
+        *,
+        peak_rating: np.ndarray,
+        rated_games: np.ndarray,
+        birth_year: np.ndarray,
+        year: int,
+        club_k: int | None = None,
+    ) -> tuple[np.ndarray, list[str]]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class TodaysK:
@@ -123,6 +135,24 @@ class TodaysK:
     ) -> fide.KFactor:
         """Return ``fide.k_factor``: today's rule is written once, there."""
         return fide.k_factor(
+            peak_rating=peak_rating,
+            rated_games=rated_games,
+            birth_year=birth_year,
+            year=year,
+            club_k=club_k,
+        )
+
+    def k_factors(
+        self,
+        *,
+        peak_rating: np.ndarray,
+        rated_games: np.ndarray,
+        birth_year: np.ndarray,
+        year: int,
+        club_k: int | None = None,
+    ) -> tuple[np.ndarray, list[str]]:
+        """Return ``fide.k_factors``: ``k_factor`` over whole columns (-1 for none)."""
+        return fide.k_factors(
             peak_rating=peak_rating,
             rated_games=rated_games,
             birth_year=birth_year,
@@ -179,6 +209,40 @@ class TieredK:
             return fide.KFactor(self.new_player, wording.fill(fide._K_NEW_PLAYER[1], rated_games))
         return fide.KFactor(self.established, wording.fill(fide._K_ESTABLISHED[1], rated_games))
 
+    def k_factors(
+        self,
+        *,
+        peak_rating: np.ndarray,
+        rated_games: np.ndarray,
+        birth_year: np.ndarray,
+        year: int,
+        club_k: int | None = None,
+    ) -> tuple[np.ndarray, list[str]]:
+        """``k_factor`` over whole columns (-1 for a missing peak or birth year), the same
+        K and reason for each player (tests/ratings/test_eras.py)."""
+        count = len(rated_games)
+        if club_k is not None:
+            return np.full(count, club_k, np.int64), [fide._K_CLUB] * count
+        new = rated_games < fide.K_NEW_PLAYER_GAMES
+        never = np.zeros(count, bool)
+        junior = never
+        if self.junior_max_age is not None:
+            junior = (
+                (birth_year >= 0)
+                & (year - birth_year <= self.junior_max_age)
+                & (peak_rating < fide.K_JUNIOR_PEAK_BELOW)
+            )
+        kinds: list[fide.KindOfK] = [
+            (new if self.new_player_first else never, rated_games,
+             (self.new_player, fide._K_NEW_PLAYER[1])),
+            (peak_rating >= fide.K_FOR_GOOD_PEAK, peak_rating,
+             (self.for_good, fide._K_FOR_GOOD[1])),
+            (junior, birth_year, (self.new_player, fide._K_JUNIOR[1])),
+            (new, rated_games, (self.new_player, fide._K_NEW_PLAYER[1])),
+            (np.ones(count, bool), rated_games, (self.established, fide._K_ESTABLISHED[1])),
+        ]  # fmt: skip
+        return fide.select_k(kinds, count)
+
 
 @dataclass(frozen=True, slots=True)
 class FlatK:
@@ -199,6 +263,21 @@ class FlatK:
         if club_k is not None:
             return _club_k(club_k)
         return fide.KFactor(self.value, _FLAT_K)
+
+    def k_factors(
+        self,
+        *,
+        peak_rating: np.ndarray,
+        rated_games: np.ndarray,
+        birth_year: np.ndarray,
+        year: int,
+        club_k: int | None = None,
+    ) -> tuple[np.ndarray, list[str]]:
+        """The one K over whole columns (a club K still replaces it)."""
+        count = len(rated_games)
+        if club_k is not None:
+            return np.full(count, club_k, np.int64), [fide._K_CLUB] * count
+        return np.full(count, self.value, np.int64), [_FLAT_K] * count
 
 
 _FLAT_K = gettext_noop("the same K for every player on this list")

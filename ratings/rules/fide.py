@@ -252,8 +252,18 @@ def k_factors(
         (rated_games < K_NEW_PLAYER_GAMES, rated_games, _K_NEW_PLAYER),
         (np.ones(count, bool), rated_games, _K_ESTABLISHED),
     )
-    kind = np.select([when for when, _, _ in kinds], range(len(kinds)))
-    values = np.array([value for _, _, (value, _) in kinds], np.int64)[kind]
+    return select_k(kinds, count)
+
+
+KindOfK = tuple[np.ndarray, np.ndarray, tuple[int, str]]
+
+
+def select_k(kinds: Sequence[KindOfK], count: int) -> tuple[np.ndarray, list[str]]:
+    """K over whole columns from its kinds in order of precedence, each ``(when, named, (K,
+    reason))``: the first kind whose ``when`` holds gives a player's K, and its reason (a
+    ``wording`` template) filled with the player's ``named`` value, once per distinct value."""
+    kind = np.select([when for when, _, _ in kinds], range(len(kinds)), len(kinds))
+    values = np.array([value for _, _, (value, _) in kinds] + [0], np.int64)[kind]
     reasons: list[str] = [""] * count
     for code, (_, named, (_, text)) in enumerate(kinds):
         at = np.flatnonzero(kind == code)

@@ -2,6 +2,7 @@
 
 from datetime import date, timedelta
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -352,3 +353,39 @@ def test_rapid_and_blitz_first_ratings_follow_the_standard_rules_known_from_octo
     assert not lines[2013].established
     assert not lines[2022].established  # applying it to rapid in 2022 is Ladder's choice
     assert lines[2024].established
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.integers(1000, 2900)),
+            st.integers(0, 200),
+            st.one_of(st.none(), st.integers(1940, 2020)),
+        ),
+        max_size=30,
+    ),
+    st.integers(1995, 2040),
+    st.one_of(st.none(), st.integers(1, 100)),
+    st.sampled_from([
+        eras.TieredK(25, 15, 10, new_player_first=True),
+        eras.TieredK(30, 15, 10, new_player_first=True),
+        eras.TieredK(40, 20, 10, junior_max_age=17),
+        eras.FlatK(20),
+        eras.TodaysK(),
+    ]),
+)  # fmt: skip
+def test_every_k_scheme_over_columns_is_its_k_factor_for_each_player(players, year, club_k, rule):
+    """A replay rates old periods with older K schemes over whole columns: each player's K
+    and reason are the scheme's ``k_factor``."""
+    peak, games, born = (
+        np.array([-1 if v is None else v for v in column], np.int64).reshape(len(players))
+        for column in (zip(*players, strict=True) if players else ((), (), ()))
+    )
+    values, reasons = rule.k_factors(
+        peak_rating=peak, rated_games=games, birth_year=born, year=year, club_k=club_k
+    )
+    expected = [
+        rule.k_factor(peak_rating=p, rated_games=g, birth_year=b, year=year, club_k=club_k)
+        for p, g, b in players
+    ]
+    assert [fide.KFactor(v, r) for v, r in zip(values.tolist(), reasons, strict=True)] == expected
