@@ -272,15 +272,19 @@ def latest_states(
     states = {}
     for row in rows:
         pid, status, rating, games, peak, last, pool, first_event = row
-        if isinstance(pool, str):  # read by ``storage.latest_rows``: the JSON's text
-            pool = json.loads(pool)
+        if status != Status.UNRATED:  # only an unrated player keeps a pool
+            pool = ()
+        elif isinstance(pool, str):  # read by ``storage.latest_rows``: the JSON's text
+            pool = _pool_from_json(json.loads(pool))
+        else:
+            pool = _pool_from_json(pool)
         states[pid] = engine.PlayerState(
             rating=rating,
             rated_games=games,
             peak_rating=peak,
             birth_year=entry[pid].birth_year,
             last_rated_on=bulk.as_date(last),
-            pool=_pool_from_json(pool) if status == Status.UNRATED else (),
+            pool=pool,
             first_event=first_event or None,
         )
     return states
