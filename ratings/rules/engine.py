@@ -448,8 +448,8 @@ def _tally(
     # 8.3.1: each side uses the capped D unless exempt (2650+, from October 2025; once per
     # tournament from 2022 to February 2024).
     real = _expectation_table(rules.method)
-    d_w = game_rules.difference_used(sides.own_w - sides.seen_b, sides.own_w, wi, games)
-    d_b = game_rules.difference_used(sides.own_b - sides.seen_w, sides.own_b, bi, games)
+    d_w = game_rules.difference_used(sides.own_w - sides.seen_b, sides.own_w, wi, games, rated_w)
+    d_b = game_rules.difference_used(sides.own_b - sides.seen_w, sides.own_b, bi, games, rated_b)
     seen_b, seen_w = sides.seen_b[rated_w], sides.seen_w[rated_b]
     side = np.concatenate([wi[rated_w], bi[rated_b]])
     size = len(id_list)
@@ -688,15 +688,21 @@ class _GameRules(NamedTuple):
         return found
 
     def difference_used(
-        self, d: np.ndarray, own: np.ndarray, players: np.ndarray, games: GameColumns
+        self,
+        d: np.ndarray,
+        own: np.ndarray,
+        players: np.ndarray,
+        games: GameColumns,
+        rated: np.ndarray,
     ) -> np.ndarray:
-        """The D each game's player uses (8.3.1); games not rated get any value."""
+        """The D each game's player uses (8.3.1); games not ``rated`` for them get any value."""
         capped = np.clip(d, -self.cap, self.cap)
         over = np.abs(d) > self.cap
-        if np.any(self.once & over):
-            # 2022-24: only the game with the largest gap of each player's tournament is
-            # upgraded; their other games beyond the cap use the real D.
-            chosen = _largest_gap(d, players, games, self.once & over)
+        if np.any(self.once & over & rated):
+            # 2022-24: only the rated game with the largest gap of each player's tournament is
+            # upgraded; their other games beyond the cap use the real D. (A forfeit or a game
+            # not rated for them never takes the upgrade from one that is.)
+            chosen = _largest_gap(d, players, games, self.once & over & rated)
             capped = np.where(self.once & over & ~chosen, d, capped)
         used = np.where(own >= self.exempt_from, d, capped)
         return np.clip(used, -_OFFSET, _OFFSET)
@@ -705,12 +711,14 @@ class _GameRules(NamedTuple):
 def _largest_gap(
     d: np.ndarray, players: np.ndarray, games: GameColumns, candidates: np.ndarray
 ) -> np.ndarray:
-    """Mark, among ``candidates``, each player's game of largest |D| in each event."""
+    """Mark, among ``candidates``, each player's game of largest |D| in each event (of two as
+    large, the one with the larger D, whatever the order the games were read in: of two with
+    the same D either gives the same sums)."""
     rows = np.flatnonzero(candidates)
     names = games.events(rows)
     _, codes = np.unique(np.array(names, dtype=object), return_inverse=True)
     keys = players[rows] * (int(codes.max()) + 1) + codes
-    order = np.lexsort((-np.abs(d[rows]), keys))
+    order = np.lexsort((-d[rows], -np.abs(d[rows]), keys))
     first = np.r_[True, keys[order][1:] != keys[order][:-1]]
     chosen = np.zeros(len(d), bool)
     chosen[rows[order[first]]] = True

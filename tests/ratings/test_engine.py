@@ -116,6 +116,21 @@ def test_2650_player_uses_real_difference_only_from_october_2025():
     assert after[2].expected == 800  # the 2100 player is capped both times
 
 
+def test_a_forfeit_never_takes_the_one_upgrade_of_a_tournament_from_a_rated_game():
+    """2022 to February 2024 the 400 cap upgrades one game of a player's tournament, the one
+    with the largest gap. A 2660 beats a 1450 (D 1210) and wins by forfeit against the same
+    player in the same event: the rated game is the one capped (PD .92), in either order of
+    the games (a full replay and an incremental recompute read them in different orders)."""
+    states = {3: rated(2660, games=12), 2: rated(1450, games=0)}
+    period = engine.Period(date(2024, 2, 1), date(2024, 2, 29))
+    won = (3, 2, "1-0", date(2024, 2, 21), "event:Open")
+    forfeit = (3, 2, "+/-", date(2024, 2, 25), "event:Open")
+    for games in ([won, forfeit], [forfeit, won]):
+        result = rate_period(period, states, games)
+        assert result[3].games == 1
+        assert result[3].expected == 9200
+
+
 def test_k_is_fixed_by_the_opening_list_and_reduced_by_the_700_rule():
     states = {1: rated(1600, games=10), 2: rated(1600)}
     result = rate_period(FEB, states, [(1, 2, "1-0", date(2026, 2, 1), "")] * 20)
