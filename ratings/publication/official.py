@@ -12,11 +12,12 @@ Reads only, in a constant number of queries whatever the number of players or li
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
 from ratings import selectors
@@ -75,6 +76,13 @@ def latest_publications(
     Without ``people`` the row is read without its differences too: what an official rating
     names (the period, the revision, when) is read on every player's read, and the joins and
     the differences' JSON were half of a player's detail."""
+    return {p.rating_list: p for p in _latest(tuple(rating_lists), people).all()}
+
+
+@functools.lru_cache(maxsize=32)
+def _latest(rating_lists: tuple[str, ...], people: bool) -> QuerySet[Publication]:
+    """``latest_publications``' query, built once per process (every player's read asks
+    it), evaluated afresh each time."""
     latest = (
         Publication.objects.filter(rating_list=OuterRef("rating_list"))
         .order_by("-period__start", "-revision")
@@ -82,10 +90,8 @@ def latest_publications(
     )
     found = Publication.objects.filter(rating_list__in=list(rating_lists), pk=Subquery(latest))
     if people:
-        found = found.select_related("period", "published_by", "corrected_in")
-    else:
-        found = found.select_related("period").defer("differences")
-    return {p.rating_list: p for p in found}
+        return found.select_related("period", "published_by", "corrected_in")
+    return found.select_related("period").defer("differences")
 
 
 def official_lists(
