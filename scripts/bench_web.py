@@ -210,10 +210,11 @@ def stop_replica() -> None:
     )  # fmt: skip
 
 
-def build_demo(server: str, args: argparse.Namespace) -> int:
-    """Make the demo club (``seed_demo``) in a database of its own, in a process of its own
-    (this one's Django is set up on the generated club's); return its busiest player's id."""
-    url = urlunsplit(urlsplit(server)._replace(path=f"/{DEMO_DB}"))
+def build_demo(server: str, args: argparse.Namespace, name: str = DEMO_DB) -> int:
+    """Make the demo club (``seed_demo``) in a database of its own (``name``), in a process of
+    its own (this one's Django is set up on the generated club's); return its busiest player's
+    id."""
+    url = urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
     scratch_db.recreate(url)
     subprocess.run(
         [sys.executable, __file__, "--build-demo"],
@@ -343,9 +344,10 @@ def conditional(url: str, etag: str) -> str:
         return "yes" if error.code == 304 and not error.read() else f"no ({error.code})"
 
 
-def build(server: str, args: argparse.Namespace) -> int:
-    """Create the bench database with a rated federation; return a player's id to read."""
-    scratch_db.recreate(urlunsplit(urlsplit(server)._replace(path=f"/{DB}")))
+def build(server: str, args: argparse.Namespace, name: str = DB) -> int:
+    """Create the bench database (``name``, DATABASE_URL's Django is set up on) with a rated
+    federation; return a player's id to read."""
+    scratch_db.recreate(urlunsplit(urlsplit(server)._replace(path=f"/{name}")))
     import django
 
     django.setup()

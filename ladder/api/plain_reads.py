@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from django.db import models
+from django.utils import timezone
 from rest_framework import serializers
 
 from ladder.api.serializers import (
@@ -43,6 +45,12 @@ _PLAYER_COMPUTED = {
     "provisional",
 }  # fmt: skip
 _PLAYER_FIELDS = tuple(PlayerSerializer.Meta.fields)
+# The model's fields ModelSerializer writes as text (dates, date-times); the rest as they are.
+_PLAYER_DATES = {
+    field.name
+    for field in Player._meta.get_fields()
+    if isinstance(field, models.DateField) and field.name in _PLAYER_FIELDS
+}
 _CHANGE_FIELDS = tuple(ChangeSerializer.Meta.fields)
 _CHANGE_TEXTS = {"k_reason", "adjustment_reason"}  # sentences of the rules, translated
 _CHANGE_DECIMALS = {"score", "expected", "change_exact"}  # exact digits, as text
@@ -65,8 +73,8 @@ def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
     lists = kept_lists()
     officials = official.official_lists(lists, players)
     fide_rows = FideListEntry.objects.latest_for(p.fide_id for p in players)
-    year = selectors.current_year()
-    return [_player(p, lists, officials, fide_rows, year) for p in players]
+    page = _Page(selectors.current_year(), timezone.localdate())
+    return [_player(p, lists, officials, fide_rows, page) for p in players]
 
 
 def player_data(player: Player) -> dict[str, Any]:
@@ -74,14 +82,30 @@ def player_data(player: Player) -> dict[str, Any]:
     return players_data([player])[0]
 
 
+class _Page:
+    """What every row of a page shares: the year K is counted in, today, and each K as
+    written (a K's reason is a sentence of the rules, translated: once per K, not per row)."""
+
+    def __init__(self, year: int, today: date) -> None:
+        self.year, self.today = year, today
+        self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
+
+    def k(self, k: fide.KFactor | None) -> dict[str, Any] | None:
+        if k is None:
+            return None
+        if k not in self._ks:
+            self._ks[k] = k_data(k)
+        return self._ks[k]
+
+
 def _player(
     player: Player,
     lists: Sequence[str],
     officials: dict[str, official.OfficialList],
     fide_rows: dict[int, FideListEntry],
-    year: int,
+    page: _Page,
 ) -> dict[str, Any]:
-    today = None  # is_inactive's default: today
+    today, year = page.today, page.year
     ratings: dict[str, dict[str, Any]] = {}
     for name in lists:
         state = player.on_list(name)
@@ -94,7 +118,7 @@ def _player(
             "peak_rating": state.peak_rating,
             "last_rated_on": state.last_rated_on,
             "last_change": state.last_change,
-            "k": k_data(k),
+            "k": page.k(k),
             "inactive": selectors.inactive_on_list(state, on=today),
             "entry_rating": getattr(player, fields.entry_rating),
             "entry_rated_games": getattr(player, fields.entry_rated_games),
@@ -105,7 +129,7 @@ def _player(
         flat = official_data(official.Standing(None, player.rating, None, False))
         own = player.on_list(RatingList.STANDARD)
         k = selectors.k_on_list(own, birth_year=player.birth_year, year=year)
-        flat_k = k_data(k)
+        flat_k = page.k(k)
         inactive = selectors.inactive_on_list(own, on=today)
     else:
         flat = {name: standard[name] for name in ("official_rating", "official_list")}
@@ -121,7 +145,11 @@ def _player(
         "fide": fide_list_data(row) if row is not None else None,
     }
     return {
-        name: computed[name] if name in _PLAYER_COMPUTED else _value(getattr(player, name))
+        name: computed[name]
+        if name in _PLAYER_COMPUTED
+        else _value(getattr(player, name))
+        if name in _PLAYER_DATES
+        else getattr(player, name)
         for name in _PLAYER_FIELDS
     }
 

@@ -12,11 +12,12 @@ Reads only, in a constant number of queries whatever the number of players or li
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
 from ratings import selectors
@@ -66,18 +67,31 @@ class OfficialList:
         )
 
 
-def latest_publications(rating_lists: Sequence[str]) -> dict[str, Publication]:
+def latest_publications(
+    rating_lists: Sequence[str], *, people: bool = True
+) -> dict[str, Publication]:
     """The last list published on each of ``rating_lists`` (latest period, latest revision),
-    with its period and people. One query."""
+    with its period and (``people``) who published it and what it corrected. One query.
+
+    Without ``people`` the row is read without its differences too: what an official rating
+    names (the period, the revision, when) is read on every player's read, and the joins and
+    the differences' JSON were half of a player's detail."""
+    return {p.rating_list: p for p in _latest(tuple(rating_lists), people).all()}
+
+
+@functools.lru_cache(maxsize=32)
+def _latest(rating_lists: tuple[str, ...], people: bool) -> QuerySet[Publication]:
+    """``latest_publications``' query, built once per process (every player's read asks
+    it), evaluated afresh each time."""
     latest = (
         Publication.objects.filter(rating_list=OuterRef("rating_list"))
         .order_by("-period__start", "-revision")
         .values("pk")[:1]
     )
-    found = Publication.objects.filter(
-        rating_list__in=list(rating_lists), pk=Subquery(latest)
-    ).select_related("period", "published_by", "corrected_in")
-    return {p.rating_list: p for p in found}
+    found = Publication.objects.filter(rating_list__in=list(rating_lists), pk=Subquery(latest))
+    if people:
+        return found.select_related("period", "published_by", "corrected_in")
+    return found.select_related("period").defer("differences")
 
 
 def official_lists(
@@ -85,7 +99,7 @@ def official_lists(
 ) -> dict[str, OfficialList]:
     """The official list of each of ``rating_lists`` with the lines of ``players`` (default:
     every line). Two queries, whatever the number of players and lists."""
-    publications = latest_publications(rating_lists)
+    publications = latest_publications(rating_lists, people=False)
     lines = PublishedRating.objects.filter(publication__in=list(publications.values()))
     if players is not None:
         lines = lines.filter(player_id__in=[p.pk for p in players])

@@ -130,7 +130,8 @@ def test_a_run_abandoned_by_a_dead_process_is_retried(committed):
 
 
 def test_freshness_says_what_is_rated_and_what_waits(committed):
-    assert runs.freshness().rated_up_to is None
+    assert runs.freshness() == runs.Freshness(rated_up_to=None, pending=0, failed_run=None)
+    assert runs.freshness().current  # no run yet: nothing waits
     with committed():
         GameFactory()
     found = runs.freshness()
