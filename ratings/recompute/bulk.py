@@ -246,8 +246,24 @@ class RowWriter:
         if self.copy is None:
             rows = zip(*(_values(column, count) for column in values), strict=True)
             return _fill(self.table, self.names, rows)
-        text = zip(*(_copy_text(column, count) for column in values), strict=True)
-        lines = map("\t".join, text)
+        # One format a line: a column of the same value written into it once, integers
+        # formatted by ``%d`` (half the time of ``str`` and a join), the others as COPY text.
+        parts, sources = [], []
+        for column in values:
+            if isinstance(column, Same):
+                parts.append(_copy_value(column.value).replace("%", "%%"))
+            elif isinstance(column, np.ndarray) and column.dtype.kind in "iu":
+                parts.append("%d")
+                sources.append(column.tolist())
+            else:
+                parts.append("%s")
+                sources.append(_copy_text(column, count))
+        line = "\t".join(parts)
+        lines: Iterator[str] = (
+            (line % row for row in zip(*sources, strict=True))
+            if sources
+            else repeat(line % (), count)
+        )
         while chunk := list(islice(lines, 20_000)):
             self.copy.write(("\n".join(chunk) + "\n").encode())
         return count
