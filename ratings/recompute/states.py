@@ -80,7 +80,6 @@ class EntryTable:
         order = np.argsort(ids, kind="stable")
         self.ids, self.values = ids[order], values[order]
         self.at = {name: 1 + 4 * index for index, name in enumerate(rating_lists)}
-        self._lists: dict[str, tuple[list[int | None], ...]] = {}
 
     @functools.cached_property
     def position(self) -> dict[int, int]:
@@ -93,9 +92,7 @@ class EntryTable:
         return self._plain(self.values[:, 0])
 
     def prepare(self) -> None:
-        """Build now what building the states needs (the Python values of every list)."""
-        for rating_list in self.at:
-            self.of_list(rating_list)
+        """Build now what building a state one by one needs (``EntryStates.__getitem__``)."""
         self.position, self.born  # noqa: B018 - computed and kept
 
     @staticmethod
@@ -103,16 +100,10 @@ class EntryTable:
         """A column as Python values, None for none."""
         return columns.nullable(column, column < 0)
 
-    def of_list(self, rating_list: str) -> tuple[list[int | None], ...]:
-        """A list's entry rating, rated games, peak and stored rating as Python values."""
-        if rating_list not in self._lists:
-            at = self.at[rating_list]
-            self._lists[rating_list] = tuple(self._plain(self.values[:, at + n]) for n in range(4))
-        return self._lists[rating_list]
-
     def stored(self, rating_list: str) -> dict[int, int | None]:
         """Each player's stored rating on a list."""
-        return dict(zip(self.ids.tolist(), self.of_list(rating_list)[3], strict=True))
+        stored = self._plain(self.values[:, self.at[rating_list] + 3])
+        return dict(zip(self.ids.tolist(), stored, strict=True))
 
     def narrow(self) -> bool:
         """Whether every player's id fits int4."""
