@@ -222,7 +222,7 @@ class TieredK:
         K and reason for each player (tests/ratings/test_eras.py)."""
         count = len(rated_games)
         if club_k is not None:
-            return np.full(count, club_k, np.int64), [fide._K_CLUB] * count
+            return fide.club_k_factors(club_k, count)
         new = rated_games < fide.K_NEW_PLAYER_GAMES
         never = np.zeros(count, bool)
         junior = never
@@ -276,7 +276,7 @@ class FlatK:
         """The one K over whole columns (a club K still replaces it)."""
         count = len(rated_games)
         if club_k is not None:
-            return np.full(count, club_k, np.int64), [fide._K_CLUB] * count
+            return fide.club_k_factors(club_k, count)
         return np.full(count, self.value, np.int64), [_FLAT_K] * count
 
 

@@ -239,7 +239,7 @@ def k_factors(
     """
     count = len(rated_games)
     if club_k is not None:
-        return np.full(count, club_k, np.int64), [_K_CLUB] * count
+        return club_k_factors(club_k, count)
     kinds = (
         (peak_rating >= K_FOR_GOOD_PEAK, peak_rating, _K_FOR_GOOD),
         (
@@ -253,6 +253,11 @@ def k_factors(
         (np.ones(count, bool), rated_games, _K_ESTABLISHED),
     )
     return select_k(kinds, count)
+
+
+def club_k_factors(club_k: int, count: int) -> tuple[np.ndarray, list[str]]:
+    """A club K for whole columns: it replaces every K scheme's eligibility."""
+    return np.full(count, club_k, np.int64), [_K_CLUB] * count
 
 
 KindOfK = tuple[np.ndarray, np.ndarray, tuple[int, str]]

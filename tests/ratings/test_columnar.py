@@ -19,18 +19,13 @@ pytestmark = pytest.mark.django_db
 AWKWARD = "event:Tab\there, back\\slash, new\nline, CR\r, \\N, Zürich"
 
 
-def test_rated_columns_store_what_the_rows_of_the_results_store():
-    """Text needing COPY escapes, NULLs, dates and a player below the floor come back equal."""
-    period = RatingPeriod.objects.for_date(date(2026, 2, 10))
-    players = PlayerFactory.create_batch(3)
-    opening = [
-        engine.PlayerState(1800, 50, 1900, 1980, date(2026, 1, 5), (), AWKWARD),
-        engine.PlayerState(1405, 10, None, None, None, (), None),
-        engine.PlayerState(2410, 300, 2450, 1970, None, (), "event:\\"),
-    ]
-    ks = [KFactor(20, "50 rated games, never 2400+"), KFactor(40, "tab\there"), KFactor(10, "")]
-    rated = engine.RatedColumns(
-        ids=[p.pk for p in players],
+def three_rated(
+    ids: list[int], opening: list[engine.PlayerState], ks: list[KFactor]
+) -> engine.RatedColumns:
+    """A period's results for three rated players: a win (+20), a loss that takes the second
+    below the floor (1373), and no rated game."""
+    return engine.RatedColumns(
+        ids=ids,
         opening=engine.StateColumns.of(opening),
         k=np.array([k.value for k in ks]),
         k_reason=[k.reason for k in ks],
@@ -45,6 +40,19 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
         performance=[2100, None, None],
     )
+
+
+def test_rated_columns_store_what_the_rows_of_the_results_store():
+    """Text needing COPY escapes, NULLs, dates and a player below the floor come back equal."""
+    period = RatingPeriod.objects.for_date(date(2026, 2, 10))
+    players = PlayerFactory.create_batch(3)
+    opening = [
+        engine.PlayerState(1800, 50, 1900, 1980, date(2026, 1, 5), (), AWKWARD),
+        engine.PlayerState(1405, 10, None, None, None, (), None),
+        engine.PlayerState(2410, 300, 2450, 1970, None, (), "event:\\"),
+    ]
+    ks = [KFactor(20, "50 rated games, never 2400+"), KFactor(40, "tab\there"), KFactor(10, "")]
+    rated = three_rated([p.pk for p in players], opening, ks)
     written = columns.insert_rated(RatingChange, rows.ROW_COLUMNS, period.pk, rated, "standard")
 
     assert written == 3
@@ -107,22 +115,8 @@ def test_the_entry_states_carry_what_a_period_leaves_as_its_results_say():
         engine.PlayerState(1405, 10, None, born[1], None, (), None),
         engine.PlayerState(2410, 300, 2450, born[2], None, (), "event:\\"),
     ]
-    rated = engine.RatedColumns(
-        ids=[players[0].pk, players[1].pk, players[2].pk],
-        opening=engine.StateColumns.of(opening_states),
-        k=np.array([20, 40, 10]),
-        k_reason=["", "", ""],
-        games=np.array([2, 1, 0]),
-        score=np.array([2000, 0, 0]),
-        expected=np.array([1000, 800, 0]),
-        applied=np.array([20, 40, 10]),
-        exact=np.array([20000, -32000, 0]),
-        change=np.array([20, -32, 0]),
-        after=np.array([1820, 1373, 2410]),
-        peak=np.array([1900, 1373, 2450]),
-        last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
-        performance=[2100, None, None],
-    )
+    ks = [KFactor(20, ""), KFactor(40, ""), KFactor(10, "")]
+    rated = three_rated([p.pk for p in players[:3]], opening_states, ks)
 
     states.put_rated(rated)
 
