@@ -9,32 +9,26 @@ import bisect
 from collections.abc import Iterable, Mapping
 from datetime import date
 
-from django.db.models import F, Q
-
-from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod
+from ladder.records import Game, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, storage
+from ratings.recompute.reached import RunReads
 from ratings.recompute.rows import (
     CHANGE,
     RATING_AFTER,
-    ROW_COLUMNS,
     STATE,
     Row,
     change_row,
     comparable,
-    stored_form,
     write_players,
 )
 from ratings.recompute.states import (
-    base_corrections_of,
     corrected,
     earlier_ratings,
     final_states,
     latest_states,
-    load_players,
     ratings_in_force,
     rules,
-    standard_ratings,
 )
 from ratings.recompute.summary import LineMove, Recompute
 from ratings.rules import engine, eras
@@ -73,7 +67,7 @@ def recompute_players(
         key=lambda item: item[1],
     )  # fmt: skip
     changed, reached = set(players), set(players)
-    reads = _Reads(periods, rating_list)
+    reads = RunReads(periods, rating_list)
     # Who had changed on each opening list (period start, players): a tournament that started
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
     history: list[tuple[date, frozenset[int]]] = []
@@ -92,69 +86,18 @@ def recompute_players(
         rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history, due)
         summary.rows += rows
         reached |= rated
+    reads.rows.flush()
     final = final_states(reached, rating_list, ascending=reads.ascending)
     summary.moves = write_players(*final, rating_list)
     summary.players_changed = len(summary.moves)
     return summary
 
 
-class _Reads:
-    """What a run reads once for all its periods, where a query a period was its fixed cost
-    (a correction ten years back rates 120 periods): the base corrections, the games of
-    tournaments that started before their period, and the entry data of each player met."""
-
-    def __init__(self, periods: list[RatingPeriod], rating_list: str) -> None:
-        self.rating_list = rating_list
-        ids = [p.pk for p in periods]
-        self.fixes = base_corrections_of(ids, rating_list)
-        self.earlier: dict[int, list[tuple[int, int, date | str]]] = {}
-        games = Game.objects.filter(
-            period_id__in=ids,
-            rating_list=rating_list,
-            tournament__start__lt=F("period__start"),
-        )
-        for pid, white, black, start in games.values_list(
-            "period_id", "white_id", "black_id", "tournament__start"
-        ):
-            self.earlier.setdefault(pid, []).append((white, black, start))
-        self._entry: dict[int, engine.PlayerState] = {}
-        self.ascending = storage.periods_ascend()
-        # R&B 7.2.1 on rapid and blitz reads the standard list opening each period: the
-        # players' standard entry ratings and the standard base corrections, read once.
-        self.standard_fixes: dict[int, dict[int, int]] = {}
-        if rating_list in eras.RAPID_BLITZ_LISTS:
-            self.standard_fixes = base_corrections_of(ids, RatingList.STANDARD)
-        self._standard_entry: dict[int, int | None] = {}
-
-    def entry(self, players: set[int]) -> dict[int, engine.PlayerState]:
-        """The players' entry states on the list, each read once in the run."""
-        missing = players - self._entry.keys()
-        if missing:
-            self._entry.update(load_players(self.rating_list, Q(storage.among(missing, "id")))[0])
-        return {pid: self._entry[pid] for pid in players if pid in self._entry}
-
-    def standard_entry(self, players: list[int]) -> dict[int, int | None]:
-        """The players' standard entry ratings, each read once in the run."""
-        missing = set(players) - self._standard_entry.keys()
-        if missing:
-            field = LIST_FIELDS[RatingList.STANDARD].entry[0]
-            rows = Player.objects.filter(storage.among(missing, "id")).values_list("pk", field)
-            self._standard_entry.update(rows)
-        return {pid: self._standard_entry.get(pid) for pid in players}
-
-    def standard(self, current: RatingPeriod) -> engine.StandardRatings:
-        """R&B 7.2.1's reading of the standard list for a period (``standard_ratings``)."""
-        return standard_ratings(
-            current.start, entry=self.standard_entry,
-            fixes=self.standard_fixes.get(current.pk, {}),
-        )  # fmt: skip
-
-
 def _rate_reached(
     current: RatingPeriod,
     players: set[int],
     changed: set[int],
-    reads: _Reads,
+    reads: RunReads,
     lines: list[LineMove],
     history: list[tuple[date, frozenset[int]]],
     due: tuple[eras.RatingAdjustment, ...] = (),
@@ -165,23 +108,23 @@ def _rate_reached(
     may have moved."""
     rating_list = reads.rating_list
     seeds = players | changed
-    pairs = Game.objects.filter(
-        storage.among(seeds, "white_id", "black_id"), period=current, rating_list=rating_list
-    )
     redo: set[int] = set()
-    for white, black in bulk.fetch_rows(pairs.order_by().values_list("white_id", "black_id")):
+    for white, black in reads.seed_pairs(current, seeds):
         redo.update(p for p in (white, black) if p in seeds)
         if white in changed:
             redo.add(black)
         if black in changed:
             redo.add(white)
     redo |= _reached_earlier(reads.earlier.get(current.pk, []), history)
-    rated = _rate_some(current, redo, reads)
+    given = reads.given_rows(current, players)
+    if not redo and not due and not given:  # nothing of the period moves: not read
+        return 0, set()
     others = (changed | players) - redo if due else set()
+    rated, old = _rate_some(current, redo, reads, given | others)
     if others or due:
+        reads.rows.flush()  # the adjustments read the list as stored
         redo |= _adjust(current, due, rated, others, reads)
     new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
-    old = _stored_rows(current, redo | players | others, rating_list)
     for pid, row in new.items():
         before = old.get(pid)
         if before is not None and [before[i] for i in STATE] == [row[i] for i in STATE]:
@@ -191,14 +134,13 @@ def _rate_reached(
     stale = old.keys() - new.keys()  # a deleted or moved game leaves no game here
     changed |= stale
     differ = [pid for pid, row in new.items() if row != old.get(pid)]
-    removed = stale | (old.keys() & set(differ))
-    if removed:
+    if stale:
         storage.delete_quietly(
             RatingChange.objects.filter(
-                storage.among(removed, "player_id"), period=current, rating_list=rating_list
+                storage.among(stale, "player_id"), period=current, rating_list=rating_list
             )
         )
-    bulk.insert_rows(RatingChange, ROW_COLUMNS, (stored_form(new[pid]) for pid in differ))
+    reads.rows.replace(current, [new[pid] for pid in differ], old.keys() & set(differ))
     lines += _line_moves(current, old, new, [*differ, *stale])
     return len(differ) + len(stale), redo | stale
 
@@ -208,7 +150,7 @@ def _adjust(
     due: tuple[eras.RatingAdjustment, ...],
     rated: dict[int, engine.PlayerPeriod],
     others: set[int],
-    reads: _Reads,
+    reads: RunReads,
 ) -> set[int]:
     """Make the adjustments ``due`` to ``rated`` (the period's results) and to ``others`` (who
     did not play in it, at their opening state), in place; return the ``others`` adjusted."""
@@ -272,58 +214,43 @@ def _line_moves(
 
 
 def _rate_some(
-    current: RatingPeriod, redo: set[int], reads: _Reads
-) -> dict[int, engine.PlayerPeriod]:
+    current: RatingPeriod, redo: set[int], reads: RunReads, also: set[int]
+) -> tuple[dict[int, engine.PlayerPeriod], dict[int, Row]]:
     """Rate ``redo`` on all their games of the period on a list, against their opponents'
-    opening states."""
-    if not redo:
-        return {}
+    opening states; return their results, and the rows stored in the period of ``redo`` and
+    ``also``."""
     rating_list = reads.rating_list
-    games = Game.objects.filter(
-        storage.among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
-    )
-    rows = list(
-        bulk.fetch_rows(
-            games.order_by().values_list(
-                "white_id", "black_id", "result", "date", "event", "tournament__start"
-            )
+    rows = []
+    if redo:
+        games = Game.objects.filter(
+            storage.among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
         )
-    )
-    rows = [
-        (w, b, result, bulk.as_date(day), event, _earlier(current, start))
-        for w, b, result, day, event, start in rows
-    ]
+        rows = [
+            (w, b, result, bulk.as_date(day), event, _earlier(current, start))
+            for w, b, result, day, event, start in bulk.fetch_rows(
+                games.order_by().values_list(
+                    "white_id", "black_id", "result", "date", "event", "tournament__start"
+                )
+            )
+        ]
     everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
-    entry = reads.entry(everyone)
-    opening = latest_states(
-        before=current.start,
-        players=everyone,
-        entry=entry,
-        rating_list=rating_list,
-        ascending=reads.ascending,
-    )
-    states = corrected({**entry, **opening}, reads.fixes.get(current.pk, {}))
+    wanted = redo | also
+    opening, old = reads.period_states(current, everyone | wanted, wanted)
+    if not rows:
+        return {}, old
+    states = corrected(opening, reads.fixes.get(current.pk, {}))
     span = engine.Period(current.start, current.end, current.label)
     columns = engine.columns_of(rows)
+    if columns.start is not None:
+        reads.rows.flush()  # the lists in force at earlier starts are read as stored
     results = engine.rate_period(
         span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list),
         reads.standard(current) if rating_list in eras.RAPID_BLITZ_LISTS else None,
     )  # fmt: skip
-    return {pid: result for pid, result in results.items() if pid in redo}
+    return {pid: result for pid, result in results.items() if pid in redo}, old
 
 
 def _earlier(current: RatingPeriod, start: date | str | None) -> date | None:
     """A tournament's start when it lies before the period (an earlier list rates it)."""
     day = bulk.as_date(start) if start is not None else None
     return day if day is not None and day < current.start else None
-
-
-def _stored_rows(current: RatingPeriod, players: set[int], rating_list: str) -> dict[int, Row]:
-    """The stored rows of the period on a list for these players, in ``comparable`` form."""
-    columns = [f"{c}_id" if c in ("player", "period") else c for c in ROW_COLUMNS]
-    rows = RatingChange.objects.filter(
-        storage.among(players, "player_id"), period=current, rating_list=rating_list
-    )
-    return {
-        row[0]: comparable(row) for row in bulk.fetch_rows(rows.order_by().values_list(*columns))
-    }

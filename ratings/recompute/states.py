@@ -55,10 +55,17 @@ def load_players(
     )
     entry, derived = {}, {}
     for pk, rating, games, peak, born, *current in rows:
-        entry[pk] = engine.PlayerState(rating, games, peak if peak is not None else rating, born)
+        entry[pk] = entry_state(rating, games, peak, born)
         current[3] = bulk.as_date(current[3])
         derived[pk] = tuple(current)
     return entry, derived
+
+
+def entry_state(
+    rating: int | None, games: int, peak: int | None, born: int | None
+) -> engine.PlayerState:
+    """A player's state on a list from their entry data (the peak defaults to the rating)."""
+    return engine.PlayerState(rating, games, peak if peak is not None else rating, born)
 
 
 class EntryTable:
@@ -266,9 +273,9 @@ def latest_states(
         if status != Status.UNRATED:  # only an unrated player keeps a pool
             pool = ()
         elif isinstance(pool, str):  # read by ``storage.latest_rows``: the JSON's text
-            pool = _pool_from_json(json.loads(pool))
+            pool = pool_from_json(json.loads(pool))
         else:
-            pool = _pool_from_json(pool)
+            pool = pool_from_json(pool)
         states[pid] = engine.PlayerState(
             rating=rating,
             rated_games=games,
@@ -305,6 +312,13 @@ def latest_changes(
     ).filter(recency=1)
 
 
+# Up to this many players, ``ratings_in_force`` finds each one's latest row by a probe of
+# their own rows (``storage.latest_rows``); beyond, one pass over the list's rows is cheaper.
+# The window over the whole list costs the same for 200 players as for all (measured: 150 ms
+# a call for 250 players of the history benchmark's standard list at a twentieth of its size).
+_PROBES = 5000
+
+
 def ratings_in_force(
     on: date,
     players: Iterable[int],
@@ -331,11 +345,17 @@ def ratings_in_force(
         found = dict(
             Player.objects.filter(storage.among(wanted, "id")).values_list("pk", entry_rating)
         )
-    found.update(
-        latest_changes(ended_before=on, rating_list=rating_list)
-        .filter(storage.among(wanted, "player_id"))
-        .values_list("player_id", "rating_after")
-    )
+    if connection.vendor == "postgresql" and len(wanted) <= _PROBES:
+        found.update(
+            storage.latest_rows(wanted, before=None, ended_before=on, rating_list=rating_list,
+                                columns=("rating_after",))
+        )  # fmt: skip
+    else:
+        found.update(
+            latest_changes(ended_before=on, rating_list=rating_list)
+            .filter(storage.among(wanted, "player_id"))
+            .values_list("player_id", "rating_after")
+        )
     if not corrections:
         return found
     if fixes is not None:
@@ -501,7 +521,8 @@ def seeding_candidates(
     return {pid: played[pid] for pid in wanted}
 
 
-def _pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:
+def pool_from_json(pool: list[Any]) -> tuple[engine.PoolGame, ...]:
+    """An unrated player's pool as a row stores it (JSON's values), as the engine reads it."""
     return tuple(
         engine.PoolGame(date.fromisoformat(on), event, rating, score)
         for on, event, rating, score in pool

@@ -288,10 +288,12 @@ def latest_rows(
     rating_list: str,
     columns: Sequence[str],
     ascending: bool = False,
+    ended_before: date | None = None,
 ) -> Iterator[tuple[Any, ...]]:
     """Each of the players' latest row on a list of a period starting before ``before`` (any
-    period with None): ``player_id`` and ``columns`` of it (names of RatingChange's columns),
-    as the driver gives them (PostgreSQL only).
+    period with None; with ``ended_before``, of a period ended before that day): ``player_id``
+    and ``columns`` of it (names of RatingChange's columns), as the driver gives them
+    (PostgreSQL only).
 
     A row a player, found through the players' own index (player, list, period): with
     ``ascending`` (``periods_ascend``) one probe of it each, else the player's rows on the
@@ -305,7 +307,7 @@ def latest_rows(
     changes, periods = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
     chosen = ", ".join(f"rc.{quote(column)}" for column in columns)
     params: list[Any] = [sorted(ids), rating_list]
-    if ascending:
+    if ascending and ended_before is None:
         bound = ""
         if before is not None:
             bound = f"AND rc.period_id < (SELECT COALESCE(MIN(id), {2**63 - 1}) FROM {periods} "
@@ -319,6 +321,9 @@ def latest_rows(
         if before is not None:
             bound = "AND p.start < %s"
             params.append(before)
+        if ended_before is not None:
+            bound += " AND p.end < %s"
+            params.append(ended_before)
         latest = f"""SELECT rc.player_id, {chosen} FROM {changes} rc
                      JOIN {periods} p ON p.id = rc.period_id
                      WHERE rc.player_id = wanted.id AND rc.rating_list = %s {bound}

@@ -8,7 +8,7 @@ import pytest
 from ladder.records import Player, RatingPeriod
 from ratings.exceptions import StorageError
 from ratings.models import RatingChange
-from ratings.recompute import bulk, columns, incremental, rows
+from ratings.recompute import bulk, columns, reached, rows
 from ratings.recompute import states as opening
 from ratings.rules import engine
 from ratings.rules.fide import KFactor
@@ -60,7 +60,8 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         pid: rows.comparable(rows.change_row(pid, period, result, "standard"))
         for pid, result in zip(rated.ids, engine.rated_results(rated), strict=True)
     }
-    assert incremental._stored_rows(period, set(rated.ids), "standard") == expected
+    reads = reached.RunReads([period], "standard")
+    assert reads.period_states(period, set(rated.ids), set(rated.ids))[1] == expected
     assert expected[players[0].pk][rows.ROW_COLUMNS.index("first_event")] == AWKWARD
     assert expected[players[1].pk][rows.ROW_COLUMNS.index("status")] == "below_floor"
 

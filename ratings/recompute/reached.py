@@ -1,0 +1,317 @@
+"""What an incremental recompute reads and writes over its periods (``incremental``).
+
+A correction ten years back rates 120 periods of each list for a few hundred players; round
+trips, not rows, were its cost (six or seven queries a period, measured on the history
+benchmark). A run here reads:
+
+- each seed's games once for all the periods from the one it became a seed in (a period none
+  of the seeds plays in, and that nothing else reaches, is not read at all);
+- a period's players' entry data, opening rows and stored rows in one query;
+- the standard list (R&B 7.2.1, on rapid and blitz) a player at a time for all periods;
+
+and writes every period's rows at the end: the rows it has rewritten are laid over what the
+database holds while it runs (``RunRows``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import Any
+
+from django.db import connection
+from django.db.models import F, Q
+
+from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, versions
+from ratings.models import RatingChange, Status
+from ratings.recompute import bulk, storage
+from ratings.recompute.rows import ROW_COLUMNS, STATE, Row, comparable, stored_form
+from ratings.recompute.states import (
+    base_corrections_of,
+    entry_state,
+    latest_changes,
+    load_players,
+    pool_from_json,
+    ratings_in_force,
+)
+from ratings.rules import engine, eras
+
+
+class RunReads:
+    """What a run reads of its periods, each thing once where it can (see the module)."""
+
+    def __init__(self, periods: list[RatingPeriod], rating_list: str) -> None:
+        self.rating_list = rating_list
+        self.periods = periods
+        ids = [p.pk for p in periods]
+        self.fixes = base_corrections_of(ids, rating_list)
+        self.earlier: dict[int, list[tuple[int, int, date | str]]] = {}
+        games = Game.objects.filter(
+            period_id__in=ids,
+            rating_list=rating_list,
+            tournament__start__lt=F("period__start"),
+        )
+        for pid, white, black, start in games.values_list(
+            "period_id", "white_id", "black_id", "tournament__start"
+        ):
+            self.earlier.setdefault(pid, []).append((white, black, start))
+        self.ascending = storage.periods_ascend()
+        self.starts: dict[int, date] = dict(RatingPeriod.objects.values_list("pk", "start"))
+        self._entry: dict[int, engine.PlayerState] = {}
+        # The games of the players read so far (by period and game: White and Black), from
+        # the period each was first asked for; the players given, and their stored rows' periods.
+        self._pairs: dict[int, dict[int, tuple[int, int]]] = {}
+        self._seeds: set[int] = set()
+        self._given: set[int] = set()
+        self._rows_at: dict[int, set[int]] = {}
+        # R&B 7.2.1 on rapid and blitz reads the standard list opening each period.
+        self.standard_fixes: dict[int, dict[int, int]] = {}
+        if rating_list in eras.RAPID_BLITZ_LISTS:
+            self.standard_fixes = base_corrections_of(ids, RatingList.STANDARD)
+        self._standard_entry: dict[int, int | None] = {}
+        self._standard_rows: dict[int, list[tuple[Any, Any, int | None]]] = {}
+        self.rows = RunRows(rating_list, self.starts)
+
+    def _from(self, current: RatingPeriod) -> list[int]:
+        """The ids of ``current`` and every later period of the run."""
+        at = next(i for i, p in enumerate(self.periods) if p.pk == current.pk)
+        return [p.pk for p in self.periods[at:]]
+
+    def seed_pairs(self, current: RatingPeriod, seeds: set[int]) -> list[tuple[int, int]]:
+        """White and Black of each game of the period with a player of ``seeds``; a seed's
+        games are read once, for this period and every later one."""
+        new = seeds - self._seeds
+        if new:
+            games = Game.objects.filter(
+                storage.among(new, "white_id", "black_id"),
+                period_id__in=self._from(current),
+                rating_list=self.rating_list,
+            )
+            rows = games.order_by().values_list("pk", "period_id", "white_id", "black_id")
+            for pk, period_id, white, black in bulk.fetch_rows(rows):
+                self._pairs.setdefault(period_id, {})[pk] = (white, black)
+            self._seeds |= new
+        return [
+            (white, black)
+            for white, black in self._pairs.get(current.pk, {}).values()
+            if white in seeds or black in seeds
+        ]
+
+    def given_rows(self, current: RatingPeriod, players: set[int]) -> set[int]:
+        """The players of ``players`` (given) with a row stored in the period; each player's
+        rows are looked up once, for this period and every later one."""
+        new = players - self._given
+        if new:
+            rows = RatingChange.objects.filter(
+                storage.among(new, "player_id"),
+                period_id__in=self._from(current),
+                rating_list=self.rating_list,
+            )
+            for pid, period_id in bulk.fetch_rows(
+                rows.order_by().values_list("player_id", "period_id")
+            ):
+                self._rows_at.setdefault(period_id, set()).add(pid)
+            self._given |= new
+        return self._rows_at.get(current.pk, set()) & players
+
+    def entry(self, players: set[int]) -> dict[int, engine.PlayerState]:
+        """The players' entry states on the list, each read once in the run."""
+        missing = players - self._entry.keys()
+        if missing:
+            self._entry.update(load_players(self.rating_list, Q(storage.among(missing, "id")))[0])
+        return {pid: self._entry[pid] for pid in players if pid in self._entry}
+
+    def period_states(
+        self, current: RatingPeriod, players: set[int], wanted: set[int]
+    ) -> tuple[dict[int, engine.PlayerState], dict[int, Row]]:
+        """The players' states opening the period (their latest row before it, the run's own
+        rows first, else their entry data) and the rows stored in it of those of ``wanted``
+        (``comparable`` form), in one query on PostgreSQL."""
+        if not players:
+            return {}, {}
+        entry, latest, stored = self._read(current, players, wanted)
+        states: dict[int, engine.PlayerState] = {}
+        for pid, born in entry.items():
+            own, last = self.rows.carried.get(pid), latest.get(pid)
+            if own is not None and (last is None or own[0] >= self.starts[last[0]]):
+                row = own[1]
+                states[pid] = state_of([row[i] for i in STATE], born.birth_year)
+            elif last is not None:
+                states[pid] = state_of(last[1:], born.birth_year)
+            else:
+                states[pid] = born
+        return states, {pid: comparable(row) for pid, row in stored.items()}
+
+    def _read(
+        self, current: RatingPeriod, players: set[int], wanted: set[int]
+    ) -> tuple[dict[int, engine.PlayerState], dict[int, Row], dict[int, Row]]:
+        """The players' entry states; their latest rows before ``current`` (the period's id,
+        then the state's columns, ``STATE``); the rows stored in it of ``wanted``."""
+        # The row's columns (their fields' names are their columns' names).
+        names = [f"{c}_id" if c in ("player", "period") else c for c in ROW_COLUMNS]
+        state = [names[i] for i in STATE]
+        rows = RatingChange.objects.filter(rating_list=self.rating_list)
+        if connection.vendor != "postgresql":
+            entry, _ = load_players(self.rating_list, Q(storage.among(players, "id")))
+            before = latest_changes(before=current.start, rating_list=self.rating_list)
+            before = before.filter(storage.among(players, "player_id"))
+            latest = {
+                row[0]: row[1:]
+                for row in bulk.fetch_rows(before.values_list("player_id", "period_id", *state))
+            }
+            here = rows.filter(storage.among(wanted, "player_id"), period=current)
+            stored = {row[0]: row for row in bulk.fetch_rows(here.order_by().values_list(*names))}
+            return entry, latest, stored
+        quote = connection.ops.quote_name
+        changes = quote(RatingChange._meta.db_table)
+        # A player's latest row, and their row of the period, through their own index (player,
+        # list, period), a probe each (laterals, each with a LIMIT that keeps PostgreSQL
+        # from making it a join: planned over the period's rows, 100 ms):
+        # with ``ascending`` (``storage.periods_ascend``) by the periods' ids, else starts.
+        join, bound = "", "o.period_id < %s ORDER BY o.period_id DESC"
+        at: int | date = current.pk
+        if not self.ascending:
+            join = f"JOIN {quote(RatingPeriod._meta.db_table)} p ON p.id = o.period_id"
+            bound, at = "p.start < %s ORDER BY p.start DESC", current.start
+        entry_columns = ", ".join(
+            f"pl.{quote(name)}" for name in (*LIST_FIELDS[self.rating_list].entry, "birth_year")
+        )  # fmt: skip
+        sql = f"""
+            SELECT w.id, {entry_columns},
+                   o.period_id, {", ".join(f"o.{quote(c)}" for c in state)},
+                   {", ".join(f"s.{quote(c)}" for c in names)}
+            FROM unnest(%s::bigint[]) AS w(id)
+            JOIN {quote(Player._meta.db_table)} pl ON pl.id = w.id
+            LEFT JOIN LATERAL (
+                SELECT o.* FROM {changes} o {join}
+                WHERE o.player_id = w.id AND o.rating_list = %s AND {bound} LIMIT 1
+            ) o ON TRUE
+            LEFT JOIN LATERAL (
+                SELECT s.* FROM {changes} s WHERE s.player_id = w.id AND s.rating_list = %s
+                    AND s.period_id = %s AND w.id = ANY(%s) LIMIT 1
+            ) s ON TRUE"""
+        params = [sorted(players), self.rating_list, at, self.rating_list, current.pk,
+                  sorted(wanted)]  # fmt: skip
+        entry, latest, stored = {}, {}, {}
+        width = 1 + len(state)
+        for pid, rating, games, peak, born, *row in bulk.fetch_rows_sql(sql, params):
+            entry[pid] = entry_state(rating, games, peak, born)
+            if row[0] is not None:
+                latest[pid] = tuple(row[:width])
+            if row[width] is not None:
+                stored[pid] = tuple(row[width:])
+        return entry, latest, stored
+
+    def standard_entry(self, players: Iterable[int]) -> dict[int, int | None]:
+        """The players' standard entry ratings, each read once in the run."""
+        wanted = set(players)
+        missing = wanted - self._standard_entry.keys()
+        if missing:
+            field = LIST_FIELDS[RatingList.STANDARD].entry[0]
+            rows = Player.objects.filter(storage.among(missing, "id")).values_list("pk", field)
+            self._standard_entry.update(rows)
+        return {pid: self._standard_entry.get(pid) for pid in wanted}
+
+    def standard(self, current: RatingPeriod) -> engine.StandardRatings:
+        """R&B 7.2.1's reading of the standard list for a period: the list opening it from
+        each player's standard rows, read once in the run (the standard list does not move
+        while a rapid or blitz list is rated); an earlier tournament's list as
+        ``ratings_in_force`` reads it."""
+
+        def read(day: int, players: list[int]) -> dict[int, int | None]:
+            if day != engine.OPENING:
+                return ratings_in_force(date.fromordinal(day), players, RatingList.STANDARD)
+            found = self.standard_entry(players)
+            missing = found.keys() - self._standard_rows.keys()
+            if missing:
+                rows = RatingChange.objects.filter(
+                    storage.among(missing, "player_id"), rating_list=RatingList.STANDARD
+                ).values_list("player_id", "period__start", "period__end", "rating_after")
+                for pid in missing:
+                    self._standard_rows[pid] = []
+                for pid, start, end, rating in bulk.fetch_rows(rows.order_by()):
+                    self._standard_rows[pid].append((bulk.as_date(start), bulk.as_date(end),
+                                                     rating))  # fmt: skip
+            for pid in found:
+                # The list in force: the latest row of a period ended before the day.
+                ended = [(s, r) for s, e, r in self._standard_rows[pid] if e < current.start]
+                if ended:
+                    found[pid] = max(ended, key=lambda row: row[0])[1]
+            fixes = self.standard_fixes.get(current.pk, {})
+            found.update((pid, rating) for pid, rating in fixes.items() if pid in found)
+            return found
+
+        return read
+
+
+def state_of(row: Sequence[Any], birth_year: int | None) -> engine.PlayerState:
+    """The state a row leaves a player in, as the next list shows it: the row's ``STATE``
+    columns, as the driver or ``comparable`` gives them."""
+    status, rating, games, peak, last, first_event, pool = row
+    if status != Status.UNRATED:  # only an unrated player keeps a pool
+        pool = ()
+    else:
+        pool = pool_from_json(json.loads(pool) if isinstance(pool, str) else pool)
+    return engine.PlayerState(
+        rating=rating,
+        rated_games=games,
+        peak_rating=peak,
+        birth_year=birth_year,
+        last_rated_on=bulk.as_date(last),
+        pool=pool,
+        first_event=first_event or None,
+    )
+
+
+class RunRows:
+    """The rows a run has rewritten, written at its end (``flush``); ``carried`` lays each
+    player's latest of them over the database's rows while the run reads on."""
+
+    def __init__(self, rating_list: str, starts: dict[int, date]) -> None:
+        self.rating_list = rating_list
+        self.starts = starts
+        self.carried: dict[int, tuple[date, Row]] = {}
+        self._pending: list[Row] = []
+        self._replaced: list[tuple[int, int]] = []
+
+    def replace(self, period: RatingPeriod, rows: Sequence[Row], replaced: Iterable[int]) -> None:
+        """Keep ``rows`` (``comparable`` form) of ``period`` for the end, where the stored rows
+        of the players ``replaced`` go first."""
+        for row in rows:
+            self.carried[row[0]] = (period.start, row)
+            self._pending.append(stored_form(row))
+        self._replaced += [(pid, period.pk) for pid in replaced]
+
+    def flush(self) -> None:
+        """Write what is kept: the replaced rows deleted, the new ones inserted."""
+        if self._replaced:
+            _delete_rows(self.rating_list, self._replaced)
+            self._replaced = []
+        if self._pending:
+            bulk.insert_rows(RatingChange, ROW_COLUMNS, self._pending)
+            self._pending = []
+
+
+def _delete_rows(rating_list: str, rows: list[tuple[int, int]]) -> None:
+    """Delete the rows of a list of these (player, period) pairs, quietly
+    (``storage.delete_quietly``)."""
+    if connection.vendor == "postgresql":
+        quote = connection.ops.quote_name
+        sql = f"""DELETE FROM {quote(RatingChange._meta.db_table)} WHERE rating_list = %s
+                  AND (player_id, period_id) IN
+                      (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"""
+        players, periods = zip(*rows, strict=True)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [rating_list, list(players), list(periods)])
+        versions.bump_on_commit()
+        return
+    by_period: dict[int, set[int]] = {}
+    for pid, period_id in rows:
+        by_period.setdefault(period_id, set()).add(pid)
+    for period_id, players_of in by_period.items():
+        storage.delete_quietly(
+            RatingChange.objects.filter(
+                storage.among(players_of, "player_id"), period_id=period_id, rating_list=rating_list
+            )
+        )
