@@ -51,7 +51,8 @@ def recompute_players(
     period leaves in a different state. A player is rated again in a period if given, changed,
     or an opponent of a changed player there; one whose state comes out as stored stops there.
     ``seeded``: what changed of the given players is their standard rating (R&B 7.2.1), which
-    their state on this list does not show, so they count as changed in every period.
+    their state on this list does not show, so they count as changed in every period that
+    opens with them unrated (seeded from it), or that rates a tournament started earlier.
     ``later``: players given from the first period starting on or after a day only (what
     changed of them reaches this list only then: their first game on it). ``reach``: players
     whose state may differ from the stored one from the first period starting on or after a
@@ -67,6 +68,9 @@ def recompute_players(
         key=lambda item: item[1],
     )  # fmt: skip
     changed, reached = set(players), set(players)
+    # Of the players given in a seeded run, those the standard list may reach: unrated on the
+    # opening list, as far as the run knows (all, until a period of theirs leaves them rated).
+    seeding = set(players) if seeded else None
     reads = RunReads(periods, rating_list)
     # Who had changed on each opening list (period start, players): a tournament that started
     # in an earlier period is rated with the list in force then (FIDE.md 10.1).
@@ -76,14 +80,20 @@ def recompute_players(
             pid, _, given = waiting.pop(0)
             if given:
                 players.add(pid)
+                if seeding is not None:
+                    seeding.add(pid)
             changed.add(pid)
             reached.add(pid)
-        if seeded:
-            changed |= players
+        active = players
+        if seeding is not None:
+            active = players if current.pk in reads.earlier else players & seeding
+            changed |= active
         history.append((current.start, frozenset(changed)))
         following = periods[index + 1].end if index + 1 < len(periods) else None
         due = engine.adjustments_due(rules(rating_list), current.end, following)
-        rows, rated = _rate_reached(current, players, changed, reads, summary.lines, history, due)
+        rows, rated = _rate_reached(
+            current, active, changed, reads, summary.lines, history, due, seeding
+        )
         summary.rows += rows
         reached |= rated
     reads.rows.flush()
@@ -101,11 +111,13 @@ def _rate_reached(
     lines: list[LineMove],
     history: list[tuple[date, frozenset[int]]],
     due: tuple[eras.RatingAdjustment, ...] = (),
+    seeding: set[int] | None = None,
 ) -> tuple[int, set[int]]:
     """Rate one period of a list for the players reached; return rows written and players
     rated, and add to ``lines`` each line whose rating or change moved. ``due``: the one-off
     adjustments made to the list closing it, made again for every player whose closing state
-    may have moved."""
+    may have moved. ``seeding``: the given players of a seeded run unrated on the opening
+    list, as far as the run knows; updated with those rated here."""
     rating_list = reads.rating_list
     seeds = players | changed
     redo: set[int] = set()
@@ -125,6 +137,12 @@ def _rate_reached(
         reads.rows.flush()  # the adjustments read the list as stored
         redo |= _adjust(current, due, rated, others, reads)
     new = {pid: comparable(change_row(pid, current, r, rating_list)) for pid, r in rated.items()}
+    if seeding is not None:
+        for pid, result in rated.items():
+            if result.state.rating is None:
+                seeding.add(pid)
+            else:
+                seeding.discard(pid)
     for pid, row in new.items():
         before = old.get(pid)
         if before is not None and [before[i] for i in STATE] == [row[i] for i in STATE]:

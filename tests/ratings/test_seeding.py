@@ -131,3 +131,41 @@ def test_a_standard_correction_rates_the_seeded_blitz_player_again():
     )
     assert rows == {seeded.pk: 1805, opponent.pk: 1692}
     assert Player.objects.get(pk=opponent.pk).blitz_rating == 1692
+
+
+@pytest.mark.django_db
+def test_a_player_fallen_below_the_blitz_floor_is_seeded_again_from_the_corrected_standard():
+    """February: the player's blitz 1405 loses to a 1405 (PD .5, dR -.5, K 20, -10), 1395: below
+    the floor, unrated again on blitz; their state comes out as stored whatever the standard list
+    says. March: unrated on the opening list, they are seeded from the standard list opening
+    March, which the correction of January's standard game moves from 1460 to 1440: March is
+    rated again though nothing of February moved."""
+    seeded = PlayerFactory(
+        entry_rating=1450, entry_rated_games=40, blitz_entry_rating=1405,
+        blitz_entry_rated_games=40, birth_year=1970,
+    )  # fmt: skip
+    rival = PlayerFactory(entry_rating=1450, entry_rated_games=40, birth_year=1970)
+    equal = PlayerFactory(blitz_entry_rating=1405, blitz_entry_rated_games=40, birth_year=1970)
+    strong = PlayerFactory(blitz_entry_rating=1700, blitz_entry_rated_games=40, birth_year=1970)
+    Game.objects.bulk_create([
+        blitz_game(seeded, rival, date(2026, 1, 5), rating_list="standard"),
+        blitz_game(seeded, equal, date(2026, 2, 5), result="0-1"),
+        blitz_game(seeded, strong, date(2026, 3, 5), result="1/2-1/2"),
+    ])  # fmt: skip
+    recompute_lists(None, rating_lists=["standard", "blitz"])
+    february = RatingChange.objects.get(player=seeded, rating_list="blitz", period__label="2026-02")
+    assert (february.status, february.rating_after) == ("below_floor", None)
+    march = RatingChange.objects.filter(player=seeded, rating_list="blitz", period__label="2026-03")
+    assert march.get().rating_before == 1460
+
+    Game.objects.filter(rating_list="standard").update(result="0-1")
+    recompute_from(RatingPeriod.objects.get(label="2026-01"), players={seeded.pk})
+
+    assert march.get().rating_before == 1440
+    incremental = sorted(RatingChange.objects.values_list(
+        "player_id", "period_id", "rating_list", "rating_before", "change", "rating_after"
+    ))  # fmt: skip
+    recompute_lists(None, rating_lists=["standard", "blitz"])
+    assert sorted(RatingChange.objects.values_list(
+        "player_id", "period_id", "rating_list", "rating_before", "change", "rating_after"
+    )) == incremental  # fmt: skip
