@@ -263,9 +263,9 @@ def _rate_some(
         reads.rows.flush()  # the lists in force at earlier starts are read as stored
     results = engine.rate_period(
         span, states, columns, rules(rating_list), earlier_ratings(columns, rating_list),
-        reads.standard(current) if rating_list in eras.RAPID_BLITZ_LISTS else None,
+        reads.standard(current) if rating_list in eras.RAPID_BLITZ_LISTS else None, redo,
     )  # fmt: skip
-    return {pid: result for pid, result in results.items() if pid in redo}, old
+    return results, old
 
 
 def _earlier(current: RatingPeriod, start: date | str | None) -> date | None:

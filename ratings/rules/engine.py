@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -265,8 +266,10 @@ def rate_period(
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
     earlier: Earlier | None = None,
     standard: StandardRatings | None = None,
+    only: AbstractSet[int] | None = None,
 ) -> dict[int, PlayerPeriod]:
-    """Rate a period; return a result for every player who has a game in it.
+    """Rate a period; return a result for every player who has a game in it (of ``only``, when
+    given: an incremental recompute rates a few players among everyone they met).
 
     ``games`` are (white id, black id, result, date, event name[, the tournament's start when
     before the period]), or the same as ``GameColumns``; ``states`` must hold every player of
@@ -281,12 +284,14 @@ def rate_period(
     found = rate_period_columns(period, states, games, rules, earlier, standard)
     if found is None:
         return {}
-    results: list[PlayerPeriod | None] = [None] * len(found.ids)
-    for k, result in zip(found.at.tolist(), rated_results(found.rated), strict=True):
-        results[k] = result
+    ids, at = found.ids, found.at.tolist()
+    rows = None if only is None else [j for j, k in enumerate(at) if ids[k] in only]
+    picked = at if rows is None else [at[j] for j in rows]
+    results = dict(zip(picked, rated_results(found.rated, rows), strict=True))
     for k, result in found.unrated.items():
-        results[k] = result
-    return dict(zip(found.ids, results, strict=True))  # type: ignore[arg-type]
+        if only is None or ids[k] in only:
+            results[k] = result
+    return {ids[k]: results[k] for k in sorted(results)}
 
 
 class RatedColumns(NamedTuple):
@@ -769,21 +774,26 @@ def _k_factors(
     )  # fmt: skip
 
 
-def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
-    """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order."""
+def rated_results(rated: RatedColumns, rows: Sequence[int] | None = None) -> list[PlayerPeriod]:
+    """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order (of the
+    positions ``rows`` only, when given)."""
     days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
     opening = rated.opening
+    columns = zip(
+        rated.k.tolist(), rated.k_reason,
+        zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(), strict=True),
+        zip(rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
+            rated.after.tolist(), strict=True),
+        rated.peak.tolist(), rated.last.tolist(), rated.performance, strict=True,
+    )  # fmt: skip
+    chosen = enumerate(columns)
+    if rows is not None:
+        values = list(columns)
+        chosen = ((i, values[i]) for i in rows)  # type: ignore[assignment]
     return [
         _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
                       days.get(day), rp, rated.floor)
-        for i, (k, reason, sums, changed, peak, day, rp) in enumerate(zip(
-            rated.k.tolist(), rated.k_reason,
-            zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(),
-                strict=True),
-            zip(rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
-                rated.after.tolist(), strict=True),
-            rated.peak.tolist(), rated.last.tolist(), rated.performance, strict=True,
-        ))
+        for i, (k, reason, sums, changed, peak, day, rp) in chosen
     ]  # fmt: skip
 
 

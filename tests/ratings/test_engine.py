@@ -156,3 +156,16 @@ def test_the_order_of_games_inside_a_period_does_not_matter(games, rng):
     shuffled = list(games)
     rng.shuffle(shuffled)
     assert rate_period(FEB, states, games) == rate_period(FEB, states, shuffled)
+
+
+@settings(max_examples=100, deadline=None)
+@given(games_strategy, st.sets(st.integers(1, 7)))
+def test_the_results_of_some_players_are_theirs_of_the_whole_period(games, only):
+    """An incremental recompute asks for the players it rates again among everyone they met."""
+    unrated = PlayerState(rating=None)
+    states = {1: rated(1500), 2: rated(1900, games=10), 3: unrated, 4: rated(2450),
+              5: unrated, 6: rated(1420, birth_year=2012)}  # fmt: skip
+    everyone = rate_period(FEB, states, games)
+    some = rate_period(FEB, states, games, only=only)
+    assert some == {pid: result for pid, result in everyone.items() if pid in only}
+    assert list(some) == sorted(some)
