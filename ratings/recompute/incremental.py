@@ -9,7 +9,7 @@ import bisect
 from collections.abc import Iterable, Mapping
 from datetime import date
 
-from ladder.records import Game, RatingList, RatingPeriod
+from ladder.records import RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import bulk, storage
 from ratings.recompute.reached import RunReads
@@ -238,22 +238,12 @@ def _rate_some(
     opening states; return their results, and the rows stored in the period of ``redo`` and
     ``also``."""
     rating_list = reads.rating_list
-    rows = []
-    if redo:
-        games = Game.objects.filter(
-            storage.among(redo, "white_id", "black_id"), period=current, rating_list=rating_list
-        )
-        rows = [
-            (w, b, result, bulk.as_date(day), event, _earlier(current, start))
-            for w, b, result, day, event, start in bulk.fetch_rows(
-                games.order_by().values_list(
-                    "white_id", "black_id", "result", "date", "event", "tournament__start"
-                )
-            )
-        ]
-    everyone = {w for w, *_ in rows} | {b for _, b, *_ in rows}
     wanted = redo | also
-    opening, old = reads.period_states(current, everyone | wanted, wanted)
+    games, opening, old = reads.period(current, redo, wanted)
+    rows = [
+        (w, b, result, bulk.as_date(day), event, _earlier(current, start))
+        for w, b, result, day, event, start in games
+    ]
     if not rows:
         return {}, old
     states = corrected(opening, reads.fixes.get(current.pk, {}))

@@ -23,7 +23,15 @@ from typing import Any
 from django.db import connection
 from django.db.models import F, Q
 
-from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, versions
+from ladder.records import (
+    LIST_FIELDS,
+    Game,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Tournament,
+    versions,
+)
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk, storage
 from ratings.recompute.rows import ROW_COLUMNS, STATE, Row, comparable, stored_form
@@ -122,15 +130,17 @@ class RunReads:
             self._entry.update(load_players(self.rating_list, Q(storage.among(missing, "id")))[0])
         return {pid: self._entry[pid] for pid in players if pid in self._entry}
 
-    def period_states(
-        self, current: RatingPeriod, players: set[int], wanted: set[int]
-    ) -> tuple[dict[int, engine.PlayerState], dict[int, Row]]:
-        """The players' states opening the period (their latest row before it, the run's own
-        rows first, else their entry data) and the rows stored in it of those of ``wanted``
-        (``comparable`` form), in one query on PostgreSQL."""
-        if not players:
-            return {}, {}
-        entry, latest, stored = self._read(current, players, wanted)
+    def period(
+        self, current: RatingPeriod, redo: set[int], wanted: set[int]
+    ) -> tuple[list[Row], dict[int, engine.PlayerState], dict[int, Row]]:
+        """The games of the period of the players of ``redo`` (White, Black, result, date,
+        event, the tournament's start); the states of everyone in them and of ``wanted`` opening
+        it (their latest row before it, the run's own rows first, else their entry data); and
+        the rows stored in it of ``wanted`` (``comparable`` form). One round trip on
+        PostgreSQL."""
+        if not redo and not wanted:
+            return [], {}, {}
+        games, entry, latest, stored = self._read(current, redo, wanted)
         states: dict[int, engine.PlayerState] = {}
         for pid, born in entry.items():
             own, last = self.rows.carried.get(pid), latest.get(pid)
@@ -141,30 +151,29 @@ class RunReads:
                 states[pid] = state_of(last[1:], born.birth_year)
             else:
                 states[pid] = born
-        return states, {pid: comparable(row) for pid, row in stored.items()}
+        return games, states, {pid: comparable(row) for pid, row in stored.items()}
 
     def _read(
-        self, current: RatingPeriod, players: set[int], wanted: set[int]
-    ) -> tuple[dict[int, engine.PlayerState], dict[int, Row], dict[int, Row]]:
-        """The players' entry states; their latest rows before ``current`` (the period's id,
-        then the state's columns, ``STATE``); the rows stored in it of ``wanted``."""
+        self, current: RatingPeriod, redo: set[int], wanted: set[int]
+    ) -> tuple[list[Row], dict[int, engine.PlayerState], dict[int, Row], dict[int, Row]]:
+        """``period``'s games; the entry states of everyone in them and of ``wanted``, their
+        latest rows before ``current`` (the period's id, then the state's columns, ``STATE``);
+        the rows stored in it of ``wanted``."""
         # The row's columns (their fields' names are their columns' names).
         names = [f"{c}_id" if c in ("player", "period") else c for c in ROW_COLUMNS]
         state = [names[i] for i in STATE]
-        rows = RatingChange.objects.filter(rating_list=self.rating_list)
         if connection.vendor != "postgresql":
-            entry, _ = load_players(self.rating_list, Q(storage.among(players, "id")))
-            before = latest_changes(before=current.start, rating_list=self.rating_list)
-            before = before.filter(storage.among(players, "player_id"))
-            latest = {
-                row[0]: row[1:]
-                for row in bulk.fetch_rows(before.values_list("player_id", "period_id", *state))
-            }
-            here = rows.filter(storage.among(wanted, "player_id"), period=current)
-            stored = {row[0]: row for row in bulk.fetch_rows(here.order_by().values_list(*names))}
-            return entry, latest, stored
+            return self._read_elsewhere(current, redo, wanted, names, state)
         quote = connection.ops.quote_name
         changes = quote(RatingChange._meta.db_table)
+        games_sql = f"""
+            SELECT g.white_id, g.black_id, g.result, g.date, g.event, t.start
+            FROM {quote(Game._meta.db_table)} g
+            LEFT JOIN {quote(Tournament._meta.db_table)} t ON t.id = g.tournament_id
+            WHERE g.period_id = %s AND g.rating_list = %s
+                AND (g.white_id = ANY(%s::bigint[]) OR g.black_id = ANY(%s::bigint[]))"""
+        redo_ids = sorted(redo)
+        games_params = [current.pk, self.rating_list, redo_ids, redo_ids]
         # A player's latest row, and their row of the period, through their own index (player,
         # list, period), a probe each (laterals, each with a LIMIT that keeps PostgreSQL
         # from making it a join: planned over the period's rows, 100 ms):
@@ -177,11 +186,16 @@ class RunReads:
         entry_columns = ", ".join(
             f"pl.{quote(name)}" for name in (*LIST_FIELDS[self.rating_list].entry, "birth_year")
         )  # fmt: skip
-        sql = f"""
+        # The same games again, as the players to read: a second statement of the same round
+        # trip (its rows are what the first one's are, read on the server).
+        states_sql = f"""
+            WITH g AS MATERIALIZED ({games_sql}),
+                 w(id) AS (SELECT white_id FROM g UNION SELECT black_id FROM g
+                           UNION SELECT unnest(%s::bigint[]))
             SELECT w.id, {entry_columns},
                    o.period_id, {", ".join(f"o.{quote(c)}" for c in state)},
                    {", ".join(f"s.{quote(c)}" for c in names)}
-            FROM unnest(%s::bigint[]) AS w(id)
+            FROM w
             JOIN {quote(Player._meta.db_table)} pl ON pl.id = w.id
             LEFT JOIN LATERAL (
                 SELECT o.* FROM {changes} o {join}
@@ -189,19 +203,62 @@ class RunReads:
             ) o ON TRUE
             LEFT JOIN LATERAL (
                 SELECT s.* FROM {changes} s WHERE s.player_id = w.id AND s.rating_list = %s
-                    AND s.period_id = %s AND w.id = ANY(%s) LIMIT 1
+                    AND s.period_id = %s AND w.id = ANY(%s::bigint[]) LIMIT 1
             ) s ON TRUE"""
-        params = [sorted(players), self.rating_list, at, self.rating_list, current.pk,
-                  sorted(wanted)]  # fmt: skip
+        wanted_ids = sorted(wanted)
+        params: list[Any] = [*games_params, *games_params, wanted_ids, self.rating_list, at,
+                  self.rating_list, current.pk, wanted_ids]  # fmt: skip
+        with connection.cursor() as cursor:
+            # Two statements in one round trip (Django's cursors bind on the client).
+            cursor.execute(f"{games_sql};{states_sql}", params)
+            games = cursor.fetchall()
+            cursor.nextset()
+            found = cursor.fetchall()
         entry, latest, stored = {}, {}, {}
         width = 1 + len(state)
-        for pid, rating, games, peak, born, *row in bulk.fetch_rows_sql(sql, params):
-            entry[pid] = entry_state(rating, games, peak, born)
+        for pid, rating, played, peak, born, *row in found:
+            entry[pid] = entry_state(rating, played, peak, born)
             if row[0] is not None:
                 latest[pid] = tuple(row[:width])
             if row[width] is not None:
                 stored[pid] = tuple(row[width:])
-        return entry, latest, stored
+        return games, entry, latest, stored
+
+    def _read_elsewhere(
+        self,
+        current: RatingPeriod,
+        redo: set[int],
+        wanted: set[int],
+        names: list[str],
+        state: list[str],
+    ) -> tuple[list[Row], dict[int, engine.PlayerState], dict[int, Row], dict[int, Row]]:
+        """``_read`` on SQLite: the games, then the players' entry data, latest rows and
+        stored rows, a query each."""
+        games: list[Row] = []
+        if redo:
+            selected = Game.objects.filter(
+                storage.among(redo, "white_id", "black_id"),
+                period=current,
+                rating_list=self.rating_list,
+            ).order_by()
+            games = list(bulk.fetch_rows(selected.values_list(
+                "white_id", "black_id", "result", "date", "event", "tournament__start"
+            )))  # fmt: skip
+        players = {w for w, *_ in games} | {b for _, b, *_ in games} | wanted
+        if not players:
+            return games, {}, {}, {}
+        entry, _ = load_players(self.rating_list, Q(storage.among(players, "id")))
+        before = latest_changes(before=current.start, rating_list=self.rating_list)
+        before = before.filter(storage.among(players, "player_id"))
+        latest = {
+            row[0]: row[1:]
+            for row in bulk.fetch_rows(before.values_list("player_id", "period_id", *state))
+        }
+        here = RatingChange.objects.filter(
+            storage.among(wanted, "player_id"), rating_list=self.rating_list, period=current
+        )
+        stored = {row[0]: row for row in bulk.fetch_rows(here.order_by().values_list(*names))}
+        return games, entry, latest, stored
 
     def standard_entry(self, players: Iterable[int]) -> dict[int, int | None]:
         """The players' standard entry ratings, each read once in the run."""

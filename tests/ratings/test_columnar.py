@@ -61,7 +61,7 @@ def test_rated_columns_store_what_the_rows_of_the_results_store():
         for pid, result in zip(rated.ids, engine.rated_results(rated), strict=True)
     }
     reads = reached.RunReads([period], "standard")
-    assert reads.period_states(period, set(rated.ids), set(rated.ids))[1] == expected
+    assert reads.period(period, set(), set(rated.ids))[2] == expected
     assert expected[players[0].pk][rows.ROW_COLUMNS.index("first_event")] == AWKWARD
     assert expected[players[1].pk][rows.ROW_COLUMNS.index("status")] == "below_floor"
 
