@@ -21,7 +21,7 @@ from datetime import date
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Q
+from django.db.models import F, FilteredRelation, Q
 
 from ladder.records import (
     LIST_FIELDS,
@@ -260,16 +260,6 @@ class RunReads:
         stored = {row[0]: row for row in bulk.fetch_rows(here.order_by().values_list(*names))}
         return games, entry, latest, stored
 
-    def standard_entry(self, players: Iterable[int]) -> dict[int, int | None]:
-        """The players' standard entry ratings, each read once in the run."""
-        wanted = set(players)
-        missing = wanted - self._standard_entry.keys()
-        if missing:
-            field = LIST_FIELDS[RatingList.STANDARD].entry[0]
-            rows = Player.objects.filter(storage.among(missing, "id")).values_list("pk", field)
-            self._standard_entry.update(rows)
-        return {pid: self._standard_entry.get(pid) for pid in wanted}
-
     def standard(self, current: RatingPeriod) -> engine.StandardRatings:
         """R&B 7.2.1's reading of the standard list for a period: the list opening it from
         each player's standard rows, read once in the run (the standard list does not move
@@ -279,20 +269,33 @@ class RunReads:
         def read(day: int, players: list[int]) -> dict[int, int | None]:
             if day != engine.OPENING:
                 return ratings_in_force(date.fromordinal(day), players, RatingList.STANDARD)
-            found = self.standard_entry(players)
-            missing = found.keys() - self._standard_rows.keys()
+            missing = set(players) - self._standard_rows.keys()
             if missing:
-                rows = RatingChange.objects.filter(
-                    storage.among(missing, "player_id"), rating_list=RatingList.STANDARD
-                ).values_list("player_id", "period__start", "period__end", "rating_after")
-                for pid in missing:
-                    self._standard_rows[pid] = []
-                for pid, start, end, rating in bulk.fetch_rows(rows.order_by()):
-                    self._standard_rows[pid].append((bulk.as_date(start), bulk.as_date(end),
-                                                     rating))  # fmt: skip
+                # Each player's standard entry rating and standard rows (start, end, rating).
+                field = LIST_FIELDS[RatingList.STANDARD].entry[0]
+                players_id = f"{connection.ops.quote_name(Player._meta.db_table)}.id"
+                rows = (
+                    Player.objects.filter(storage.among(missing, players_id))
+                    .annotate(
+                        standard=FilteredRelation(
+                            "rating_changes",
+                            condition=Q(rating_changes__rating_list=RatingList.STANDARD),
+                        )
+                    )
+                    .order_by()
+                    .values_list("pk", field, "standard__period__start", "standard__period__end",
+                                 "standard__rating_after")
+                )  # fmt: skip
+                for pid, entry, start, end, rating in bulk.fetch_rows(rows):
+                    self._standard_entry[pid] = entry
+                    held = self._standard_rows.setdefault(pid, [])
+                    if start is not None:
+                        held.append((bulk.as_date(start), bulk.as_date(end), rating))
+            found = {pid: self._standard_entry.get(pid) for pid in players}
             for pid in found:
                 # The list in force: the latest row of a period ended before the day.
-                ended = [(s, r) for s, e, r in self._standard_rows[pid] if e < current.start]
+                held = self._standard_rows.get(pid, [])
+                ended = [(start, rating) for start, end, rating in held if end < current.start]
                 if ended:
                     found[pid] = max(ended, key=lambda row: row[0])[1]
             fixes = self.standard_fixes.get(current.pk, {})
