@@ -28,6 +28,7 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
 )
+from ladder.records.compiled import Compiled
 from ratings.models import RatingChange, Status
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
 from ratings.rules import engine, eras, fide
@@ -218,15 +219,18 @@ def player_history(
 
 def current_year() -> int:
     """The calendar year of the period that is being rated now (the latest open one)."""
-    start = next(iter(_latest_open_start().all()), None)
-    return start.year if start else timezone.localdate().year
+    found = _LATEST_OPEN_START.rows()
+    return found[0][0].year if found else timezone.localdate().year
 
 
-@functools.cache
-def _latest_open_start() -> QuerySet[RatingPeriod, date]:
-    """``current_year``'s query, built once per process (every player's read asks it)."""
-    open_periods = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start")
-    return open_periods.values_list("start", flat=True)[:1]
+# ``current_year``'s query, compiled once per process (every player's read asks it).
+_LATEST_OPEN_START = Compiled(
+    lambda: (
+        RatingPeriod.objects.filter(status=PeriodStatus.OPEN)
+        .order_by("-start")
+        .values_list("start")[:1]
+    )
+)
 
 
 def current_k(

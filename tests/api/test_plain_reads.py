@@ -5,7 +5,9 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
@@ -13,6 +15,7 @@ from rest_framework.test import APIClient
 from ladder.api import plain_reads
 from ladder.api import serializers as s
 from ladder.records import FideListEntry, Player, RatingPeriod
+from ladder.records.compiled import Compiled
 from ladder.writes import actions
 from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
@@ -91,3 +94,46 @@ def test_a_detail_builds_no_filter_form_but_still_refuses_a_bad_filter(club):
     assert client.get(f"/api/v1/players/{hero.pk}/?rating_min=abc").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?list=bullet").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?search=nobody").status_code == 404
+
+
+@pytest.fixture
+def orm_only(monkeypatch):
+    """Every read compiled once (``ladder.records.compiled``) run by its QuerySet instead."""
+
+    def as_the_orm():
+        monkeypatch.setattr(Compiled, "_run", lambda self, values: None)
+
+    return as_the_orm
+
+
+def answers(paths: list[str]) -> list[tuple[int, bytes, dict[str, str], int]]:
+    """Each path's status, body, headers (but the date) and count of queries, anonymously."""
+    found = []
+    for path in paths:
+        client = APIClient()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(path, HTTP_ACCEPT_LANGUAGE="de")
+        headers = {k: v for k, v in response.headers.items() if k.lower() != "date"}
+        found.append((response.status_code, response.content, headers, len(queries)))
+    return found
+
+
+def test_reads_compiled_once_answer_as_the_orm(club, orm_only):
+    """Byte for byte, header for header, query for query: every player (rated, unrated, on
+    FIDE's list, merged), a missing one, an id that is no number, and a filter asked of a
+    detail (which the compiled lookup leaves to DRF)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        actions.merge_players(keep=club[1].pk, other=club[2].pk, reason="One person")
+    paths = ["/api/v1/players/99999999/", "/api/v1/players/abc/", "/api/v1/players/0/"]
+    for player in club:
+        paths += [
+            f"/api/v1/players/{player.pk}/",
+            f"/api/v1/players/{player.pk}/?ordering=name",
+            f"/api/v1/players/{player.pk}/?search=nobody",
+            f"/api/v1/players/{player.pk}/history/",
+            f"/api/v1/players/{player.pk}/history/?list=rapid",
+        ]
+    compiled = answers(paths)
+    assert {status for status, *_ in compiled} == {200, 301, 404}
+    orm_only()
+    assert compiled == answers(paths)
