@@ -55,7 +55,7 @@ from ladder.records import (
     RatingPeriod,
     default_list,
 )
-from ladder.records.compiled import Compiled
+from ladder.records.compiled import Compiled, CompiledPages
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import history_reads, publication, runs, selectors
@@ -132,6 +132,16 @@ _PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
 # A player read by its id, as ``get_object`` asks it (``QuerySet.get``: unordered, at most 21
 # rows), compiled once per process: a player's detail and history read it on every request.
 _PLAYER = Compiled(lambda pk: Player.objects.filter(pk=pk).order_by()[:MAX_GET_RESULTS])
+
+
+# A list asked with nothing but these (no filter) reads its pages by SQL compiled once.
+_PLAIN_LIST = {"ordering", "page"}
+
+
+@functools.lru_cache(maxsize=32)
+def _player_pages(ordering: tuple[str, ...]) -> CompiledPages:
+    """The players' list in one ordering (as ``ListOrderingFilter`` gives it)."""
+    return CompiledPages(lambda: Player.objects.current().order_by(*ordering))
 
 
 class CompiledPlayerLookupMixin:
@@ -261,6 +271,13 @@ class PlayerViewSet(
 
     # Reads answer plain values (``plain_reads``): the same JSON as PlayerSerializer's.
     def list(self, request, *args, **kwargs):
+        if request.query_params.keys() <= _PLAIN_LIST:
+            # No filter asked: the ordering asked, and the page, by SQL compiled once.
+            ordering = filters.ListOrderingFilter().get_ordering(request, self.queryset, self)
+            players = _player_pages(tuple(ordering)).of()
+            return self.get_paginated_response(
+                plain_reads.players_data(self.paginate_queryset(players) or [])
+            )
         players = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(players)
         if page is None:
@@ -295,7 +312,8 @@ class PlayerViewSet(
     def history(self, request, pk=None):
         rating_list = s.ListQuery.read(request.query_params)
         player = self.get_object()
-        page = self.paginate_queryset(selectors.player_history(player, rating_list)) or []
+        pages = selectors.player_history_pages.of(player.pk, rating_list)
+        page = self.paginate_queryset(pages) or []
         lines = selectors.game_lines(player, [change.period for change in page], rating_list)
         return self.get_paginated_response(plain_reads.history_data(page, lines))
 

@@ -50,6 +50,11 @@ M = TypeVar("M", bound=models.Model)
 _INT, _TEXT = 2_012_345_000, "\ue000compiled-"
 
 
+# The longest tuple run compiled (each length is compiled on its own; SQLite takes at most 999
+# parameters a query, which ``in_bulk`` batches): longer ones run their QuerySet.
+_MOST_ITEMS = 250
+
+
 def _stand_in(kind: type, number: int) -> Any:
     if kind is int:
         return _INT + number
@@ -178,7 +183,9 @@ def _shape(values: Sequence[Any]) -> tuple[Any, ...] | None:
     shape: list[Any] = []
     for value in values:
         if isinstance(value, tuple):
-            if not value or any(type(item) not in (int, str, date) for item in value):
+            if not 0 < len(value) <= _MOST_ITEMS or any(
+                type(item) not in (int, str, date) for item in value
+            ):
                 return None
             shape.append(tuple(type(item) for item in value))
         elif type(value) in (int, str, date) and not isinstance(value, datetime):
@@ -211,3 +218,61 @@ def _instances(alias: str, statement: _Statement, rows: list[Any]) -> list[Any]:
             setattr(obj, name, row[at])
         found.append(obj)
     return found
+
+
+# Pages of a query kept at once (each its LIMIT and OFFSET, which Django writes into the SQL).
+_WINDOWS = 64
+
+
+class CompiledPages:
+    """A QuerySet (``build(*values)``) read a page at a time, as ``Paginator`` reads one: its
+    count (one row of ``COUNT``) and each page's rows by SQL compiled once per page (the first
+    ``_WINDOWS`` pages asked; the rest compile again when asked)."""
+
+    def __init__(self, build: Callable[..., models.QuerySet[Any, Any]]) -> None:
+        self._build = build
+        self._count = Compiled(
+            lambda *values: build(*values).order_by().values_list(_COUNT(models.F("pk")))
+        )
+        self._windows: dict[tuple[int, int], Compiled[Any]] = {}
+
+    def of(self, *values: Any) -> Paged:
+        """What ``Paginator`` pages: ``build(*values)``, counted and sliced."""
+        return Paged(self, values)
+
+    def window(self, bottom: int, top: int) -> Compiled[Any]:
+        found = self._windows.get((bottom, top))
+        if found is None:
+            if len(self._windows) >= _WINDOWS:
+                self._windows.clear()
+            build = self._build
+            found = self._windows[bottom, top] = Compiled(
+                lambda *values: build(*values)[bottom:top]
+            )
+        return found
+
+
+class _COUNT(models.Func):
+    # A count as a plain function, not an aggregate: Django then groups by nothing and
+    # compiles it like any column (``QuerySet.count()`` reads the same number).
+    function = "COUNT"
+    output_field = models.IntegerField()
+
+
+class Paged(Sequence[Any]):
+    """``build(*values)`` as ``Paginator`` reads it: ``count()`` and slices."""
+
+    def __init__(self, pages: CompiledPages, values: tuple[Any, ...]) -> None:
+        self.pages, self.values = pages, values
+
+    def count(self) -> int:  # type: ignore[override]  # Paginator's count(), not a value's
+        return int(self.pages._count.rows(*self.values)[0][0])
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[Any]:  # type: ignore[override]
+        bottom, top = window.start or 0, window.stop
+        assert window.step is None, "Paginator asks a page: [bottom:top]"
+        assert top is not None, "Paginator asks a page: [bottom:top]"
+        return self.pages.window(bottom, top).objects(*self.values)

@@ -12,10 +12,11 @@ from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
-from ladder.api import plain_reads
+from ladder.api import plain_reads, views
 from ladder.api import serializers as s
+from ladder.api.pagination import PageNumbers
 from ladder.records import FideListEntry, Player, RatingPeriod
-from ladder.records.compiled import Compiled
+from ladder.records.compiled import Compiled, CompiledPages
 from ladder.writes import actions
 from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
@@ -98,10 +99,15 @@ def test_a_detail_builds_no_filter_form_but_still_refuses_a_bad_filter(club):
 
 @pytest.fixture
 def orm_only(monkeypatch):
-    """Every read compiled once (``ladder.records.compiled``) run by its QuerySet instead."""
+    """Every read compiled once (``ladder.records.compiled``) run by its QuerySet instead, and
+    read as before: pages by Django's paginator over the QuerySet, the list through DRF's
+    filter backends."""
 
     def as_the_orm():
         monkeypatch.setattr(Compiled, "_run", lambda self, values: None)
+        # Pages as Django pages a QuerySet; the list through DRF's filter backends.
+        monkeypatch.setattr(CompiledPages, "of", lambda self, *values: self._build(*values))
+        monkeypatch.setattr(views, "_PLAIN_LIST", set())
 
     return as_the_orm
 
@@ -118,13 +124,35 @@ def answers(paths: list[str]) -> list[tuple[int, bytes, dict[str, str], int]]:
     return found
 
 
-def test_reads_compiled_once_answer_as_the_orm(club, orm_only):
+LISTS = [
+    "/api/v1/players/",
+    "/api/v1/players/?ordering=-rating",
+    "/api/v1/players/?ordering=-rating&page=2",
+    "/api/v1/players/?ordering=rating,-name&page=3",
+    "/api/v1/players/?ordering=-rated_games,fide_id",
+    "/api/v1/players/?ordering=bogus&page=2",
+    "/api/v1/players/?page=9",
+    "/api/v1/players/?page=abc",
+    "/api/v1/players/?page=0",
+    "/api/v1/players/?list=rapid&ordering=-rating",
+    "/api/v1/players/?rated=true&ordering=-rating",
+]
+
+
+@pytest.fixture
+def pages_of_two(monkeypatch):
+    monkeypatch.setattr(PageNumbers, "page_size", 2)
+
+
+def test_reads_compiled_once_answer_as_the_orm(club, orm_only, pages_of_two):
     """Byte for byte, header for header, query for query: every player (rated, unrated, on
-    FIDE's list, merged), a missing one, an id that is no number, and a filter asked of a
-    detail (which the compiled lookup leaves to DRF)."""
+    FIDE's list, merged, without history), a missing one, an id that is no number, a filter
+    asked of a detail (which the compiled lookup leaves to DRF), pages of the list and of a
+    history, in each ordering, and a list with filters (left to django-filter)."""
     with TestCase.captureOnCommitCallbacks(execute=True):
         actions.merge_players(keep=club[1].pk, other=club[2].pk, reason="One person")
-    paths = ["/api/v1/players/99999999/", "/api/v1/players/abc/", "/api/v1/players/0/"]
+    club.append(PlayerFactory(name="Newly Entered"))
+    paths = ["/api/v1/players/99999999/", "/api/v1/players/abc/", "/api/v1/players/0/", *LISTS]
     for player in club:
         paths += [
             f"/api/v1/players/{player.pk}/",
@@ -132,8 +160,15 @@ def test_reads_compiled_once_answer_as_the_orm(club, orm_only):
             f"/api/v1/players/{player.pk}/?search=nobody",
             f"/api/v1/players/{player.pk}/history/",
             f"/api/v1/players/{player.pk}/history/?list=rapid",
+            f"/api/v1/players/{player.pk}/history/?page=2",
         ]
     compiled = answers(paths)
     assert {status for status, *_ in compiled} == {200, 301, 404}
     orm_only()
     assert compiled == answers(paths)
+
+
+def test_an_empty_club_reads_compiled_as_the_orm(orm_only):
+    compiled = answers(LISTS)
+    orm_only()
+    assert compiled == answers(LISTS)
