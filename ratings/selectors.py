@@ -181,13 +181,17 @@ def period_report(
 def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
     """The biggest gains of the latest period with rated games on a list, with their players
     and period (one query; empty before any rated period)."""
-    return list(_top_movers(rating_list, limit).all())
+    return _top_movers(rating_list, limit).objects()
 
 
 @functools.lru_cache(maxsize=16)
-def _top_movers(rating_list: str, limit: int) -> QuerySet[RatingChange]:
-    """``top_movers``' query, built once per process and list (its subqueries' building was
-    a quarter of it), evaluated afresh each time."""
+def _top_movers(rating_list: str, limit: int) -> Compiled[RatingChange]:
+    """``top_movers``' query, compiled once per process and list (its subqueries' building
+    was a quarter of it), run afresh each time."""
+    return Compiled(lambda: _top_movers_query(rating_list, limit))
+
+
+def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
     rated = RatingChange.objects.filter(rating_list=rating_list, status=Status.RATED)
     # The periods newest first, each probed for a rated row (an index probe each): ordering
     # the rows by their period's start read every row of the list (1 s at 5,000 players).
@@ -275,6 +279,11 @@ def active_players(
 ) -> PlayerQuerySet:
     """Exclude the inactive players of a list (unrated players stay)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
+    return active_since(players, cutoff=cutoff, rating_list=rating_list)
+
+
+def active_since(players: PlayerQuerySet, *, cutoff: date, rating_list: str) -> PlayerQuerySet:
+    """``active_players`` by the cutoff (``fide.inactive_cutoff``): rated after it, or unrated."""
     fields = LIST_FIELDS[rating_list]
     return players.exclude(
         **{f"{fields.rating}__isnull": False, f"{fields.last_rated_on}__lte": cutoff}

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 
-from django.core.exceptions import EmptyResultSet
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.query import get_related_populators
@@ -44,34 +44,31 @@ from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=models.Model)
 
-# Stand-ins no read asks for: integers within a 32-bit column's range (Django answers a value
-# out of a column's range with no rows, without asking the database), texts of a private-use
-# character, dates of the first millennium.
-_INT, _TEXT = 2_012_345_000, "\ue000compiled-"
-
-
 # The longest tuple run compiled (each length is compiled on its own; SQLite takes at most 999
 # parameters a query, which ``in_bulk`` batches): longer ones run their QuerySet.
 _MOST_ITEMS = 250
 
 
-def _stand_in(kind: type, number: int) -> Any:
+def _stand_in(kind: type, which_set: int, number: int) -> Any:
+    """A stand-in value: integers within even a small integer column's range (Django answers
+    a value beyond a column's range without SQL), texts of a private-use character, dates of
+    the first millennium."""
     if kind is int:
-        return _INT + number
+        return 30_001 + 1_000 * which_set + number
     if kind is str:
-        return f"{_TEXT}{number}"
-    return date(1001 + number, 1, 1)
+        return f"\ue000compiled-{which_set}-{number}"
+    return date(1001 + 500 * which_set + number, 1, 1)
 
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
     """One shape's SQL on one connection, where each call's values go, and how rows read."""
 
-    sql: str | None  # None: the ORM knows without asking (an empty ``IN``): no rows
+    sql: str
     params: tuple[Any, ...]
     # (parameter, value, item of a tuple or -1, how the backend takes it: None as it is)
     slots: tuple[tuple[int, int, int, Callable[[Any], Any] | None], ...]
-    compiler: SQLCompiler | None
+    compiler: SQLCompiler
     converters: dict[int, tuple[list[Any], Any]]
 
 
@@ -83,7 +80,7 @@ class Compiled(Generic[M]):
         self._build = build
         self._model: type[models.Model] | None = None
         self._statements: weakref.WeakKeyDictionary[
-            BaseDatabaseWrapper, dict[tuple[Any, ...], _Statement]
+            BaseDatabaseWrapper, dict[tuple[Any, ...], _Statement | None]
         ] = weakref.WeakKeyDictionary()
 
     def objects(self, *values: Any) -> list[M]:
@@ -91,14 +88,15 @@ class Compiled(Generic[M]):
         found = self._run(values)
         if found is None:
             return list(self._build(*values))
-        alias, statement, rows = found
-        return _instances(alias, statement, rows) if statement.compiler else []
+        return _instances(*found)
 
     def rows(self, *values: Any) -> list[tuple[Any, ...]]:
         """``list(build(*values))`` for a ``values_list()`` QuerySet (not ``flat``): tuples."""
         found = self._run(values)
         if found is None:
             return [tuple(row) for row in self._build(*values)]
+        # Django compiles a values_list()'s columns in the order asked (ValuesListIterable
+        # takes the rows as they come).
         return [tuple(row) for row in found[2]]
 
     def _run(self, values: tuple[Any, ...]) -> tuple[str, _Statement, list[Any]] | None:
@@ -110,11 +108,11 @@ class Compiled(Generic[M]):
         alias = router.db_for_read(self._model)
         connection = connections[alias]
         kept = self._statements.setdefault(connection, {})
-        statement = kept.get(shape)
-        if statement is None:
-            statement = kept[shape] = self._compile(alias, shape)
-        if statement.sql is None:
-            return alias, statement, []
+        if shape not in kept:
+            kept[shape] = self._compile(alias, shape)
+        statement = kept[shape]
+        if statement is None:  # a shape the ORM answers without SQL: its QuerySet, each call
+            return None
         params = list(statement.params)
         for at, which, item, wrap in statement.slots:
             value = values[which] if item < 0 else values[which][item]
@@ -122,47 +120,68 @@ class Compiled(Generic[M]):
         with connection.cursor() as cursor:
             cursor.execute(statement.sql, params)
             rows = cursor.fetchall()
-        compiler = statement.compiler
-        assert compiler is not None
         if statement.converters:
-            rows = list(compiler.apply_converters(rows, statement.converters))
+            rows = list(statement.compiler.apply_converters(rows, statement.converters))
         return alias, statement, rows
 
-    def _compile(self, alias: str, shape: tuple[Any, ...]) -> _Statement:
-        stand_ins, where, number = [], {}, 0
-        for which, kind in enumerate(shape):
-            if isinstance(kind, tuple):
-                items = []
-                for item, item_kind in enumerate(kind):
-                    value = _stand_in(item_kind, number)
-                    items.append(value)
-                    where[value] = (which, item)
-                    number += 1
-                stand_ins.append(tuple(items))
-            else:
-                value = _stand_in(kind, number)
-                stand_ins.append(value)
-                where[value] = (which, -1)
-                number += 1
-        compiler = self._build(*stand_ins).query.get_compiler(using=alias)
+    def _compile(self, alias: str, shape: tuple[Any, ...]) -> _Statement | None:
+        """The SQL of ``shape`` on ``alias``, or None when the ORM answers a stand-in without
+        SQL (an empty or a whole table: then each call of this shape runs the QuerySet).
+
+        Compiled twice, with two sets of stand-ins: the parameters that differ are where the
+        call's values go, those that do not are the query's own (even one that happened to
+        equal a stand-in)."""
+        (first, where), (second, _) = _stand_ins(shape, 0), _stand_ins(shape, 1)
+        compiler = self._build(*first).query.get_compiler(using=alias)
         try:
             sql, params = compiler.as_sql()
-        except EmptyResultSet:
-            return _Statement(None, (), (), compiler, {})
+            again, other = self._build(*second).query.get_compiler(using=alias).as_sql()
+        except (EmptyResultSet, FullResultSet):
+            return None
+        if again != sql or len(other) != len(params):
+            raise ValueError(
+                f"Compiled: the SQL depends on the values, not only on their shape: {sql!r}."
+            )
         texts = {value.isoformat(): at for value, at in where.items() if type(value) is date}
         slots = []
-        for at, param in enumerate(params):
+        for at, (param, param_again) in enumerate(zip(params, other, strict=True)):
+            if type(param) is type(param_again) and param == param_again:
+                continue  # the query's own
             found, wrap = _found(param)
             if found in where:
                 slots.append((at, *where[found], wrap))
             elif found in texts:  # a date the backend takes as text (SQLite)
                 slots.append((at, *texts[found], date.isoformat))
+            else:
+                raise ValueError(f"Compiled: a value was transformed ({param!r}) in {sql!r}.")
         missing = set(where.values()) - {(which, item) for _, which, item, _ in slots}
         if missing:
             raise ValueError(f"Compiled: the values {sorted(missing)} were not found in {sql!r}.")
         fields = [column for column, _, _ in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
         return _Statement(sql, tuple(params), tuple(slots), compiler, converters)
+
+
+def _stand_ins(shape: tuple[Any, ...], which_set: int) -> tuple[list[Any], dict[Any, Any]]:
+    """Stand-ins for values of ``shape`` (one of two sets), and what each stands for."""
+    stand_ins: list[Any] = []
+    where: dict[Any, tuple[int, int]] = {}
+    number = 0
+    for which, kind in enumerate(shape):
+        if isinstance(kind, tuple):
+            items = []
+            for item, item_kind in enumerate(kind):
+                value = _stand_in(item_kind, which_set, number)
+                items.append(value)
+                where[value] = (which, item)
+                number += 1
+            stand_ins.append(tuple(items))
+        else:
+            value = _stand_in(kind, which_set, number)
+            stand_ins.append(value)
+            where[value] = (which, -1)
+            number += 1
+    return stand_ins, where
 
 
 def _found(param: Any) -> tuple[Any, Callable[[Any], Any] | None]:
@@ -198,7 +217,6 @@ def _shape(values: Sequence[Any]) -> tuple[Any, ...] | None:
 def _instances(alias: str, statement: _Statement, rows: list[Any]) -> list[Any]:
     """The instances iterating the QuerySet makes of ``rows`` (``ModelIterable``'s steps)."""
     compiler = statement.compiler
-    assert compiler is not None
     select, klass_info = compiler.select, compiler.klass_info
     assert klass_info is not None, "objects() reads a model's rows; rows() reads values_list()"
     model = klass_info["model"]

@@ -140,10 +140,16 @@ def official_list(rating_list: str, players: Iterable[Player] | None = None) -> 
 def live_periods(publication: Publication | None) -> list[RatingPeriod]:
     """The periods whose games the live ratings count beyond the official list (those after
     its period; every period when no list is published yet), oldest first. One query."""
-    periods = RatingPeriod.objects.order_by("start")
-    if publication is not None:
-        periods = periods.filter(start__gt=publication.period.start)
-    return list(periods)
+    if publication is None:
+        return _EVERY_PERIOD.objects()
+    return _PERIODS_AFTER.objects(publication.period.start)
+
+
+# ``live_periods``' queries, compiled once per process (every standings page reads one).
+_EVERY_PERIOD = Compiled(lambda: RatingPeriod.objects.order_by("start"))
+_PERIODS_AFTER = Compiled(
+    lambda start: RatingPeriod.objects.order_by("start").filter(start__gt=start)
+)
 
 
 # --- the list that closes a period ---------------------------------------------------------

@@ -12,11 +12,10 @@ from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
-from ladder.api import plain_reads, views
+from ladder.api import plain_reads
 from ladder.api import serializers as s
 from ladder.api.pagination import PageNumbers
 from ladder.records import FideListEntry, Player, RatingPeriod
-from ladder.records.compiled import Compiled, CompiledPages
 from ladder.writes import actions
 from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
@@ -95,21 +94,6 @@ def test_a_detail_builds_no_filter_form_but_still_refuses_a_bad_filter(club):
     assert client.get(f"/api/v1/players/{hero.pk}/?rating_min=abc").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?list=bullet").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?search=nobody").status_code == 404
-
-
-@pytest.fixture
-def orm_only(monkeypatch):
-    """Every read compiled once (``ladder.records.compiled``) run by its QuerySet instead, and
-    read as before: pages by Django's paginator over the QuerySet, the list through DRF's
-    filter backends."""
-
-    def as_the_orm():
-        monkeypatch.setattr(Compiled, "_run", lambda self, values: None)
-        # Pages as Django pages a QuerySet; the list through DRF's filter backends.
-        monkeypatch.setattr(CompiledPages, "of", lambda self, *values: self._build(*values))
-        monkeypatch.setattr(views, "_PLAIN_LIST", set())
-
-    return as_the_orm
 
 
 def answers(paths: list[str]) -> list[tuple[int, bytes, dict[str, str], int]]:

@@ -149,3 +149,37 @@ def test_the_database_is_asked_of_the_router_on_every_call(settings):
     for _ in range(3):
         assert compiled.objects(player.pk) == [player]
     assert Recording.asked == 3
+
+
+def test_values_list_of_annotations_in_the_order_asked():
+    """An annotation asked before a field comes after it in the SQL: the rows as asked."""
+    PlayerFactory(name="Ann")
+
+    def named(name):
+        return (
+            Player.objects.filter(name=name)
+            .annotate(one=models.Value(1, models.IntegerField()))
+            .values_list("one", "name", "rating")
+        )
+
+    assert same_as_the_orm(Compiled(named), named, "Ann", rows=True) == [(1, "Ann", 1800)]
+
+
+def test_freshness_is_the_orm_s():
+    from ratings.runs import status
+
+    assert Compiled(status._freshness).rows() == [tuple(r) for r in status._freshness()]
+    assert status.freshness() == status.Freshness(rated_up_to=None, pending=0, failed_run=None)
+
+
+def test_a_small_integer_column_compared_is_the_orm_s():
+    """A stand-in beyond a column's range would be answered by Django without SQL (no rows):
+    the stand-ins fit even a small integer column, and such a shape runs its QuerySet."""
+    low, high = PlayerFactory(entry_rating=1500), PlayerFactory(entry_rating=2400)
+
+    def above(lowest):
+        return Player.objects.filter(rating__gt=lowest).order_by("pk").values_list("pk")
+
+    compiled = Compiled(above)
+    assert same_as_the_orm(compiled, above, 1400, rows=True) == [(low.pk,), (high.pk,)]
+    assert same_as_the_orm(compiled, above, 2000, rows=True) == [(high.pk,)]
