@@ -106,7 +106,9 @@ def official_lists(
     every line). Two queries, whatever the number of players and lists."""
     publications = latest_publications(rating_lists, people=False)
     found = tuple(p.pk for p in publications.values())
-    if players is None:
+    if not found:  # nothing published: no lines (and no query, as the ORM asks none)
+        lines: Iterable[PublishedRating] = []
+    elif players is None:
         lines = list(_lines(found).order_by())
     else:  # a player's or a page's lines, on every player read: the SQL compiled once
         lines = _PLAYERS_LINES.objects(found, tuple(p.pk for p in players))
