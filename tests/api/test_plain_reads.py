@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
-from django.utils import translation
+from django.utils import timezone, translation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
@@ -156,3 +156,12 @@ def test_an_empty_club_reads_compiled_as_the_orm(orm_only):
     compiled = answers(LISTS)
     orm_only()
     assert compiled == answers(LISTS)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo", "America/Sao_Paulo"])
+def test_time_stamps_as_plain_values_are_the_serializers_in_any_time_zone(club, zone):
+    players = list(Player.objects.filter(pk__in=[p.pk for p in club]).order_by("pk"))
+    context = {"year": selectors.current_year()}
+    with timezone.override(zone):
+        expected = s.PlayerSerializer(players, many=True, context=context).data
+        assert json(plain_reads.players_data(players)) == json(expected)
