@@ -10,22 +10,28 @@ through a cursor. ``Compiled`` keeps what the ORM compiled and runs it again:
 
 - **The SQL stays the ORM's.** The builder is a QuerySet; its SQL is compiled by Django
   (``query.get_compiler(using=alias).as_sql()``) with stand-in values, never written by hand,
-  so a change to a model or a query changes the SQL with it. The stand-ins (integers, texts,
-  dates no read asks for) are found among the compiled parameters and replaced by each call's
-  values; a builder whose stand-ins Django transformed out of recognition fails on its first
-  call (and in its tests), never silently.
+  so a change to a model or a query changes the SQL with it. It is compiled twice, with two
+  sets of stand-ins (integers, texts, dates no read asks for): the parameters that differ are
+  where each call's values go, the others the query's own. A builder whose SQL depends on the
+  values rather than their shape, or whose stand-ins Django transformed out of recognition,
+  fails on its first call (and in its tests), never silently. A builder must not choose its
+  database (``using()``): the router does.
 - **The database is the request's.** The alias is asked of the router on every call
   (``router.db_for_read``, as a QuerySet asks it: replicas, pinned clients and transactions
   read where they read now); the compiled statement is kept per connection (each alias, each
   thread its own) and per shape (the length of each tuple of values: ``IN`` lists).
 - **The rows are the ORM's.** Values pass through the same converters (``from_db_value``, the
   backend's), instances are made by ``Model.from_db`` with ``select_related``'s related
-  instances, as ``QuerySet`` iteration makes them. Each use is held equal to its QuerySet by
-  tests on SQLite and PostgreSQL (``tests/records/test_compiled.py`` and the reads' own).
+  instances, as ``QuerySet`` iteration makes them (``ModelIterable``'s steps: this reads the
+  compiler's ``select`` and ``klass_info``, Django's own, to be checked again on each Django
+  upgrade). Each use is held equal to its QuerySet by tests on SQLite and PostgreSQL
+  (``tests/ladder/test_compiled.py`` and the reads' own, with ``orm_only``).
 
-Values may be ``int``, ``str``, ``date`` or tuples of them; anything else (``None``, which the
-ORM turns into ``IS NULL``, a model instance, an empty tuple) runs the QuerySet itself, so a
-call is always answered as the ORM answers it.
+Values may be ``int``, ``str``, ``date`` or tuples of them (up to ``_MOST_ITEMS``); anything
+else (``None``, which the ORM turns into ``IS NULL``, a boolean, a model instance, an empty
+tuple), and a shape the ORM answers without SQL, runs the QuerySet itself, so a call is always
+answered as the ORM answers it. (A value beyond its column's range, which the ORM answers
+without SQL, is asked of the database: the same rows, one query more.)
 """
 
 from __future__ import annotations
