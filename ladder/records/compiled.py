@@ -30,8 +30,9 @@ through a cursor. ``Compiled`` keeps what the ORM compiled and runs it again:
 Values may be ``int``, ``str``, ``date`` or tuples of them (up to ``_MOST_ITEMS``); anything
 else (``None``, which the ORM turns into ``IS NULL``, a boolean, a model instance, an empty
 tuple), and a shape the ORM answers without SQL, runs the QuerySet itself, so a call is always
-answered as the ORM answers it. (A value beyond its column's range, which the ORM answers
-without SQL, is asked of the database: the same rows, one query more.)
+answered as the ORM answers it. A value beyond its column's range, which the ORM answers
+without SQL, would be asked of the database: no read passes one (an id from a URL is compiled
+only up to nine digits; the others are read from the database).
 """
 
 from __future__ import annotations
