@@ -28,6 +28,7 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
 )
+from ladder.records.compiled import Compiled, CompiledPages
 from ratings.models import RatingChange, Status
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
 from ratings.rules import engine, eras, fide
@@ -180,13 +181,17 @@ def period_report(
 def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
     """The biggest gains of the latest period with rated games on a list, with their players
     and period (one query; empty before any rated period)."""
-    return list(_top_movers(rating_list, limit).all())
+    return _top_movers(rating_list, limit).objects()
 
 
 @functools.lru_cache(maxsize=16)
-def _top_movers(rating_list: str, limit: int) -> QuerySet[RatingChange]:
-    """``top_movers``' query, built once per process and list (its subqueries' building was
-    a quarter of it), evaluated afresh each time."""
+def _top_movers(rating_list: str, limit: int) -> Compiled[RatingChange]:
+    """``top_movers``' query, compiled once per process and list (its subqueries' building
+    was a quarter of it), run afresh each time."""
+    return Compiled(lambda: _top_movers_query(rating_list, limit))
+
+
+def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
     rated = RatingChange.objects.filter(rating_list=rating_list, status=Status.RATED)
     # The periods newest first, each probed for a rated row (an index probe each): ordering
     # the rows by their period's start read every row of the list (1 s at 5,000 players).
@@ -216,17 +221,24 @@ def player_history(
     )
 
 
+# ``player_history`` a page at a time (the API's history), by SQL compiled once a page.
+player_history_pages = CompiledPages(player_history)
+
+
 def current_year() -> int:
     """The calendar year of the period that is being rated now (the latest open one)."""
-    start = next(iter(_latest_open_start().all()), None)
-    return start.year if start else timezone.localdate().year
+    found = _LATEST_OPEN_START.rows()
+    return found[0][0].year if found else timezone.localdate().year
 
 
-@functools.cache
-def _latest_open_start() -> QuerySet[RatingPeriod, date]:
-    """``current_year``'s query, built once per process (every player's read asks it)."""
-    open_periods = RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start")
-    return open_periods.values_list("start", flat=True)[:1]
+# ``current_year``'s query, compiled once per process (every player's read asks it).
+_LATEST_OPEN_START = Compiled(
+    lambda: (
+        RatingPeriod.objects.filter(status=PeriodStatus.OPEN)
+        .order_by("-start")
+        .values_list("start")[:1]
+    )
+)
 
 
 def current_k(
@@ -267,6 +279,11 @@ def active_players(
 ) -> PlayerQuerySet:
     """Exclude the inactive players of a list (unrated players stay)."""
     cutoff = fide.inactive_cutoff(on or timezone.localdate())
+    return active_since(players, cutoff=cutoff, rating_list=rating_list)
+
+
+def active_since(players: PlayerQuerySet, *, cutoff: date, rating_list: str) -> PlayerQuerySet:
+    """``active_players`` by the cutoff (``fide.inactive_cutoff``): rated after it, or unrated."""
     fields = LIST_FIELDS[rating_list]
     return players.exclude(
         **{f"{fields.rating}__isnull": False, f"{fields.last_rated_on}__lte": cutoff}
@@ -322,20 +339,15 @@ def game_lines(
     Ratings used are those of the list that opened each period (8.3.2), read from both
     players' RatingChange rows of that period on that list.
     """
-    selected = (
-        Game.objects.for_player(player)
-        .on_list(rating_list)
-        .select_related("period", "tournament")
-        .defer(*_STAMPS, "period__created", "period__closed_at", "tournament__created")
-        .order_by("date", "pk")
-    )
-    if periods is not None:
-        selected = selected.filter(period__in=periods)
-    games = list(selected)
+    if isinstance(periods, list):  # a page of history's: the SQL compiled once
+        games = _GAMES_IN.objects(player.pk, rating_list, tuple(p.pk for p in periods))
+    else:
+        selected = _games(player.pk, rating_list)
+        games = list(selected if periods is None else selected.filter(period__in=periods))
     # The players apart, by id: joined to the games, both colours' were hashed whole (the
     # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
     ids = {g.white_id for g in games} | {g.black_id for g in games}
-    players = Player.objects.only(*_OPPONENT).in_bulk(ids)
+    players = {p.pk: p for p in _OPPONENTS.objects(tuple(sorted(ids)))}
     for game in games:
         game.white, game.black = players[game.white_id], players[game.black_id]
     # The rows of both players of each game in its period, through the players' index: the
@@ -374,6 +386,24 @@ _STAMPS = ("created", "updated")
 # What a line shows of a game's players (an API line's opponent, a page's link): a player's
 # other forty-odd columns made a history's opponents a third of its time.
 _OPPONENT = ("name", "fide_id", "title", "rating")
+
+
+def _games(player: int, rating_list: str) -> QuerySet[Game]:
+    """A player's games on a list, with what a line shows of their period and tournament."""
+    return (
+        Game.objects.for_player(player)
+        .on_list(rating_list)
+        .select_related("period", "tournament")
+        .defer(*_STAMPS, "period__created", "period__closed_at", "tournament__created")
+        .order_by("date", "pk")
+    )
+
+
+_GAMES_IN = Compiled(
+    lambda player, rating_list, periods: _games(player, rating_list).filter(period__in=periods)
+)
+# ``in_bulk`` of the opponents, as a query compiled once per count of players.
+_OPPONENTS = Compiled(lambda ids: Player.objects.only(*_OPPONENT).filter(pk__in=ids))
 
 
 def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int, int | None]]:

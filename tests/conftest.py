@@ -72,3 +72,21 @@ def _fast_password_hasher():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture
+def orm_only(monkeypatch):
+    """Every read compiled once (``ladder.records.compiled``) run by its QuerySet instead, and
+    read as before: pages by Django's paginator over the QuerySet, the list through DRF's
+    filter backends."""
+
+    from ladder.api import views as api_views
+    from ladder.records.compiled import Compiled, CompiledPages
+
+    def as_the_orm():
+        monkeypatch.setattr(Compiled, "_run", lambda self, values: None)
+        # Pages as Django pages a QuerySet; the list through DRF's filter backends.
+        monkeypatch.setattr(CompiledPages, "of", lambda self, *values: self._build(*values))
+        monkeypatch.setattr(api_views, "_PLAIN_LIST", set())
+
+    return as_the_orm

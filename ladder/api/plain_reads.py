@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from rest_framework import serializers
@@ -83,12 +84,24 @@ def player_data(player: Player) -> dict[str, Any]:
 
 
 class _Page:
-    """What every row of a page shares: the year K is counted in, today, and each K as
-    written (a K's reason is a sentence of the rules, translated: once per K, not per row)."""
+    """What every row of a page shares: the year K is counted in, today, each K as written
+    (a K's reason is a sentence of the rules, translated: once per K, not per row), and DRF's
+    date-time field with the current time zone read once (twice a row was a tenth of a list)."""
 
     def __init__(self, year: int, today: date) -> None:
         self.year, self.today = year, today
         self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
+        self._datetimes = (
+            serializers.DateTimeField(default_timezone=timezone.get_current_timezone())
+            if settings.USE_TZ
+            else _DATETIME
+        )
+
+    def value(self, value: Any) -> Any:
+        """``_value``, the time zone read once."""
+        if isinstance(value, datetime):
+            return self._datetimes.to_representation(value)
+        return _value(value)
 
     def k(self, k: fide.KFactor | None) -> dict[str, Any] | None:
         if k is None:
@@ -147,7 +160,7 @@ def _player(
     return {
         name: computed[name]
         if name in _PLAYER_COMPUTED
-        else _value(getattr(player, name))
+        else page.value(getattr(player, name))
         if name in _PLAYER_DATES
         else getattr(player, name)
         for name in _PLAYER_FIELDS

@@ -12,6 +12,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Prefetch
+from django.db.models.query import MAX_GET_RESULTS
 from django.http import Http404
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
@@ -28,7 +29,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import SAFE_METHODS, AllowAny
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
@@ -54,6 +55,7 @@ from ladder.records import (
     RatingPeriod,
     default_list,
 )
+from ladder.records.compiled import Compiled, CompiledPages
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import history_reads, publication, runs, selectors
@@ -127,6 +129,40 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 
 # The query parameters a player's list filters on, and ``ordering``.
 _PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
+# A player read by its id, as ``get_object`` asks it (``QuerySet.get``: unordered, at most 21
+# rows), compiled once per process: a player's detail and history read it on every request.
+_PLAYER = Compiled(lambda pk: Player.objects.filter(pk=pk).order_by()[:MAX_GET_RESULTS])
+
+
+# A list asked with nothing but these (no filter) reads its pages by SQL compiled once.
+_PLAIN_LIST = {"ordering", "page"}
+
+
+@functools.lru_cache(maxsize=32)
+def _player_pages(ordering: tuple[str, ...]) -> CompiledPages:
+    """The players' list in one ordering (as ``ListOrderingFilter`` gives it)."""
+    return CompiledPages(lambda: Player.objects.current().order_by(*ordering))
+
+
+class CompiledPlayerLookupMixin:
+    """A safe read of one player by a plain id, asked with none of the list's filters, reads
+    the player by SQL compiled once (``_PLAYER``); anything else as DRF reads it."""
+
+    def get_object(self) -> Player:
+        view = cast(GenericAPIView, self)
+        pk = view.kwargs.get(view.lookup_url_kwarg or view.lookup_field)
+        if (
+            view.request.method not in SAFE_METHODS
+            or not isinstance(pk, str)
+            or not (pk.isascii() and pk.isdigit() and len(pk) <= 9)
+            or view.request.query_params.keys() & _PLAYER_FILTERS
+        ):
+            return super().get_object()  # type: ignore[misc]
+        found = _PLAYER.objects(int(pk))
+        if not found:  # get_object_or_404's answer, word for word
+            raise Http404(f"No {Player._meta.object_name} matches the given query.")
+        view.check_object_permissions(view.request, found[0])
+        return found[0]
 
 
 # The model's rules between two of a player's values (``Player.clean``): a list's entry rating
@@ -200,6 +236,7 @@ ENTRY_PEAKS = combined(
 )
 class PlayerViewSet(
     MergedRedirectMixin,
+    CompiledPlayerLookupMixin,
     ApiMixin,
     IdempotentCreateMixin,
     mixins.ListModelMixin,
@@ -234,6 +271,13 @@ class PlayerViewSet(
 
     # Reads answer plain values (``plain_reads``): the same JSON as PlayerSerializer's.
     def list(self, request, *args, **kwargs):
+        if request.query_params.keys() <= _PLAIN_LIST:
+            # No filter asked: the ordering asked, and the page, by SQL compiled once.
+            ordering = filters.ListOrderingFilter().get_ordering(request, self.queryset, self)
+            players = _player_pages(tuple(ordering)).of()
+            return self.get_paginated_response(
+                plain_reads.players_data(self.paginate_queryset(players) or [])
+            )
         players = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(players)
         if page is None:
@@ -268,7 +312,8 @@ class PlayerViewSet(
     def history(self, request, pk=None):
         rating_list = s.ListQuery.read(request.query_params)
         player = self.get_object()
-        page = self.paginate_queryset(selectors.player_history(player, rating_list)) or []
+        pages = selectors.player_history_pages.of(player.pk, rating_list)
+        page = self.paginate_queryset(pages) or []
         lines = selectors.game_lines(player, [change.period for change in page], rating_list)
         return self.get_paginated_response(plain_reads.history_data(page, lines))
 

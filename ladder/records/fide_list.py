@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Max
 from django.utils.translation import gettext_lazy
 
+from ladder.records.compiled import Compiled
+
 # The columns a snapshot row carries, in the order the FIDE list reader yields them (as COPY
 # text). ``month`` is added by the writer.
 ROW_FIELDS = (
@@ -55,9 +57,21 @@ class FideListQuerySet(models.QuerySet["FideListEntry"]):
         wanted = sorted({i for i in fide_ids if i})
         if not wanted:
             return {}
-        newest = FideListEntry.objects.values("month").order_by("-month")[:1]
-        rows = self.filter(month=models.Subquery(newest), fide_id__in=wanted)
+        if self.query.is_sliced or self.query.has_filters() or self.query.order_by:
+            rows = list(_latest_for(self, tuple(wanted)))  # a QuerySet of its own: as it is
+        else:
+            rows = _LATEST_FOR.objects(tuple(wanted))  # the SQL compiled once (every player read)
         return {row.fide_id: row for row in rows}
+
+
+def _latest_for(
+    entries: models.QuerySet[FideListEntry], fide_ids: tuple[int, ...]
+) -> models.QuerySet[FideListEntry]:
+    newest = FideListEntry.objects.values("month").order_by("-month")[:1]
+    return entries.filter(month=models.Subquery(newest), fide_id__in=fide_ids)
+
+
+_LATEST_FOR = Compiled(lambda fide_ids: _latest_for(FideListEntry.objects.all(), fide_ids))
 
 
 class FideListEntry(models.Model):

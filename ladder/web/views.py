@@ -6,13 +6,17 @@ number from ``ratings.rules.fide``, and render. Each page reads in a fixed numbe
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext, pgettext
@@ -22,12 +26,14 @@ from ladder.records import (
     FideListEntry,
     PeriodStatus,
     Player,
+    PlayerQuerySet,
     RatingList,
     RatingPeriod,
     default_list,
     kept_lists,
     parse_list,
 )
+from ladder.records.compiled import Compiled, CompiledPages
 from ladder.web import merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
@@ -79,23 +85,33 @@ def standings(request):
     query = request.GET.get("q", "").strip()[:100]
     show_inactive = request.GET.get("inactive") == "1"
     today = timezone.localdate()
-    visible = Player.objects.current().rated(rating_list)
-    if not show_inactive:
-        visible = selectors.active_players(visible, on=today, rating_list=rating_list)
-    ordered = visible.search(query).standings(rating_list)
+    cutoff = () if show_inactive else (fide.inactive_cutoff(today),)
+    if query:  # a search: built for its text
+        visible = _visible(rating_list, show_inactive, *cutoff)
+        ordered: Any = visible.search(query).standings(rating_list)
+        unrated_players: Any = _unrated(rating_list, query)
+        counts = lambda lowest: list(_rank_counts(visible, rating_list, lowest))  # noqa: E731
+    else:  # the standings everyone reads: their queries compiled once (``_compiled_reads``)
+        compiled_ordered, compiled_counts, compiled_unrated = _compiled_reads(
+            rating_list, show_inactive
+        )
+        ordered, unrated_players = compiled_ordered.of(*cutoff), compiled_unrated.of()
+        counts = lambda lowest: compiled_counts.rows(lowest, *cutoff)  # noqa: E731
     page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
-    ranks = _ranks(visible, page.object_list, rating_list)
+    ranks = _ranks(counts, page.object_list, rating_list)
     official_list = official.official_list(rating_list, page.object_list)
     live_periods = official.live_periods(official_list.publication)
     still_open = [p for p in live_periods if p.status == PeriodStatus.OPEN]
     # The year K is counted in (selectors.current_year), read from the periods already here.
     year = still_open[-1].start.year if still_open else selectors.current_year()
+    url = _player_urls()
     rows = []
     for p in page.object_list:
         state = p.on_list(rating_list)
         rows.append(
             {
                 "player": p,
+                "url": url(p.pk),
                 "state": state,
                 "standing": official_list.standing(p),
                 "rank": ranks.get(state.rating) if state.rating is not None else None,
@@ -115,10 +131,7 @@ def standings(request):
                 "ladder/_level.html", {"level": row["level"], "is_title": row["is_title"]}
             )
         row["level_html"] = badges[key]
-    unrated_players = (
-        Player.objects.current().unrated(rating_list).search(query).order_by("name", "pk")
-    )
-    unrated = Paginator(unrated_players, PER_PAGE)
+    unrated_page = Paginator(unrated_players, PER_PAGE).get_page(request.GET.get("upage"))
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:
         latest = official_list.publication.period
@@ -128,7 +141,8 @@ def standings(request):
         "show_inactive": show_inactive,
         "page": page,
         "rows": rows,
-        "unrated": unrated.get_page(request.GET.get("upage")),
+        "unrated": unrated_page,
+        "unrated_rows": [(p, url(p.pk)) for p in unrated_page.object_list],
         "as_of": today,
         "latest_period": latest,
         "official": official_list.publication,
@@ -138,26 +152,76 @@ def standings(request):
     return render(request, "ladder/standings.html", context)
 
 
-def _ranks(visible, players, rating_list: str) -> dict[int, int]:
+def _player_urls() -> Callable[[int], str]:
+    """A player's page's URL by id (``Player.get_absolute_url``), reversed once a request
+    rather than once a row (a tenth of the standings' time): the URL of an id that no page
+    shows, either side of its id."""
+    marker = "9876543210"
+    before, _, after = reverse("ladder:player", args=[int(marker)]).rpartition(marker)
+    return lambda pk: f"{before}{pk}{after}"
+
+
+def _visible(rating_list: str, show_inactive: bool, *cutoff: date) -> PlayerQuerySet:
+    """The players the standings show: rated, current, and unless asked, active since the
+    cutoff (``fide.inactive_cutoff``)."""
+    visible = Player.objects.current().rated(rating_list)
+    if show_inactive:
+        return visible
+    return selectors.active_since(visible, cutoff=cutoff[0], rating_list=rating_list)
+
+
+def _unrated(rating_list: str, query: str) -> PlayerQuerySet:
+    return Player.objects.current().unrated(rating_list).search(query).order_by("name", "pk")
+
+
+def _rank_counts(visible: PlayerQuerySet, rating_list: str, lowest: int) -> QuerySet[Any, Any]:
+    """The visible players counted by rating, for the ratings above ``lowest``."""
+    field = LIST_FIELDS[rating_list].rating
+    return (
+        visible.filter(**{f"{field}__gt": lowest})
+        .order_by()
+        .values_list(field)
+        .annotate(players=Count("pk"))
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled_reads(
+    rating_list: str, show_inactive: bool
+) -> tuple[CompiledPages, Compiled[Any], CompiledPages]:
+    """The standings' queries without a search, compiled once per process, list and choice
+    of the inactive (``ladder.records.compiled``): the rated players' pages (by the inactive
+    cutoff), the counts that rank a page (``_rank_counts``), the unrated players' pages."""
+    return (
+        CompiledPages(
+            lambda *cutoff: (
+                _visible(rating_list, show_inactive, *cutoff).search("").standings(rating_list)
+            )
+        ),
+        Compiled(
+            lambda lowest, *cutoff: _rank_counts(
+                _visible(rating_list, show_inactive, *cutoff), rating_list, lowest
+            )
+        ),
+        CompiledPages(lambda: _unrated(rating_list, "")),
+    )
+
+
+def _ranks(counts: Callable[[int], Any], players, rating_list: str) -> dict[int, int]:
     """Rank each rating shown on the page among the visible players (ties share a rank).
 
     One query for the whole page, so a search keeps each player's place on the ladder: the
-    visible players counted by rating, for the ratings above the lowest one shown (a count a
-    rating shown, each over every visible player, cost 20 ms at 5,000 players).
+    visible players counted by rating (``counts``: ``_rank_counts``' rows), for the ratings
+    above the lowest one shown (a count a rating shown, each over every visible player, cost
+    20 ms at 5,000 players).
     """
     field = LIST_FIELDS[rating_list].rating
     ratings = {getattr(p, field) for p in players} - {None}
     if not ratings:
         return {}
-    counts = (
-        visible.filter(**{f"{field}__gt": min(ratings)})
-        .order_by()
-        .values_list(field)
-        .annotate(players=Count("pk"))
-    )
     above, ranks = 0, {}
     pending = sorted(ratings, reverse=True)
-    for rating, players_at in sorted(counts, reverse=True):
+    for rating, players_at in sorted(counts(min(ratings)), reverse=True):
         while pending and pending[0] >= rating:
             ranks[pending.pop(0)] = above + 1
         above += players_at

@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
+from ladder.records.compiled import Compiled
 from ratings import selectors
 from ratings.models import Publication, PublishedRating, Status
 from ratings.recompute.states import latest_changes
@@ -76,13 +77,17 @@ def latest_publications(
     Without ``people`` the row is read without its differences too: what an official rating
     names (the period, the revision, when) is read on every player's read, and the joins and
     the differences' JSON were half of a player's detail."""
-    return {p.rating_list: p for p in _latest(tuple(rating_lists), people).all()}
+    return {p.rating_list: p for p in _latest(tuple(rating_lists), people).objects()}
 
 
 @functools.lru_cache(maxsize=32)
-def _latest(rating_lists: tuple[str, ...], people: bool) -> QuerySet[Publication]:
-    """``latest_publications``' query, built once per process (every player's read asks
-    it), evaluated afresh each time."""
+def _latest(rating_lists: tuple[str, ...], people: bool) -> Compiled[Publication]:
+    """``latest_publications``' query, compiled once per process (every player's read asks
+    it), run afresh each time."""
+    return Compiled(lambda: _latest_query(rating_lists, people))
+
+
+def _latest_query(rating_lists: tuple[str, ...], people: bool) -> QuerySet[Publication]:
     latest = (
         Publication.objects.filter(rating_list=OuterRef("rating_list"))
         .order_by("-period__start", "-revision")
@@ -100,11 +105,15 @@ def official_lists(
     """The official list of each of ``rating_lists`` with the lines of ``players`` (default:
     every line). Two queries, whatever the number of players and lists."""
     publications = latest_publications(rating_lists, people=False)
-    lines = PublishedRating.objects.filter(publication__in=list(publications.values()))
-    if players is not None:
-        lines = lines.filter(player_id__in=[p.pk for p in players])
+    found = tuple(p.pk for p in publications.values())
+    if not found:  # nothing published: no lines (and no query, as the ORM asks none)
+        lines: Iterable[PublishedRating] = []
+    elif players is None:
+        lines = list(_lines(found).order_by())
+    else:  # a player's or a page's lines, on every player read: the SQL compiled once
+        lines = _PLAYERS_LINES.objects(found, tuple(p.pk for p in players))
     by_publication: dict[int, dict[int, PublishedRating]] = {}
-    for line in lines.order_by():
+    for line in lines:
         by_publication.setdefault(line.publication_id, {})[line.player_id] = line
     return {
         name: OfficialList(
@@ -116,6 +125,15 @@ def official_lists(
     }
 
 
+def _lines(publications: tuple[int, ...]) -> QuerySet[PublishedRating]:
+    return PublishedRating.objects.filter(publication__in=publications)
+
+
+_PLAYERS_LINES = Compiled(
+    lambda publications, players: _lines(publications).filter(player_id__in=players).order_by()
+)
+
+
 def official_list(rating_list: str, players: Iterable[Player] | None = None) -> OfficialList:
     """The official list of one rating list with the lines of ``players``. Two queries."""
     return official_lists([rating_list], players)[rating_list]
@@ -124,10 +142,16 @@ def official_list(rating_list: str, players: Iterable[Player] | None = None) -> 
 def live_periods(publication: Publication | None) -> list[RatingPeriod]:
     """The periods whose games the live ratings count beyond the official list (those after
     its period; every period when no list is published yet), oldest first. One query."""
-    periods = RatingPeriod.objects.order_by("start")
-    if publication is not None:
-        periods = periods.filter(start__gt=publication.period.start)
-    return list(periods)
+    if publication is None:
+        return _EVERY_PERIOD.objects()
+    return _PERIODS_AFTER.objects(publication.period.start)
+
+
+# ``live_periods``' queries, compiled once per process (every standings page reads one).
+_EVERY_PERIOD = Compiled(lambda: RatingPeriod.objects.order_by("start"))
+_PERIODS_AFTER = Compiled(
+    lambda start: RatingPeriod.objects.order_by("start").filter(start__gt=start)
+)
 
 
 # --- the list that closes a period ---------------------------------------------------------

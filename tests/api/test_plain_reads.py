@@ -5,13 +5,16 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import TestCase
-from django.utils import translation
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone, translation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from ladder.api import plain_reads
 from ladder.api import serializers as s
+from ladder.api.pagination import PageNumbers
 from ladder.records import FideListEntry, Player, RatingPeriod
 from ladder.writes import actions
 from ratings import selectors
@@ -91,3 +94,74 @@ def test_a_detail_builds_no_filter_form_but_still_refuses_a_bad_filter(club):
     assert client.get(f"/api/v1/players/{hero.pk}/?rating_min=abc").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?list=bullet").status_code == 400
     assert client.get(f"/api/v1/players/{hero.pk}/?search=nobody").status_code == 404
+
+
+def answers(paths: list[str]) -> list[tuple[int, bytes, dict[str, str], int]]:
+    """Each path's status, body, headers (but the date) and count of queries, anonymously."""
+    found = []
+    for path in paths:
+        client = APIClient()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(path, HTTP_ACCEPT_LANGUAGE="de")
+        headers = {k: v for k, v in response.headers.items() if k.lower() != "date"}
+        found.append((response.status_code, response.content, headers, len(queries)))
+    return found
+
+
+LISTS = [
+    "/api/v1/players/",
+    "/api/v1/players/?ordering=-rating",
+    "/api/v1/players/?ordering=-rating&page=2",
+    "/api/v1/players/?ordering=rating,-name&page=3",
+    "/api/v1/players/?ordering=-rated_games,fide_id",
+    "/api/v1/players/?ordering=bogus&page=2",
+    "/api/v1/players/?page=9",
+    "/api/v1/players/?page=abc",
+    "/api/v1/players/?page=0",
+    "/api/v1/players/?list=rapid&ordering=-rating",
+    "/api/v1/players/?rated=true&ordering=-rating",
+]
+
+
+@pytest.fixture
+def pages_of_two(monkeypatch):
+    monkeypatch.setattr(PageNumbers, "page_size", 2)
+
+
+def test_reads_compiled_once_answer_as_the_orm(club, orm_only, pages_of_two):
+    """Byte for byte, header for header, query for query: every player (rated, unrated, on
+    FIDE's list, merged, without history), a missing one, an id that is no number, a filter
+    asked of a detail (which the compiled lookup leaves to DRF), pages of the list and of a
+    history, in each ordering, and a list with filters (left to django-filter)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        actions.merge_players(keep=club[1].pk, other=club[2].pk, reason="One person")
+    club.append(PlayerFactory(name="Newly Entered"))
+    paths = ["/api/v1/players/99999999/", "/api/v1/players/abc/", "/api/v1/players/0/", *LISTS]
+    for player in club:
+        paths += [
+            f"/api/v1/players/{player.pk}/",
+            f"/api/v1/players/{player.pk}/?ordering=name",
+            f"/api/v1/players/{player.pk}/?search=nobody",
+            f"/api/v1/players/{player.pk}/history/",
+            f"/api/v1/players/{player.pk}/history/?list=rapid",
+            f"/api/v1/players/{player.pk}/history/?page=2",
+        ]
+    compiled = answers(paths)
+    assert {status for status, *_ in compiled} == {200, 301, 404}
+    orm_only()
+    assert compiled == answers(paths)
+
+
+def test_an_empty_club_reads_compiled_as_the_orm(orm_only):
+    compiled = answers(LISTS)
+    orm_only()
+    assert compiled == answers(LISTS)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo", "America/Sao_Paulo"])
+def test_time_stamps_as_plain_values_are_the_serializers_in_any_time_zone(club, zone):
+    players = list(Player.objects.filter(pk__in=[p.pk for p in club]).order_by("pk"))
+    context = {"year": selectors.current_year()}
+    with timezone.override(zone):
+        expected = s.PlayerSerializer(players, many=True, context=context).data
+        assert json(plain_reads.players_data(players)) == json(expected)

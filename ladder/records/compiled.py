@@ -1,0 +1,303 @@
+"""A read's SQL compiled once per process and database connection, run with each call's values.
+
+The busiest reads not kept by the read cache (every authenticated API client, the first read
+after each change) spent most of their Python in Django's ORM building and compiling the same
+SQL for every request: about 1 ms a query, against 0.1–0.2 ms to run the compiled statement
+through a cursor. ``Compiled`` keeps what the ORM compiled and runs it again:
+
+    _PLAYER = Compiled(lambda pk: Player.objects.filter(pk=pk))
+    players = _PLAYER.objects(7)  # == list(Player.objects.filter(pk=7))
+
+- **The SQL stays the ORM's.** The builder is a QuerySet; its SQL is compiled by Django
+  (``query.get_compiler(using=alias).as_sql()``) with stand-in values, never written by hand,
+  so a change to a model or a query changes the SQL with it. It is compiled twice, with two
+  sets of stand-ins (integers, texts, dates no read asks for): the parameters that differ are
+  where each call's values go, the others the query's own. A builder whose SQL depends on the
+  values rather than their shape, or whose stand-ins Django transformed out of recognition,
+  fails on its first call (and in its tests), never silently. A builder must not choose its
+  database (``using()``): the router does.
+- **The database is the request's.** The alias is asked of the router on every call
+  (``router.db_for_read``, as a QuerySet asks it: replicas, pinned clients and transactions
+  read where they read now); the compiled statement is kept per connection (each alias, each
+  thread its own) and per shape (the length of each tuple of values: ``IN`` lists).
+- **The rows are the ORM's.** Values pass through the same converters (``from_db_value``, the
+  backend's), instances are made by ``Model.from_db`` with ``select_related``'s related
+  instances, as ``QuerySet`` iteration makes them (``ModelIterable``'s steps: this reads the
+  compiler's ``select`` and ``klass_info``, Django's own, to be checked again on each Django
+  upgrade). Each use is held equal to its QuerySet by tests on SQLite and PostgreSQL
+  (``tests/ladder/test_compiled.py`` and the reads' own, with ``orm_only``).
+
+Values may be ``int``, ``str``, ``date`` or tuples of them (up to ``_MOST_ITEMS``); anything
+else (``None``, which the ORM turns into ``IS NULL``, a boolean, a model instance, an empty
+tuple), and a shape the ORM answers without SQL, runs the QuerySet itself, so a call is always
+answered as the ORM answers it. A value beyond its column's range, which the ORM answers
+without SQL, would be asked of the database: no read passes one (an id from a URL is compiled
+only up to nine digits; the others are read from the database).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Generic, TypeVar
+
+from django.core.exceptions import EmptyResultSet, FullResultSet
+from django.db import connections, models, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=models.Model)
+
+# The longest tuple run compiled (each length is compiled on its own; SQLite takes at most 999
+# parameters a query, which ``in_bulk`` batches): longer ones run their QuerySet.
+_MOST_ITEMS = 250
+
+
+def _stand_in(kind: type, which_set: int, number: int) -> Any:
+    """A stand-in value: integers within even a small integer column's range (Django answers
+    a value beyond a column's range without SQL), texts of a private-use character, dates of
+    the first millennium."""
+    if kind is int:
+        return 30_001 + 1_000 * which_set + number
+    if kind is str:
+        return f"\ue000compiled-{which_set}-{number}"
+    return date(1001 + 500 * which_set + number, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """One shape's SQL on one connection, where each call's values go, and how rows read."""
+
+    sql: str
+    params: tuple[Any, ...]
+    # (parameter, value, item of a tuple or -1, how the backend takes it: None as it is)
+    slots: tuple[tuple[int, int, int, Callable[[Any], Any] | None], ...]
+    compiler: SQLCompiler
+    converters: dict[int, tuple[list[Any], Any]]
+
+
+class Compiled(Generic[M]):
+    """A QuerySet (``build(*values)``) compiled once per connection and shape, run with each
+    call's values; ``objects`` as iterating it, ``rows`` as ``values_list`` rows."""
+
+    def __init__(self, build: Callable[..., models.QuerySet[M, Any]]) -> None:
+        self._build = build
+        self._model: type[models.Model] | None = None
+        self._statements: weakref.WeakKeyDictionary[
+            BaseDatabaseWrapper, dict[tuple[Any, ...], _Statement | None]
+        ] = weakref.WeakKeyDictionary()
+
+    def objects(self, *values: Any) -> list[M]:
+        """``list(build(*values))``: the model's instances, with their related ones."""
+        found = self._run(values)
+        if found is None:
+            return list(self._build(*values))
+        return _instances(*found)
+
+    def rows(self, *values: Any) -> list[tuple[Any, ...]]:
+        """``list(build(*values))`` for a ``values_list()`` QuerySet (not ``flat``): tuples."""
+        found = self._run(values)
+        if found is None:
+            return [tuple(row) for row in self._build(*values)]
+        # Django compiles a values_list()'s columns in the order asked (ValuesListIterable
+        # takes the rows as they come).
+        return [tuple(row) for row in found[2]]
+
+    def _run(self, values: tuple[Any, ...]) -> tuple[str, _Statement, list[Any]] | None:
+        shape = _shape(values)
+        if shape is None:
+            return None
+        if self._model is None:
+            self._model = self._build(*values).model
+        alias = router.db_for_read(self._model)
+        connection = connections[alias]
+        kept = self._statements.setdefault(connection, {})
+        if shape not in kept:
+            kept[shape] = self._compile(alias, shape)
+        statement = kept[shape]
+        if statement is None:  # a shape the ORM answers without SQL: its QuerySet, each call
+            return None
+        params = list(statement.params)
+        for at, which, item, wrap in statement.slots:
+            value = values[which] if item < 0 else values[which][item]
+            params[at] = value if wrap is None else wrap(value)
+        with connection.cursor() as cursor:
+            cursor.execute(statement.sql, params)
+            rows = cursor.fetchall()
+        if statement.converters:
+            rows = list(statement.compiler.apply_converters(rows, statement.converters))
+        return alias, statement, rows
+
+    def _compile(self, alias: str, shape: tuple[Any, ...]) -> _Statement | None:
+        """The SQL of ``shape`` on ``alias``, or None when the ORM answers a stand-in without
+        SQL (an empty or a whole table: then each call of this shape runs the QuerySet).
+
+        Compiled twice, with two sets of stand-ins: the parameters that differ are where the
+        call's values go, those that do not are the query's own (even one that happened to
+        equal a stand-in)."""
+        (first, where), (second, _) = _stand_ins(shape, 0), _stand_ins(shape, 1)
+        compiler = self._build(*first).query.get_compiler(using=alias)
+        try:
+            sql, params = compiler.as_sql()
+            again, other = self._build(*second).query.get_compiler(using=alias).as_sql()
+        except (EmptyResultSet, FullResultSet):
+            return None
+        if again != sql or len(other) != len(params):
+            raise ValueError(
+                f"Compiled: the SQL depends on the values, not only on their shape: {sql!r}."
+            )
+        texts = {value.isoformat(): at for value, at in where.items() if type(value) is date}
+        slots = []
+        for at, (param, param_again) in enumerate(zip(params, other, strict=True)):
+            if type(param) is type(param_again) and param == param_again:
+                continue  # the query's own
+            found, wrap = _found(param)
+            if found in where:
+                slots.append((at, *where[found], wrap))
+            elif found in texts:  # a date the backend takes as text (SQLite)
+                slots.append((at, *texts[found], date.isoformat))
+            else:
+                raise ValueError(f"Compiled: a value was transformed ({param!r}) in {sql!r}.")
+        missing = set(where.values()) - {(which, item) for _, which, item, _ in slots}
+        if missing:
+            raise ValueError(f"Compiled: the values {sorted(missing)} were not found in {sql!r}.")
+        fields = [column for column, _, _ in compiler.select[: compiler.col_count]]
+        converters = compiler.get_converters(fields)
+        return _Statement(sql, tuple(params), tuple(slots), compiler, converters)
+
+
+def _stand_ins(shape: tuple[Any, ...], which_set: int) -> tuple[list[Any], dict[Any, Any]]:
+    """Stand-ins for values of ``shape`` (one of two sets), and what each stands for."""
+    stand_ins: list[Any] = []
+    where: dict[Any, tuple[int, int]] = {}
+    number = 0
+    for which, kind in enumerate(shape):
+        if isinstance(kind, tuple):
+            items = []
+            for item, item_kind in enumerate(kind):
+                value = _stand_in(item_kind, which_set, number)
+                items.append(value)
+                where[value] = (which, item)
+                number += 1
+            stand_ins.append(tuple(items))
+        else:
+            value = _stand_in(kind, which_set, number)
+            stand_ins.append(value)
+            where[value] = (which, -1)
+            number += 1
+    return stand_ins, where
+
+
+def _found(param: Any) -> tuple[Any, Callable[[Any], Any] | None]:
+    """A compiled parameter as the value it stands for, and how the backend takes such a
+    value: a date as text (SQLite), an integer in a type of the driver's (psycopg's ``Int8``
+    for a big integer column); None: as it is."""
+    kind = type(param)
+    if kind in (int, str, date):
+        return param, None
+    if isinstance(param, int) and not isinstance(param, bool):
+        return int(param), kind
+    return None, None
+
+
+def _shape(values: Sequence[Any]) -> tuple[Any, ...] | None:
+    """Each value's type (a tuple's: each item's), or None when a value is not one Compiled
+    runs (the QuerySet runs instead)."""
+    shape: list[Any] = []
+    for value in values:
+        if isinstance(value, tuple):
+            if not 0 < len(value) <= _MOST_ITEMS or any(
+                type(item) not in (int, str, date) for item in value
+            ):
+                return None
+            shape.append(tuple(type(item) for item in value))
+        elif type(value) in (int, str, date) and not isinstance(value, datetime):
+            shape.append(type(value))
+        else:
+            return None
+    return tuple(shape)
+
+
+def _instances(alias: str, statement: _Statement, rows: list[Any]) -> list[Any]:
+    """The instances iterating the QuerySet makes of ``rows`` (``ModelIterable``'s steps)."""
+    compiler = statement.compiler
+    select, klass_info = compiler.select, compiler.klass_info
+    assert klass_info is not None, "objects() reads a model's rows; rows() reads values_list()"
+    model = klass_info["model"]
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    names = [column[0].target.attname for column in select[start:end]]
+    # Django 5.2's signature; 6.0 adds the fetch mode (its stubs already do): on an upgrade this
+    # follows ``ModelIterable.__iter__`` again, and the tests compare every instance.
+    populators = get_related_populators(klass_info, select, alias)  # type: ignore[call-arg]
+    annotations = tuple((name, at) for name, at in compiler.annotation_col_map.items())
+    found = []
+    for row in rows:
+        obj = model.from_db(alias, names, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        for name, at in annotations:
+            setattr(obj, name, row[at])
+        found.append(obj)
+    return found
+
+
+# Pages of a query kept at once (each its LIMIT and OFFSET, which Django writes into the SQL).
+_WINDOWS = 64
+
+
+class CompiledPages:
+    """A QuerySet (``build(*values)``) read a page at a time, as ``Paginator`` reads one: its
+    count (one row of ``COUNT``) and each page's rows by SQL compiled once per page (the first
+    ``_WINDOWS`` pages asked; the rest compile again when asked)."""
+
+    def __init__(self, build: Callable[..., models.QuerySet[Any, Any]]) -> None:
+        self._build = build
+        self._count = Compiled(
+            lambda *values: build(*values).order_by().values_list(_COUNT(models.F("pk")))
+        )
+        self._windows: dict[tuple[int, int], Compiled[Any]] = {}
+
+    def of(self, *values: Any) -> Paged:
+        """What ``Paginator`` pages: ``build(*values)``, counted and sliced."""
+        return Paged(self, values)
+
+    def window(self, bottom: int, top: int) -> Compiled[Any]:
+        found = self._windows.get((bottom, top))
+        if found is None:
+            if len(self._windows) >= _WINDOWS:
+                self._windows.clear()
+            build = self._build
+            found = self._windows[bottom, top] = Compiled(
+                lambda *values: build(*values)[bottom:top]
+            )
+        return found
+
+
+class _COUNT(models.Func):
+    # A count as a plain function, not an aggregate: Django then groups by nothing and
+    # compiles it like any column (``QuerySet.count()`` reads the same number).
+    function = "COUNT"
+    output_field = models.IntegerField()
+
+
+class Paged(Sequence[Any]):
+    """``build(*values)`` as ``Paginator`` reads it: ``count()`` and slices."""
+
+    def __init__(self, pages: CompiledPages, values: tuple[Any, ...]) -> None:
+        self.pages, self.values = pages, values
+
+    def count(self) -> int:  # type: ignore[override]  # Paginator's count(), not a value's
+        return int(self.pages._count.rows(*self.values)[0][0])
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[Any]:  # type: ignore[override]
+        bottom, top = window.start or 0, window.stop
+        assert window.step is None, "Paginator asks a page: [bottom:top]"
+        assert top is not None, "Paginator asks a page: [bottom:top]"
+        return self.pages.window(bottom, top).objects(*self.values)
