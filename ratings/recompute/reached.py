@@ -232,8 +232,8 @@ class RunReads:
         names: list[str],
         state: list[str],
     ) -> tuple[list[Row], dict[int, engine.PlayerState], dict[int, Row], dict[int, Row]]:
-        """``_read`` on SQLite: the games, then the players' entry data, latest rows and
-        stored rows, a query each."""
+        """``_read`` on SQLite: the games, then the players' entry data (each read once in
+        the run), latest rows and stored rows, a query each."""
         games: list[Row] = []
         if redo:
             selected = Game.objects.filter(
@@ -247,7 +247,7 @@ class RunReads:
         players = {w for w, *_ in games} | {b for _, b, *_ in games} | wanted
         if not players:
             return games, {}, {}, {}
-        entry, _ = load_players(self.rating_list, Q(storage.among(players, "id")))
+        entry = self.entry(players)
         before = latest_changes(before=current.start, rating_list=self.rating_list)
         before = before.filter(storage.among(players, "player_id"))
         latest = {
