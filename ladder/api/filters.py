@@ -40,7 +40,11 @@ class ListFormField(django_filters.fields.ChoiceField):
         try:
             return parse_list(text)
         except ValueError as error:
-            raise forms.ValidationError(str(error)) from error
+            # The sentence names the value asked, which may hold a "%": as a parameter, never
+            # formatted again (django-filter formats every message with its parameters).
+            raise forms.ValidationError(
+                "%(sentence)s", code="invalid_list", params={"sentence": str(error)}
+            ) from error
 
     def validate(self, value: Any) -> None:
         forms.Field.validate(self, value)  # parse_list has checked the choice

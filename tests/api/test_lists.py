@@ -311,6 +311,17 @@ def test_a_bad_list_is_400_with_a_field_message(anon, lists, path):
     assert response.json()["list"]
 
 
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/api/v1/players/", "/api/v1/rating-runs/"])
+@pytest.mark.parametrize("value", ["%", "%s", "100%(x)s"])
+def test_a_list_filter_naming_a_percent_sign_is_400_with_the_value(anon, lists, path, value):
+    """A filter's message names the value asked; a "%" in it is no format (Schemathesis sent
+    ``?list=%25`` and had a 500)."""
+    response = anon.get(path, {"list": value})
+
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert response.json()["list"] == [f"'{value}' is not a list; use standard, rapid or blitz."]
+
+
 def test_rating_runs_show_and_filter_their_list(anon, lists):
     rows = anon.get("/api/v1/rating-runs/?list=rapid").json()["results"]
 
