@@ -6,7 +6,8 @@ benchmark). A run here reads:
 
 - each seed's games once for all the periods from the one it became a seed in (a period none
   of the seeds plays in, and that nothing else reaches, is not read at all);
-- a period's players' entry data, opening rows and stored rows in one query;
+- a period's games of the players rated again, and the entry data, opening rows and stored
+  rows of everyone in them, in one round trip on PostgreSQL (``RunReads.period``);
 - the standard list (R&B 7.2.1, on rapid and blitz) a player at a time for all periods;
 
 and writes every period's rows at the end: the rows it has rewritten are laid over what the
