@@ -31,7 +31,6 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
     Tournament,
-    versions,
 )
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk, storage
@@ -347,32 +346,8 @@ class RunRows:
     def flush(self) -> None:
         """Write what is kept: the replaced rows deleted, the new ones inserted."""
         if self._replaced:
-            _delete_rows(self.rating_list, self._replaced)
+            storage.delete_pairs(self.rating_list, self._replaced)
             self._replaced = []
         if self._pending:
             bulk.insert_rows(RatingChange, ROW_COLUMNS, self._pending)
             self._pending = []
-
-
-def _delete_rows(rating_list: str, rows: list[tuple[int, int]]) -> None:
-    """Delete the rows of a list of these (player, period) pairs, quietly
-    (``storage.delete_quietly``)."""
-    if connection.vendor == "postgresql":
-        quote = connection.ops.quote_name
-        sql = f"""DELETE FROM {quote(RatingChange._meta.db_table)} WHERE rating_list = %s
-                  AND (player_id, period_id) IN
-                      (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"""
-        players, periods = zip(*rows, strict=True)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [rating_list, list(players), list(periods)])
-        versions.bump_on_commit()
-        return
-    by_period: dict[int, set[int]] = {}
-    for pid, period_id in rows:
-        by_period.setdefault(period_id, set()).add(pid)
-    for period_id, players_of in by_period.items():
-        storage.delete_quietly(
-            RatingChange.objects.filter(
-                storage.among(players_of, "player_id"), period_id=period_id, rating_list=rating_list
-            )
-        )

@@ -130,6 +130,30 @@ def delete_quietly(rows: QuerySet[Any, Any]) -> int:
     return deleted
 
 
+def delete_pairs(rating_list: str, rows: list[tuple[int, int]]) -> None:
+    """Delete the rows of a list of these (player, period) pairs, quietly
+    (``delete_quietly``)."""
+    if connection.vendor == "postgresql":
+        quote = connection.ops.quote_name
+        sql = f"""DELETE FROM {quote(RatingChange._meta.db_table)} WHERE rating_list = %s
+                  AND (player_id, period_id) IN
+                      (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"""
+        players, periods = zip(*rows, strict=True)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [rating_list, list(players), list(periods)])
+        versions.bump_on_commit()
+        return
+    by_period: dict[int, set[int]] = {}
+    for pid, period_id in rows:
+        by_period.setdefault(period_id, set()).add(pid)
+    for period_id, players_of in by_period.items():
+        delete_quietly(
+            RatingChange.objects.filter(
+                among(players_of, "player_id"), period_id=period_id, rating_list=rating_list
+            )
+        )
+
+
 def games_by_list(
     period: RatingPeriod,
     rating_lists: Sequence[str],
