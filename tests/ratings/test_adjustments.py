@@ -127,6 +127,32 @@ def test_the_list_closing_february_2024_carries_the_rise_as_an_event():
     assert Player.objects.get(pk=b.pk).rating == 1760
 
 
+def test_a_newcomer_rated_in_the_closing_period_is_raised_in_the_row_of_their_first_rating():
+    """A newcomer whose first rating comes in February 2024 is on the list of 1 March 2024 with
+    it raised, in the row of that first rating, as a player rated before would be; March opens
+    with the raised rating, and a correction made incrementally leaves the rows a replay from
+    scratch writes."""
+    a, b, c, low, high = league()
+    newcomer = PlayerFactory(entry_rating=None, entry_rated_games=0, birth_year=1970)
+    Game.objects.bulk_create(
+        [game(newcomer, opponent, date(2024, 2, 20)) for opponent in (a, b, c, low, high)]
+        + [game(newcomer, a, date(2024, 3, 20))]
+    )
+    recompute_lists(None, rating_lists=["standard"])
+    first = row(newcomer, "2024-02")
+    assert (first.status, first.rating_before) == ("first_rating", None)
+    rated = first.rating_after - first.adjustment  # the first rating, before the rise
+    assert rated < 2000
+    assert first.adjustment > 0
+    assert first.rating_after == eras.adjusted_rating((RISE,), rated, None)
+    assert (first.adjusted_on, first.peak_after) == (date(2024, 3, 1), first.rating_after)
+    assert row(newcomer, "2024-03").rating_before == first.rating_after
+    Game.objects.filter(white=low, black=high).update(result="1-0")
+    recompute_from(RatingPeriod.objects.get(label="2024-01"), players={low.pk, high.pk})
+    incremental = snapshot()
+    assert from_scratch() == incremental
+
+
 @override_settings(LADDER_RULES_FIXED=date.max)
 def test_a_club_rating_its_history_under_today_s_rules_makes_no_adjustment():
     a, *_ = league()
