@@ -58,15 +58,22 @@ def club() -> list[Player]:
     return [hero, *rated, newcomer, unrated]
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_players_as_plain_values_are_the_serializers(club, language):
+def assert_players_as_the_serializer(club):
+    """The club's players, as a page and one by one, built as plain values and by
+    ``PlayerSerializer``, give the same JSON; returns them."""
     players = list(Player.objects.filter(pk__in=[p.pk for p in club]).order_by("pk"))
     context = {"year": selectors.current_year()}
+    expected = s.PlayerSerializer(players, many=True, context=context).data
+    assert json(plain_reads.players_data(players)) == json(expected)
+    one = s.PlayerSerializer(players[0], context=context).data
+    assert json(plain_reads.player_data(players[0])) == json(one)
+    return players
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_players_as_plain_values_are_the_serializers(club, language):
     with translation.override(language):
-        expected = s.PlayerSerializer(players, many=True, context=context).data
-        assert json(plain_reads.players_data(players)) == json(expected)
-        one = s.PlayerSerializer(players[0], context=context).data
-        assert json(plain_reads.player_data(players[0])) == json(one)
+        players = assert_players_as_the_serializer(club)
     # The builders read every field the serializer writes, in its order.
     assert list(plain_reads.player_data(players[0])) == list(s.PlayerSerializer().fields)
 
@@ -160,8 +167,5 @@ def test_an_empty_club_reads_compiled_as_the_orm(orm_only):
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo", "America/Sao_Paulo"])
 def test_time_stamps_as_plain_values_are_the_serializers_in_any_time_zone(club, zone):
-    players = list(Player.objects.filter(pk__in=[p.pk for p in club]).order_by("pk"))
-    context = {"year": selectors.current_year()}
     with timezone.override(zone):
-        expected = s.PlayerSerializer(players, many=True, context=context).data
-        assert json(plain_reads.players_data(players)) == json(expected)
+        assert_players_as_the_serializer(club)
