@@ -38,6 +38,7 @@ from ratings.recompute.rows import ROW_COLUMNS, STATE, Row, comparable, stored_f
 from ratings.recompute.states import (
     base_corrections_of,
     entry_state,
+    in_force_from_rows,
     latest_changes,
     load_players,
     pool_from_json,
@@ -291,13 +292,12 @@ class RunReads:
                     held = self._standard_rows.setdefault(pid, [])
                     if start is not None:
                         held.append((bulk.as_date(start), bulk.as_date(end), rating))
-            found = {pid: self._standard_entry.get(pid) for pid in players}
-            for pid in found:
-                # The list in force: the latest row of a period ended before the day.
-                held = self._standard_rows.get(pid, [])
-                ended = [(start, rating) for start, end, rating in held if end < current.start]
-                if ended:
-                    found[pid] = max(ended, key=lambda row: row[0])[1]
+            found = {
+                pid: in_force_from_rows(
+                    self._standard_entry.get(pid), self._standard_rows.get(pid, []), current.start
+                )
+                for pid in players
+            }
             fixes = self.standard_fixes.get(current.pk, {})
             found.update((pid, rating) for pid, rating in fixes.items() if pid in found)
             return found

@@ -333,7 +333,8 @@ def ratings_in_force(
     correction of the period holding ``on`` says otherwise (``corrections``: the list as
     published, without them). Three queries, each naming the players in SQL of constant size
     (``storage.among``); one when the caller gives the players' ``entry`` ratings and the
-    period's base corrections (``fixes``), read before."""
+    period's base corrections (``fixes``), read before. ``in_force_from_rows`` is the same
+    rule over a player's rows held in memory."""
     wanted = set(players)
     if not wanted:
         return {}
@@ -368,6 +369,16 @@ def ratings_in_force(
         ).values_list("player_id", "rating")
     )  # fmt: skip
     return found
+
+
+def in_force_from_rows(
+    entry: int | None, rows: Iterable[tuple[date, date, int | None]], on: date
+) -> int | None:
+    """``ratings_in_force``'s rule over one player's rows held in memory (each a period's
+    start, end and rating after): the rating of the latest period that ended before ``on``,
+    else the entry rating. Base corrections are the caller's."""
+    ended = [(start, rating) for start, end, rating in rows if end < on]
+    return max(ended, key=lambda row: row[0])[1] if ended else entry
 
 
 def base_corrections(period_id: int, rating_lists: Iterable[str]) -> dict[str, dict[int, int]]:
