@@ -153,6 +153,23 @@ def test_a_newcomer_rated_in_the_closing_period_is_raised_in_the_row_of_their_fi
     assert from_scratch() == incremental
 
 
+def test_a_list_without_games_in_the_closing_period_still_has_its_rated_players_raised():
+    """No rapid game at all, a rapid 1500 (standard 1600) who plays no game: the lists closing
+    February 2024 raise them on both, in rows of their own: rapid 1500 + 0.4 x 500 = 1700,
+    standard 1600 + 0.4 x 400 = 1760."""
+    league()
+    idle = PlayerFactory(entry_rating=1600, entry_rated_games=40, rapid_entry_rating=1500,
+                         rapid_entry_rated_games=40, birth_year=1970)  # fmt: skip
+    recompute_lists(None, rating_lists=["standard", "rapid"])
+    rapid, standard = row(idle, "2024-02", "rapid"), row(idle, "2024-02")
+    assert (rapid.status, rapid.rating_before, rapid.adjustment, rapid.rating_after) == (
+        "adjusted", 1500, 200, 1700,
+    )  # fmt: skip
+    assert (standard.status, standard.adjustment, standard.rating_after) == ("adjusted", 160, 1760)
+    idle.refresh_from_db()
+    assert (idle.rating, idle.rapid_rating) == (1760, 1700)
+
+
 @override_settings(LADDER_RULES_FIXED=date.max)
 def test_a_club_rating_its_history_under_today_s_rules_makes_no_adjustment():
     a, *_ = league()
