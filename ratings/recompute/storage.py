@@ -22,6 +22,7 @@ from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, 
 from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk
+from ratings.recompute.ahead import GamesAhead
 from ratings.recompute.summary import Recompute
 from ratings.rules import engine
 
@@ -39,15 +40,19 @@ def check_rating_lists(rating_lists: Sequence[str]) -> None:
         raise UnknownRatingList(unknown, RatingList.values)
 
 
-def begin(period: RatingPeriod | None, *, dry_run: bool) -> tuple[list[RatingPeriod], Recompute]:
-    """Take the recompute lock; return the periods from ``period`` on and an empty summary."""
-    _prepare()
+def begin(
+    period: RatingPeriod | None, *, dry_run: bool
+) -> tuple[list[RatingPeriod], Recompute, bool]:
+    """Take the recompute lock; return the periods from ``period`` on, an empty summary, and
+    whether the transaction has written nothing yet (PostgreSQL: the games may then be read
+    on another connection, ``ahead``)."""
+    untouched = _prepare()
     periods = list(
         RatingPeriod.objects.filter(start__gte=period.start)
         if period
         else RatingPeriod.objects.all()
     )
-    return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run), untouched
 
 
 # The players' UPDATE joins the rows just written, which the table's statistics may not know
@@ -71,21 +76,24 @@ def try_recompute_lock() -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def _prepare() -> None:
-    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4).
+def _prepare() -> bool:
+    """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4);
+    return whether the transaction has written nothing yet (PostgreSQL; False elsewhere).
 
     On PostgreSQL also turn JIT compilation off for the transaction: the recompute's scans are
     simple, and compiling them cost more than it saved (measured on the benchmark). And give its
     sorts room: a federation's 300,000 latest rows (three lists) spilled to disk in the default
     4 MB (measured: a third of the players' update).
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true), "
-                "set_config('work_mem', %s, true)",
-                [LOCK_KEY, _WORK_MEM],
-            )
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true), "
+            "set_config('work_mem', %s, true), pg_current_xact_id_if_assigned() IS NULL",
+            [LOCK_KEY, _WORK_MEM],
+        )
+        return bool(cursor.fetchone()[3])
 
 
 def delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:
@@ -160,6 +168,7 @@ def games_by_list(
     *,
     narrow: bool = False,
     meanwhile: Callable[[], object] | None = None,
+    ahead: GamesAhead | None = None,
 ) -> dict[str, engine.GameColumns]:
     """The period's games on the lists, in one query, as integer columns for each list that has
     any: White's score and the day decoded by the query, and for the games of tournaments that
@@ -172,22 +181,21 @@ def games_by_list(
     tournament are known without a byte of their own, and the event names come once each.
     ``narrow``: every player's id fits int4, so White's and Black's ids share one int8.
     ``meanwhile`` is called while the server reads (on PostgreSQL; elsewhere first).
+    ``ahead``: the games read ahead on another connection (``games_query``), if it has them.
     """
     earlier = dict(
         Tournament.objects.filter(rated_in=period, start__lt=period.start).values_list(
             "pk", "start"
         )
     )
-    table = connection.ops.quote_name(Game._meta.db_table)
-    cases = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
-    marks = ", ".join(["%s"] * len(rating_lists))
-    where = f"period_id = %s AND rating_list IN ({marks})"
     if connection.vendor != "postgresql":
         if meanwhile is not None:
             meanwhile()
+        table = connection.ops.quote_name(Game._meta.db_table)
+        marks = ", ".join(["%s"] * len(rating_lists))
         sql = (
-            f"SELECT rating_list, white_id, black_id, CASE result {cases} ELSE -1 END, date, "
-            f"event, tournament_id FROM {table} WHERE {where}"
+            f"SELECT rating_list, white_id, black_id, CASE result {_SCORES} ELSE -1 END, date, "
+            f"event, tournament_id FROM {table} WHERE period_id = %s AND rating_list IN ({marks})"
         )
         rows = list(bulk.fetch_rows_sql(sql, [period.pk, *rating_lists]))
         found = {}
@@ -207,23 +215,12 @@ def games_by_list(
                 _starts(earlier, [row[5] for row in chosen]),
             )  # fmt: skip
         return found
-    # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
-    # the day in one int4 (score x 2**16 + day; the cast to int2 refuses a day out of range).
-    players = (
-        "int8send((white_id::int8 << 32) | black_id)"
-        if narrow
-        else "int8send(white_id) || int8send(black_id)"
-    )
-    groups = bulk.fetch_packed(
-        f"""SELECT rating_list, event, tournament_id,
-                   string_agg({players} || int4send((CASE result {cases} ELSE -1 END) * 65536
-                                                    + (date - %s)::int2), ''::bytea)
-            FROM {table} WHERE {where}
-            GROUP BY rating_list, event, tournament_id""",
-        [period.start, period.pk, *rating_lists],
-        _NARROW_GAME if narrow else _WIDE_GAME,
-        meanwhile=meanwhile,
-    )
+    groups = ahead.take(period) if ahead is not None else None
+    if groups is None:
+        _, sql, params, dtype = games_query(period, rating_lists, narrow=narrow)
+        groups = bulk.fetch_packed(sql, params, dtype, meanwhile=meanwhile)
+    elif meanwhile is not None:
+        meanwhile()
     found = {}
     for rating_list in rating_lists:
         mine = [(event, tid, records) for (name, event, tid), records in groups
@@ -252,6 +249,33 @@ def games_by_list(
     return found
 
 
+def games_query(
+    period: RatingPeriod, rating_lists: Sequence[str], *, narrow: bool
+) -> tuple[int, str, list[Any], np.dtype[Any]]:
+    """The PostgreSQL query of ``games_by_list`` for ``period`` (its id, the SQL, the
+    parameters and the packed games' dtype), for ``bulk.fetch_packed`` or ``ahead``."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    marks = ", ".join(["%s"] * len(rating_lists))
+    # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
+    # the day in one int4 (score x 2**16 + day; the cast to int2 refuses a day out of range).
+    players = (
+        "int8send((white_id::int8 << 32) | black_id)"
+        if narrow
+        else "int8send(white_id) || int8send(black_id)"
+    )
+    sql = f"""SELECT rating_list, event, tournament_id,
+                     string_agg({players} || int4send((CASE result {_SCORES} ELSE -1 END) * 65536
+                                                      + (date - %s)::int2), ''::bytea)
+              FROM {table} WHERE period_id = %s AND rating_list IN ({marks})
+              GROUP BY rating_list, event, tournament_id"""
+    return (
+        period.pk,
+        sql,
+        [period.start, period.pk, *rating_lists],
+        (_NARROW_GAME if narrow else _WIDE_GAME),
+    )
+
+
 def _starts(earlier: dict[int, date], tournaments: Sequence[int | None]) -> np.ndarray | None:
     """The start of each of ``tournaments`` that started before the period (-1: the others),
     or None when none did."""
@@ -271,6 +295,8 @@ def _names(events: np.ndarray, codes: np.ndarray | None = None, at: Any = None) 
     return events[chosen].tolist()  # type: ignore[no-any-return]
 
 
+# White's score by result, in the games queries' CASE.
+_SCORES = " ".join(f"WHEN '{code}' THEN {value}" for code, value in engine.WHITE_SCORE.items())
 _WIDE_GAME = np.dtype([("white", ">i8"), ("black", ">i8"), ("score_day", ">i4")])
 _NARROW_GAME = np.dtype([("players", ">i8"), ("score_day", ">i4")])
 

@@ -1,0 +1,181 @@
+"""A replay reads its periods' games ahead on a connection of its own (PostgreSQL): the same
+ratings as reading them itself, its own transaction's games never missed, a failing second
+connection taken over, nothing left behind when the replay fails."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import date
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from ladder.records import Game, Player, RatingList, RatingPeriod
+from ratings.models import RatingChange
+from ratings.recompute import ahead, replay, services
+from tests.factories import PlayerFactory, UnratedPlayerFactory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="games are read ahead on PostgreSQL only"
+    ),
+]
+
+MONTHS = [date(2026, month, 1) for month in (1, 2, 3, 4)]
+GAMES_READ = "string_agg(int8send((white_id::int8 << 32) | black_id)"
+
+
+@pytest.fixture
+def club() -> list[Player]:
+    """Four monthly periods of games on the three lists among rated players and newcomers,
+    committed (as a rating run finds them)."""
+    players = [PlayerFactory(entry_rating=1500 + 37 * i) for i in range(12)]
+    players += [UnratedPlayerFactory() for _ in range(4)]
+    games = []
+    for m, start in enumerate(MONTHS):
+        period = RatingPeriod.objects.for_date(start)
+        for i, white in enumerate(players):
+            for step, rating_list in ((1, "standard"), (3, "rapid"), (5, "blitz")):
+                black = players[(i + step + m) % len(players)]
+                result = ("1-0", "0-1", "1/2-1/2")[(i + m + step) % 3]
+                games.append(
+                    Game(date=start.replace(day=1 + i), white=white, black=black, result=result,
+                         period=period, rating_list=rating_list, event=f"Open {step}")
+                )  # fmt: skip
+    Game.objects.bulk_create(games)
+    return players
+
+
+def replay_all() -> None:
+    services.recompute_lists(RatingPeriod.objects.order_by("start").first(), rating_lists=LISTS)
+
+
+LISTS = list(RatingList.values)
+
+
+def snapshot() -> tuple[list[tuple], list[tuple]]:
+    rows = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "rating_list", "period__label", "status", "games", "score_units",
+            "expected_units", "change", "rating_after", "pool", "first_event",
+        )
+    )  # fmt: skip
+    players = list(
+        Player.objects.order_by("pk").values_list(
+            "pk", "rating", "rated_games", "rapid_rating", "blitz_rating", "last_change"
+        )
+    )
+    return rows, players
+
+
+def games_reads(queries: CaptureQueriesContext) -> int:
+    """How many period games reads ran on the replay's own connection."""
+    return sum(GAMES_READ in query["sql"] for query in queries.captured_queries)
+
+
+def reading_itself() -> None:
+    """The replay's transaction has written (an id assigned), so the replay reads its games."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_xact_id()")
+
+
+def test_games_read_ahead_rate_as_the_replay_reading_them_itself(club):
+    with CaptureQueriesContext(connection) as queries:
+        replay_all()
+    assert games_reads(queries) == 0  # every period's games came from the other connection
+    ahead_result = snapshot()
+    RatingChange.objects.all().delete()
+
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        reading_itself()
+        replay_all()
+    assert games_reads(queries) == len(MONTHS)
+    assert snapshot() == ahead_result
+    assert len(ahead_result[0]) > 3 * len(MONTHS) * 12  # rows on every list, every month
+
+
+def test_a_transaction_that_wrote_a_game_rates_it(club):
+    """A preview writes, then recomputes in the same transaction: a second connection would
+    not see its game, so the replay reads the games itself."""
+    replay_all()
+    white, black = club[0], club[1]
+    period = RatingPeriod.objects.for_date(MONTHS[1])
+    before = RatingChange.objects.get(player=white, period=period, rating_list="standard").games
+    with transaction.atomic():
+        Game.objects.create(date=MONTHS[1], white=white, black=black, result="1-0", period=period)
+        replay_all()
+        after = RatingChange.objects.get(player=white, period=period, rating_list="standard")
+        transaction.set_rollback(True)
+    assert after.games == before + 1
+
+
+def test_when_the_other_connection_fails_midway_the_replay_reads_the_rest_itself(
+    club, monkeypatch, caplog
+):
+    with transaction.atomic():
+        reading_itself()
+        replay_all()
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+
+    started = ahead.GamesAhead.__init__
+
+    def broken_second(self, queries):  # the second period's read fails on the other connection
+        pk, _, _, dtype = queries[1]
+        started(self, [queries[0], (pk, "SELECT no_such_column FROM ladder_game", [], dtype),
+                       *queries[2:]])  # fmt: skip
+
+    monkeypatch.setattr(ahead.GamesAhead, "__init__", broken_second)
+    with (
+        caplog.at_level(logging.WARNING, "ratings.recompute.ahead"),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        replay_all()
+    assert games_reads(queries) == len(MONTHS) - 1  # the first came from the other connection
+    assert "no_such_column" in caplog.text
+    assert snapshot() == expected
+
+
+def test_when_the_other_connection_cannot_connect_the_replay_reads_every_period(club, monkeypatch):
+    original = connection.get_connection_params
+
+    def nowhere():
+        return {**original(), "port": 1, "connect_timeout": 2}
+
+    monkeypatch.setattr(connection, "get_connection_params", nowhere)
+    with CaptureQueriesContext(connection) as queries:
+        replay_all()
+    assert games_reads(queries) == len(MONTHS)
+    assert RatingChange.objects.filter(rating_list="blitz").count() > 0
+
+
+def test_a_failing_replay_leaves_no_thread_or_connection_behind(club, monkeypatch):
+    rate, calls = replay._rate, []
+
+    def fail_in_the_second_period(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > len(LISTS):
+            raise RuntimeError("rating failed")
+        return rate(*args, **kwargs)
+
+    monkeypatch.setattr(replay, "_rate", fail_in_the_second_period)
+    with pytest.raises(RuntimeError, match="rating failed"):
+        replay_all()
+    assert not [t for t in threading.enumerate() if t.name == ahead.THREAD]
+    deadline = time.monotonic() + 10
+    while _side_connections() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _side_connections() == 0
+    assert not RatingChange.objects.exists()  # the failed replay's rows rolled back
+
+
+def _side_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [ahead.THREAD]
+        )
+        return int(cursor.fetchone()[0])
