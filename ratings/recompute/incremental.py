@@ -60,7 +60,7 @@ def recompute_players(
     changed there, and from then on as any changed player. A ``dry_run`` is written too: its
     caller rolls it back when done (``services``).
     """
-    periods, summary, _ = storage.begin(period, dry_run=dry_run)
+    periods, summary, *_ = storage.begin(period, dry_run=dry_run)
     players = set(players)
     waiting = sorted(
         [*((pid, day, True) for pid, day in (later or {}).items()),

@@ -112,10 +112,6 @@ class EntryTable:
         stored = self._plain(self.values[:, self.at[rating_list] + 3])
         return dict(zip(self.ids.tolist(), stored, strict=True))
 
-    def narrow(self) -> bool:
-        """Whether every player's id fits int4."""
-        return not len(self.ids) or int(self.ids[-1]) <= storage.INT4_MAX
-
 
 class EntryStates(dict[int, engine.PlayerState]):
     """A list's states over every player of an ``EntryTable``: columns (rating, rated games,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from django.db import connection
@@ -40,19 +40,26 @@ def check_rating_lists(rating_lists: Sequence[str]) -> None:
         raise UnknownRatingList(unknown, RatingList.values)
 
 
-def begin(
-    period: RatingPeriod | None, *, dry_run: bool
-) -> tuple[list[RatingPeriod], Recompute, bool]:
+class Start(NamedTuple):
+    """What a recompute starts from (``begin``)."""
+
+    periods: list[RatingPeriod]  # from the period given on
+    summary: Recompute  # empty
+    untouched: bool  # the transaction has written nothing yet (``ahead`` may read the games)
+    narrow: bool  # every player's id fits int4 (``games_by_list``)
+
+
+def begin(period: RatingPeriod | None, *, dry_run: bool) -> Start:
     """Take the recompute lock; return the periods from ``period`` on, an empty summary, and
-    whether the transaction has written nothing yet (PostgreSQL: the games may then be read
-    on another connection, ``ahead``)."""
-    untouched = _prepare()
+    what the reads need to know of the transaction and the players (``Start``)."""
+    untouched, narrow = _prepare()
     periods = list(
         RatingPeriod.objects.filter(start__gte=period.start)
         if period
         else RatingPeriod.objects.all()
     )
-    return periods, Recompute(periods=[p.label for p in periods], dry_run=dry_run), untouched
+    summary = Recompute(periods=[p.label for p in periods], dry_run=dry_run)
+    return Start(periods, summary, untouched, narrow)
 
 
 # The players' UPDATE joins the rows just written, which the table's statistics may not know
@@ -76,9 +83,10 @@ def try_recompute_lock() -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def _prepare() -> bool:
+def _prepare() -> tuple[bool, bool]:
     """Serialize recomputes so that concurrent entry cannot lose an update (DESIGN Flow 4);
-    return whether the transaction has written nothing yet (PostgreSQL; False elsewhere).
+    return whether the transaction has written nothing yet (PostgreSQL; False elsewhere) and
+    whether every player's id fits int4 (the games' packing), both read in the same round trip.
 
     On PostgreSQL also turn JIT compilation off for the transaction: the recompute's scans are
     simple, and compiling them cost more than it saved (measured on the benchmark). And give its
@@ -86,14 +94,17 @@ def _prepare() -> bool:
     4 MB (measured: a third of the players' update).
     """
     if connection.vendor != "postgresql":
-        return False
+        return False, False  # SQLite reads games as rows: no packing, nothing read ahead
+    players = connection.ops.quote_name(Player._meta.db_table)
+    fits = f"(SELECT COALESCE(MAX(id), 0) FROM {players}) <= {INT4_MAX}"
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_advisory_xact_lock(%s), set_config('jit', 'off', true), "
-            "set_config('work_mem', %s, true), pg_current_xact_id_if_assigned() IS NULL",
+            f"set_config('work_mem', %s, true), pg_current_xact_id_if_assigned() IS NULL, {fits}",
             [LOCK_KEY, _WORK_MEM],
         )
-        return bool(cursor.fetchone()[3])
+        *_, untouched, narrow = cursor.fetchone()
+        return bool(untouched), bool(narrow)
 
 
 def delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:

@@ -179,3 +179,55 @@ def _side_connections() -> int:
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [ahead.THREAD]
         )
         return int(cursor.fetchone()[0])
+
+
+def test_a_second_connection_killed_midway_leaves_the_ratings_as_they_would_be(club, monkeypatch):
+    """Its server process terminated (an administrator, a restart of a pooler) while the
+    replay runs: the replay reads what is left itself."""
+    with transaction.atomic():
+        reading_itself()
+        replay_all()
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+
+    take, killed = ahead.GamesAhead.take, []
+
+    def kill_after_the_first(self, period):
+        found = take(self, period)
+        if not killed:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = %s",
+                    [ahead.THREAD],
+                )
+                killed.append(cursor.fetchone()[0])
+        return found
+
+    monkeypatch.setattr(ahead.GamesAhead, "take", kill_after_the_first)
+    monkeypatch.setattr(ahead, "DEPTH", 1)  # so that a period is left to read when it dies
+    with CaptureQueriesContext(connection) as queries:
+        replay_all()
+    assert killed == [1]
+    assert games_reads(queries) >= 1  # read by the replay itself after the kill
+    assert snapshot() == expected
+
+
+def test_players_with_ids_beyond_int4_are_read_whole_either_way(club):
+    """Ids that do not fit int4 (a federation's imported ids) turn the games' packing wide,
+    on the other connection and on the replay's own."""
+    big = PlayerFactory(pk=2**31 + 7, entry_rating=2100)
+    period = RatingPeriod.objects.for_date(MONTHS[2])
+    Game.objects.bulk_create(
+        Game(date=MONTHS[2], white=big, black=other, result="1-0", period=period)
+        for other in club[:5]
+    )
+    replay_all()
+    ahead_result = snapshot()
+    row = RatingChange.objects.get(player=big, period=period, rating_list="standard")
+    assert (row.games, row.score_units) == (5, 5 * 10_000)
+    RatingChange.objects.all().delete()
+    with transaction.atomic():
+        reading_itself()
+        replay_all()
+    assert snapshot() == ahead_result
