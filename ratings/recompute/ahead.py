@@ -28,6 +28,7 @@ import psycopg
 from django.db import connection
 
 from ladder.records import RatingPeriod
+from ratings.recompute import bulk
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +100,7 @@ class GamesAhead:
                 for pk, sql, values, dtype in self._queries:
                     with psycopg.Cursor(side) as cursor:
                         cursor.execute(sql, values, binary=True)
-                        rows = cursor.fetchall()
-                    groups = [
-                        (tuple(found), np.frombuffer(packed or b"", dtype=dtype))
-                        for *found, packed in rows
-                    ]
+                        groups = bulk.unpacked(cursor.fetchall(), dtype)
                     if not self._put((pk, groups)):
                         return
         except Exception as error:  # the replay reads for itself from here on

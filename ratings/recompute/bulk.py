@@ -82,10 +82,13 @@ def fetch_packed(
             with raw.pipeline():
                 _execute(cursor, sql, params, binary=True)
                 meanwhile()
-        return [
-            (tuple(values), np.frombuffer(packed or b"", dtype=dtype))
-            for *values, packed in cursor.fetchall()
-        ]
+        return unpacked(cursor.fetchall(), dtype)
+
+
+def unpacked(rows: Iterable[Sequence[Any]], dtype: np.dtype[Any]) -> list[tuple[Row, np.ndarray]]:
+    """The rows of a packed query (``fetch_packed``): each row's other columns, and its last
+    column's records decoded."""
+    return [(tuple(values), np.frombuffer(packed or b"", dtype=dtype)) for *values, packed in rows]
 
 
 def fetch_int_columns(model: type[Model], columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

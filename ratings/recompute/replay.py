@@ -94,9 +94,8 @@ def _replay(
             stale[name] |= deleted
         # The entry data are made ready for the rating while the server reads the games.
         games = storage.games_by_list(
-            current, rating_lists, narrow=narrow, meanwhile=table.prepare,
-            ahead=ahead,
-        )  # fmt: skip
+            current, rating_lists, narrow=narrow, meanwhile=table.prepare, ahead=ahead
+        )
         # Each list is rated and its rated players' rows sent as columns
         # (ratings.recompute.columns) before the next list is rated, so that the server stores
         # them meanwhile; then the newcomers' rows, fewer and each with a pool, all in one
