@@ -197,6 +197,9 @@ def attempt(delivery_id: int, *, now: datetime | None = None) -> datetime | None
 
 def _log(attempt: WebhookAttempt, status: str) -> None:
     # Bulk and update: the delivery log is no read of the doors, so it moves no data version.
+    # A try the database refused was rolled back, but its insert left the id on ``attempt``;
+    # SQLite gives that freed id to the next insert, so a retry carrying it would collide.
+    attempt.pk = None
     with transaction.atomic():
         WebhookAttempt.objects.bulk_create([attempt])
         WebhookDelivery.objects.filter(pk=attempt.delivery_id).update(

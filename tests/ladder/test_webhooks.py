@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from ladder.records import (
@@ -358,6 +358,40 @@ def test_a_receiver_slower_than_the_timeout_is_cut_off_and_retried(receiver, mon
     assert logged.status_code is None
     assert "timed out" in logged.error
     assert logged.duration_ms < 2000  # bounded by the timeout, not by the receiver
+
+
+def test_a_log_the_database_refused_once_is_written_once_after_its_id_went_elsewhere(
+    receiver, monkeypatch
+):
+    # SQLite refuses a writer while another thread holds the table; the refused try is rolled
+    # back, and another delivery's log takes the id its insert had. The retry must not reuse it.
+    endpoint = endpoint_for(receiver, EventType.PERIOD_REOPENED)
+    ours = records.record(EventType.PERIOD_REOPENED, {"period": "2026-03"}, [endpoint])
+    other = records.record(EventType.PERIOD_REOPENED, {"period": "2026-04"}, [endpoint])
+    other = other.deliveries.get()
+    refused: list[str] = []
+    taken: list[WebhookAttempt] = []
+
+    def busy_once(execute, sql, params, many, context):
+        if not refused and sql.startswith('UPDATE "ladder_webhookdelivery"'):
+            refused.append(sql)
+            raise OperationalError("database table is locked: ladder_webhookdelivery")
+        if refused and not taken and sql.startswith('INSERT INTO "ladder_webhookattempt"'):
+            # Between the refused try and the retry, another thread logs (its own transaction
+            # in real life; the order of the inserts is what matters).
+            taken.append(WebhookAttempt(delivery=other, number=1, status_code=200, duration_ms=1))
+            taken[0].save()
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(busy_once):
+        assert webhooks.attempt(ours.deliveries.get().pk) is None
+
+    assert refused
+    delivery = ours.deliveries.get()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.DELIVERED, 1)
+    assert list(delivery.log.values_list("number", "status_code")) == [(1, 200)]
+    assert list(other.log.values_list("number", flat=True)) == [1]
+    assert receiver.received.qsize() == 1  # the POST was made once; only the log was retried
 
 
 def test_an_address_nobody_listens_on_is_logged_as_no_answer(receiver):
