@@ -109,6 +109,22 @@ def test_every_game_card_links_to_the_head_to_head(client, rivals):
     assert f'action="{reverse("ladder:compare", args=[anna.pk])}"' in html
 
 
+def test_an_opponents_links_are_escaped_and_in_the_readers_language(client, committed):
+    with committed():
+        anna = PlayerFactory(name="Anna Alekhina", entry_rating=2000)
+        odd = PlayerFactory(name='Ola <b>"Bold"</b> & Co', entry_rating=1900)
+        GameFactory(white=anna, black=odd, result=Result.DRAW, date=date(2026, 3, 10))
+        GameFactory(white=odd, black=anna, result=Result.DRAW, date=date(2026, 4, 11))
+    escaped = "Ola &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co"
+
+    html = client.get(anna.get_absolute_url()).content.decode()
+    assert html.count(f'<a href="{odd.get_absolute_url()}">{escaped}</a>') == 2
+    assert html.count(f'href="{url(anna, odd)}" data-testid="vs-link">vs {escaped}</a>') == 2
+    assert "<b>" not in html.split("<main", 1)[1]
+    german = client.get(anna.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert german.count(f'data-testid="vs-link">gegen {escaped}</a>') == 2
+
+
 @pytest.mark.parametrize("typed", ["Boris Botvin", "  boris   BOTVIN ", "4100002"])
 def test_compare_finds_a_player_by_name_or_fide_id(client, rivals, typed):
     anna, boris, _, _ = rivals
