@@ -18,6 +18,7 @@ from ratings.recompute.services import adjustment_missing, recompute_from, recom
 from ratings.rules import engine, eras
 from ratings.rules.engine import PlayerState
 from tests.factories import PlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -56,15 +57,6 @@ def test_an_adjusted_period_raises_the_rating_after_and_a_player_without_games_g
 def game(white, black, day, result="1/2-1/2", rating_list="standard"):
     return Game(date=day, white=white, black=black, result=result, rating_list=rating_list,
                 period=RatingPeriod.objects.for_date(day))  # fmt: skip
-
-
-def snapshot():
-    rows = RatingChange.objects.values_list(
-        "player_id", "rating_list", "period__label", "status", "rating_before", "change",
-        "rating_after", "adjustment", "adjusted_on", "peak_after", "rated_games_after",
-    )  # fmt: skip
-    fields = ("pk", "rating", "peak_rating", "rapid_rating", "rapid_peak_rating")
-    return sorted(rows), list(Player.objects.order_by("pk").values_list(*fields))
 
 
 def from_scratch():

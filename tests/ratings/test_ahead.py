@@ -17,6 +17,7 @@ from ladder.records import Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import ahead, replay, services
 from tests.factories import PlayerFactory, UnratedPlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -55,21 +56,6 @@ def replay_all() -> None:
 
 
 LISTS = list(RatingList.values)
-
-
-def snapshot() -> tuple[list[tuple], list[tuple]]:
-    rows = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "rating_list", "period__label", "status", "games", "score_units",
-            "expected_units", "change", "rating_after", "pool", "first_event",
-        )
-    )  # fmt: skip
-    players = list(
-        Player.objects.order_by("pk").values_list(
-            "pk", "rating", "rated_games", "rapid_rating", "blitz_rating", "last_change"
-        )
-    )
-    return rows, players
 
 
 def games_reads(queries: CaptureQueriesContext) -> int:

@@ -15,23 +15,12 @@ from ladder.records import Game, Player, RatingPeriod, Tournament
 from ratings.models import RatingChange
 from ratings.recompute.services import recompute_from, recompute_lists
 from tests.factories import PlayerFactory, UnratedPlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = pytest.mark.django_db
 
 RESULTS = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "1/2-1/2", "+/-", "0-0"]
 DERIVED = ("pk", "rating", "rated_games", "peak_rating", "last_rated_on", "last_change")
-
-
-def snapshot():
-    changes = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "period__label", "status", "rating_before", "k", "k_reason",
-            "k_applied", "games", "score_units", "expected_units", "change_exact_units",
-            "change", "rating_after", "performance", "rated_games_after", "peak_after",
-            "last_rated_on", "pool", "first_event",
-        )
-    )  # fmt: skip
-    return changes, list(Player.objects.order_by("pk").values_list(*DERIVED))
 
 
 def replay_from_scratch():
@@ -367,18 +356,6 @@ BLITZ_DERIVED = ("blitz_rating", "blitz_rated_games", "blitz_peak_rating", "blit
                  "blitz_last_change")  # fmt: skip
 
 
-def snapshot_lists():
-    changes = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "rating_list", "period__label", "status", "rating_before", "k",
-            "k_reason", "k_applied", "games", "score_units", "expected_units", "change",
-            "rating_after", "rated_games_after", "peak_after", "last_rated_on", "pool",
-        )
-    )  # fmt: skip
-    fields = (*DERIVED, *BLITZ_DERIVED)
-    return changes, list(Player.objects.order_by("pk").values_list(*fields))
-
-
 def replay_lists_from_scratch():
     RatingChange.objects.all().delete()
     players = list(Player.objects.all())
@@ -477,7 +454,7 @@ def test_an_incremental_recompute_equals_a_full_replay_when_standard_seeds_blitz
                 if since[name] != date.min:
                     first = RatingPeriod.objects.get(start=since[name])
                 recompute_from(first, rating_list=name, players=affected[name])
-        incremental = snapshot_lists()
+        incremental = snapshot()
         replay_lists_from_scratch()
-        assert incremental == snapshot_lists()
+        assert incremental == snapshot()
         transaction.set_rollback(True)

@@ -19,6 +19,7 @@ from ratings.models import RatingChange, RatingRun
 from ratings.recompute import services, storage
 from ratings.selectors import current_k, rating_list
 from tests.factories import PlayerFactory, UnratedPlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -44,15 +45,6 @@ def play(games, rating_list="", time_control=""):
             for day, w, b, r in games
         ]
     )  # fmt: skip
-
-
-def snapshot():
-    rows = RatingChange.objects.order_by("rating_list", "player_id", "period_id").values_list(
-        "rating_list", "player_id", "period_id", "status", "k_applied", "change", "rating_after"
-    )
-    fields = [name for name in Player._meta.concrete_fields if not name.name.endswith("updated")]
-    players = Player.objects.order_by("pk").values_list(*(f.attname for f in fields))
-    return list(rows), list(players)
 
 
 @pytest.mark.parametrize("name", LISTS)

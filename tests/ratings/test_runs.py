@@ -19,6 +19,7 @@ from ratings.models import RatingChange, RatingRun
 from ratings.recompute import services
 from ratings.runs import queue
 from tests.factories import GameFactory, PlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -26,16 +27,6 @@ BACKGROUND = {
     "LADDER_RECOMPUTE": "background",
     "TASKS": {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
 }
-
-
-def snapshot():
-    rows = RatingChange.objects.order_by("player_id", "period__start").values_list(
-        "player_id", "period_id", "status", "rating_before", "k_applied", "change", "rating_after"
-    )
-    players = Player.objects.order_by("pk").values_list(
-        "pk", "rating", "rated_games", "peak_rating"
-    )
-    return list(rows), list(players)
 
 
 def test_a_change_records_a_queued_run_in_its_own_transaction():

@@ -19,24 +19,9 @@ from ladder.writes.validation import GameEntry
 from ratings.models import RatingChange, RatingRun, Status
 from ratings.recompute.services import recompute_from
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
+from tests.ratings.snapshots import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot():
-    changes = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "period__label", "status", "rating_before", "k", "k_applied", "games",
-            "score_units", "expected_units", "change_exact_units", "change", "rating_after",
-            "rated_games_after", "peak_after", "last_rated_on", "pool", "first_event",
-        )
-    )  # fmt: skip
-    players = list(
-        Player.objects.order_by("pk").values_list(
-            "pk", "rating", "rated_games", "peak_rating", "last_rated_on", "last_change"
-        )
-    )
-    return changes, players
 
 
 def build_period(size: int, day=date(2026, 3, 5)):

@@ -18,10 +18,10 @@ from django.db import connection
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from ladder.records import Player
-from ratings.models import RatingChange, RatingRun
+from ratings.models import RatingRun
 from ratings.recompute import services
 from tests.factories import GameFactory, PlayerFactory
+from tests.ratings.snapshots import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKGROUND = {
@@ -79,17 +79,6 @@ def wait_for(condition, *, seconds: float = 60, what: str = "") -> None:
 def all_rated() -> bool:
     runs = RatingRun.objects.values_list("status", flat=True)
     return bool(runs) and all(status == "done" for status in runs)
-
-
-def snapshot():
-    rows = RatingChange.objects.order_by("player_id", "period__start").values_list(
-        "player_id", "period_id", "status", "rating_before", "k_applied", "change", "rating_after",
-        "rated_games_after",
-    )  # fmt: skip
-    players = Player.objects.order_by("pk").values_list(
-        "pk", "rating", "rated_games", "peak_rating", "last_change"
-    )
-    return list(rows), list(players)
 
 
 def equals_a_full_recompute() -> bool:
