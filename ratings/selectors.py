@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.db import connections, router
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -357,21 +358,7 @@ def game_lines(
     by_period: dict[int, set[int]] = defaultdict(set)
     for game in games:
         by_period[game.period_id].update((game.white_id, game.black_id))
-    wanted = Q()
-    for period_id, ids in by_period.items():
-        wanted |= Q(period_id=period_id, player_id__in=sorted(ids))
-    opening = (
-        {
-            (pid, period_id): (status, before)
-            for pid, period_id, status, before in RatingChange.objects.filter(
-                wanted, rating_list=rating_list
-            )
-            .order_by()
-            .values_list("player_id", "period_id", "status", "rating_before")
-        }
-        if by_period
-        else {}
-    )
+    opening = _opening(by_period, rating_list) if by_period else {}
     earlier = _earlier_ratings(games, rating_list)
     method = rules().method
     lines: dict[int, list[Line]] = defaultdict(list)
@@ -380,6 +367,44 @@ def game_lines(
         lines[game.period_id].append(_line(player, game, ratings, method))
     return dict(lines)
 
+
+def _opening(by_period: dict[int, set[int]], rating_list: str) -> _Opening:
+    """The players' rows of their periods on a list (``by_period``: the players of each
+    period), for what a line shows of the list that opened each period: one query.
+
+    On PostgreSQL the (player, period) pairs go as two arrays, so that the statement is the
+    same whatever the games: a term a period, each with its players, was built and compiled
+    by the ORM for every request (a third of a history page's time at 5,000 players)."""
+    alias = router.db_for_read(RatingChange)
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        wanted = Q()
+        for period_id, ids in by_period.items():
+            wanted |= Q(period_id=period_id, player_id__in=sorted(ids))
+        rows = (
+            RatingChange.objects.using(alias)
+            .filter(wanted, rating_list=rating_list)
+            .order_by()
+            .values_list("player_id", "period_id", "status", "rating_before")
+        )
+        return {(pid, period_id): (status, before) for pid, period_id, status, before in rows}
+    players: list[int] = []
+    periods: list[int] = []
+    for period_id, ids in by_period.items():
+        players += ids
+        periods += [period_id] * len(ids)
+    with connection.cursor() as cursor:
+        cursor.execute(_OPENING_SQL, [players, periods, rating_list])
+        return {(pid, period_id): (status, before) for pid, period_id, status, before in cursor}
+
+
+# Through the rows' unique index (player, list, period), a probe a pair.
+_OPENING_SQL = f"""
+SELECT rc.player_id, rc.period_id, rc.status, rc.rating_before
+FROM unnest(%s::bigint[], %s::bigint[]) AS wanted(player_id, period_id)
+JOIN "{RatingChange._meta.db_table}" rc
+  ON rc.player_id = wanted.player_id AND rc.period_id = wanted.period_id AND rc.rating_list = %s
+"""
 
 # When a record was written: nothing a line shows, and each is a time stamp to parse a row.
 _STAMPS = ("created", "updated")

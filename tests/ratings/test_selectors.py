@@ -8,6 +8,7 @@ import pytest
 from ladder.records import RatingPeriod
 from ladder.writes.actions import close_period
 from ratings import selectors
+from ratings.models import RatingChange
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +46,27 @@ def test_game_lines_explain_every_game_of_example_a(example_a, django_assert_num
     ]
     assert sum(line.calculation.delta for line in period_lines) == Decimal("0.72")
     assert {line.note for line in period_lines} == {"rated"}
+
+
+class Recording:
+    """A router that sends reads to the primary and notes the models it is asked for."""
+
+    asked: list = []
+
+    def db_for_read(self, model, **hints):
+        Recording.asked.append(model)
+        return "default"
+
+
+def test_game_lines_read_the_opening_ratings_where_the_router_says(example_a, settings):
+    # A replica, a client pinned to the primary: the router decides, as for the ORM's reads.
+    settings.DATABASE_ROUTERS = [f"{__name__}.Recording"]
+    Recording.asked = []
+    lines = selectors.game_lines(example_a)
+    assert RatingChange in Recording.asked
+    assert [line.opponent_rating for line in next(iter(lines.values()))] == [
+        rating for rating, _ in EXAMPLE_A
+    ]
 
 
 def test_game_lines_say_why_a_game_was_not_rated(committed):
