@@ -342,6 +342,11 @@ def game_lines(
     """
     if isinstance(periods, list):  # a page of history's: the SQL compiled once
         games = _GAMES_IN.objects(player.pk, rating_list, tuple(p.pk for p in periods))
+        # The periods as given, one instance a period rather than one a game (a history's
+        # 150 games made 150 periods: a quarter of the instances a request built).
+        given = {p.pk: p for p in periods}
+        for game in games:
+            _GAME_PERIOD.set_cached_value(game, given[game.period_id])
     else:
         selected = _games(player.pk, rating_list)
         games = list(selected if periods is None else selected.filter(period__in=periods))
@@ -424,9 +429,19 @@ def _games(player: int, rating_list: str) -> QuerySet[Game]:
     )
 
 
+# A player's games in the periods given, with their tournaments: each game's period is one of
+# the caller's instances (``game_lines``), not one made a game.
 _GAMES_IN = Compiled(
-    lambda player, rating_list, periods: _games(player, rating_list).filter(period__in=periods)
+    lambda player, rating_list, periods: (
+        Game.objects.for_player(player)
+        .on_list(rating_list)
+        .filter(period__in=periods)
+        .select_related("tournament")
+        .defer(*_STAMPS, "tournament__created")
+        .order_by("date", "pk")
+    )
 )
+_GAME_PERIOD = Game._meta.get_field("period")
 # ``in_bulk`` of the opponents, as a query compiled once per count of players.
 _OPPONENTS = Compiled(lambda ids: Player.objects.only(*_OPPONENT).filter(pk__in=ids))
 

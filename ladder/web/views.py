@@ -284,7 +284,7 @@ def player(request, pk: int):
     for rating_list, history in histories.items():
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
-        lines = selectors.game_lines(player, rating_list=rating_list)
+        lines = selectors.game_lines(player, [rc.period for rc in history], rating_list)
         _link_opponents(player, lines)
         sections.append(
             {
