@@ -418,27 +418,25 @@ _STAMPS = ("created", "updated")
 _OPPONENT = ("name", "fide_id", "title", "rating")
 
 
-def _games(player: int, rating_list: str) -> QuerySet[Game]:
-    """A player's games on a list, with what a line shows of their period and tournament."""
+def _games(player: int, rating_list: str, *, periods: bool = True) -> QuerySet[Game]:
+    """A player's games on a list, with what a line shows of their tournament and (unless the
+    caller has their ``periods`` already, ``game_lines``) of their period."""
+    related = ("period", "tournament") if periods else ("tournament",)
+    deferred = ("period__created", "period__closed_at") if periods else ()
     return (
         Game.objects.for_player(player)
         .on_list(rating_list)
-        .select_related("period", "tournament")
-        .defer(*_STAMPS, "period__created", "period__closed_at", "tournament__created")
+        .select_related(*related)
+        .defer(*_STAMPS, *deferred, "tournament__created")
         .order_by("date", "pk")
     )
 
 
-# A player's games in the periods given, with their tournaments: each game's period is one of
-# the caller's instances (``game_lines``), not one made a game.
+# A player's games in the periods given: each game's period is one of the caller's instances
+# (``game_lines``), not one made a game.
 _GAMES_IN = Compiled(
-    lambda player, rating_list, periods: (
-        Game.objects.for_player(player)
-        .on_list(rating_list)
-        .filter(period__in=periods)
-        .select_related("tournament")
-        .defer(*_STAMPS, "tournament__created")
-        .order_by("date", "pk")
+    lambda player, rating_list, periods: _games(player, rating_list, periods=False).filter(
+        period__in=periods
     )
 )
 _GAME_PERIOD = Game._meta.get_field("period")
