@@ -24,8 +24,12 @@ through a cursor. ``Compiled`` keeps what the ORM compiled and runs it again:
   backend's), instances are made by ``Model.from_db`` with ``select_related``'s related
   instances, as ``QuerySet`` iteration makes them (``ModelIterable``'s steps: this reads the
   compiler's ``select`` and ``klass_info``, Django's own, to be checked again on each Django
-  upgrade). Each use is held equal to its QuerySet by tests on SQLite and PostgreSQL
-  (``tests/ladder/test_compiled.py`` and the reads' own, with ``orm_only``).
+  upgrade). Where nothing could tell the two apart (no ``pre_init``/``post_init`` receiver,
+  Django's own ``__init__`` and ``from_db``, no field attribute that acts when set), the
+  main model's instances are made by writing their fields into them, as ``Model.__init__``
+  would, without its per-field steps (``_plain``). Each use is held equal to its QuerySet by
+  tests on SQLite and PostgreSQL (``tests/ladder/test_compiled.py`` and the reads' own, with
+  ``orm_only``).
 
 Values may be ``int``, ``str``, ``date`` or tuples of them (up to ``_MOST_ITEMS``); anything
 else (``None``, which the ORM turns into ``IS NULL``, a boolean, a model instance, an empty
@@ -37,6 +41,7 @@ only up to nine digits; the others are read from the database).
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,7 +51,11 @@ from typing import Any, Generic, TypeVar
 from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query import get_related_populators
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=models.Model)
@@ -234,15 +243,55 @@ def _instances(alias: str, statement: _Statement, rows: list[Any]) -> list[Any]:
     # follows ``ModelIterable.__iter__`` again, and the tests compare every instance.
     populators = get_related_populators(klass_info, select, alias)  # type: ignore[call-arg]
     annotations = tuple((name, at) for name, at in compiler.annotation_col_map.items())
+    plain = _plain(model, tuple(names)) and not (
+        pre_init.has_listeners(model) or post_init.has_listeners(model)
+    )
     found = []
     for row in rows:
-        obj = model.from_db(alias, names, row[start:end])
+        if plain:  # what Model.from_db makes, without its __init__'s per-field steps
+            obj = model.__new__(model)
+            state = obj._state = ModelState()
+            state.adding, state.db = False, alias
+            obj.__dict__.update(zip(names, row[start:end], strict=True))
+        else:
+            obj = model.from_db(alias, names, row[start:end])
         for populator in populators:
             populator.populate(row, obj)
         for name, at in annotations:
             setattr(obj, name, row[at])
         found.append(obj)
     return found
+
+
+# The attributes of a field that a fresh instance's value may be written around: a plain
+# field's (no ``__set__``: ``setattr`` writes the instance's dict) and a foreign key's id (its
+# ``__set__`` forgets a related instance cached when the id changes; a fresh instance has none).
+_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
+
+
+@functools.cache
+def _plain(model: type[models.Model], names: tuple[str, ...]) -> bool:
+    """Whether an instance of ``model`` with the fields ``names`` may be made by writing its
+    dict: what ``Model.from_db`` makes then (``Model.__init__`` sets each field with ``setattr``
+    and sends ``pre_init`` and ``post_init``; a history's 300 instances spent a quarter of its
+    time there), when the model keeps Django's ``__new__``, ``__init__`` and ``from_db`` and
+    each field's attribute is one of ``_PLAIN_ATTRIBUTES``. The signals' receivers are asked
+    on every call (they may connect at any time)."""
+    if (
+        model.__new__ is not object.__new__
+        or model.__init__ is not models.Model.__init__
+        or model.from_db.__func__ is not models.Model.from_db.__func__  # type: ignore[attr-defined]
+    ):
+        return False
+    return all(type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES for name in names)
+
+
+def _class_attribute(model: type, name: str) -> Any:
+    """``name`` as the class holds it (a descriptor itself, not what it gives), or None."""
+    for klass in model.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name]
+    return None
 
 
 # Pages of a query kept at once (each its LIMIT and OFFSET, which Django writes into the SQL).

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from django.db import connection, models
+from django.db.models import signals
+from django.db.models.query_utils import DeferredAttribute
 from django.test.utils import CaptureQueriesContext
 
 from ladder.records import FideListEntry, Game, Player
+from ladder.records import compiled as compiled_module
 from ladder.records.compiled import Compiled
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
@@ -183,3 +186,67 @@ def test_a_small_integer_column_compared_is_the_orm_s():
     compiled = Compiled(above)
     assert same_as_the_orm(compiled, above, 1400, rows=True) == [(low.pk,), (high.pk,)]
     assert same_as_the_orm(compiled, above, 2000, rows=True) == [(high.pk,)]
+
+
+def test_instances_are_made_through_init_when_a_receiver_listens():
+    """Instances are made by writing their fields, but never around ``pre_init`` and
+    ``post_init``: with a receiver connected, each instance is made by ``Model.from_db``."""
+    player = PlayerFactory(name="Ann")
+    compiled = Compiled(by_pk)
+    seen: list[tuple[str, Any]] = []
+
+    def before(sender, **kwargs):
+        seen.append(("pre", sender))
+
+    def after(sender, instance, **kwargs):
+        seen.append(("post", instance.name))
+
+    assert same_as_the_orm(compiled, by_pk, player.pk) == [player]  # compiled, no receiver
+    assert seen == []
+    signals.pre_init.connect(before, sender=Player)
+    signals.post_init.connect(after, sender=Player)
+    try:
+        assert compiled.objects(player.pk) == [player]
+    finally:
+        signals.pre_init.disconnect(before, sender=Player)
+        signals.post_init.disconnect(after, sender=Player)
+    assert seen == [("pre", Player), ("post", "Ann")]
+
+
+def test_a_field_with_an_attribute_of_its_own_is_set_through_it(monkeypatch):
+    """A field whose attribute does something when set (a descriptor of its own, as a file
+    field's) has its value set through it, as ``Model.__init__`` sets it."""
+    player = PlayerFactory(name="Ann")
+    written: list[Any] = []
+
+    class Watched(DeferredAttribute):
+        def __set__(self, instance, value):
+            written.append(value)
+            instance.__dict__[self.field.attname] = value
+
+    monkeypatch.setattr(Player, "name", Watched(Player._meta.get_field("name")))
+    compiled_module._plain.cache_clear()
+    try:
+        assert same_as_the_orm(Compiled(by_pk), by_pk, player.pk) == [player]
+    finally:
+        monkeypatch.undo()
+        compiled_module._plain.cache_clear()
+    assert written == ["Ann"] * 3  # the QuerySet's, then both compiled runs'
+
+
+def test_instances_made_by_their_fields_behave_as_the_orm_s():
+    """What a read does with an instance afterwards: a deferred field read on demand, a
+    related instance read through its id, then set, and the instance saved."""
+    hero, other = PlayerFactory(name="Hero"), PlayerFactory(name="Other")
+    game = GameFactory(white=hero)
+    found = Compiled(lambda pk: Game.objects.filter(pk=pk).defer("event")).objects(game.pk)[0]
+    assert found.get_deferred_fields() == {"event"}
+    assert found.event == game.event  # read now
+    assert found.white == hero
+    assert found.white.name == "Hero"
+    found.white = other
+    assert found.white_id == other.pk
+    found.save(update_fields=["white"])
+    assert Game.objects.get(pk=game.pk).white_id == other.pk
+    assert found._state.adding is False
+    assert found._state.db == "default"
