@@ -354,8 +354,9 @@ def game_lines(
     # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
     ids = {g.white_id for g in games} | {g.black_id for g in games}
     players = {p.pk: p for p in _OPPONENTS.objects(tuple(sorted(ids)))}
-    for game in games:
-        game.white, game.black = players[game.white_id], players[game.black_id]
+    for game in games:  # each game's own players, by their ids: as ``game.white = ...`` sets them
+        _GAME_WHITE.set_cached_value(game, players[game.white_id])
+        _GAME_BLACK.set_cached_value(game, players[game.black_id])
     # The rows of both players of each game in its period, through the players' index: the
     # opponents named by subqueries of every game had the rows of the periods scanned whole
     # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
@@ -440,6 +441,7 @@ _GAMES_IN = Compiled(
     )
 )
 _GAME_PERIOD = Game._meta.get_field("period")
+_GAME_WHITE, _GAME_BLACK = Game._meta.get_field("white"), Game._meta.get_field("black")
 # ``in_bulk`` of the opponents, as a query compiled once per count of players.
 _OPPONENTS = Compiled(lambda ids: Player.objects.only(*_OPPONENT).filter(pk__in=ids))
 

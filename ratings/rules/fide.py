@@ -295,6 +295,7 @@ def round_units(units: int) -> int:
     return magnitude if units >= 0 else -magnitude
 
 
+@functools.lru_cache(maxsize=4096)  # a history's lines ask the same few hundred amounts
 def units_to_decimal(units: int) -> Decimal:
     """Return an amount in UNIT as a ``Decimal`` with two decimals (exact for FIDE values)."""
     value = Decimal(units).scaleb(-4)
