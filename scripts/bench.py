@@ -132,20 +132,16 @@ def _seconds(values: list[float]) -> str:
 
 
 def reset_first() -> None:
-    """Put the federation back as the bulk load left it: no rating rows (an empty table, as
-    TRUNCATE leaves it) and every player's derived fields from their entry data."""
+    """Put the federation back as the bulk load left it (PostgreSQL: the rounds run only
+    beside the floor): the rating table empty, as TRUNCATE leaves it, and every player's
+    derived fields from their entry data."""
     import django
 
     django.setup()
     from django.db import connection, transaction
 
-    from ratings.models import RatingChange
-
     with transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"TRUNCATE {connection.ops.quote_name(RatingChange._meta.db_table)}")
-        else:
-            RatingChange.objects.all().delete()
+        cursor.execute("TRUNCATE ratings_ratingchange")
         cursor.execute(f"UPDATE ladder_player SET {DERIVED_FROM_ENTRY}")
     vacuum_players()
 
