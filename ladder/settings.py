@@ -23,6 +23,10 @@
   ``manage.py rating_worker`` processes).
 - ``LADDER_DATE_MONTHS_AHEAD``: games are dated no later than the end of the month this many
   months ahead (default 1: the end of next month).
+- ``LADDER_EXCLUSIVE_REPLAY_PERIODS``: a full replay of at least this many periods (not a dry
+  run) writes its rows without the rating table's index by player and builds it again at the
+  end: faster at a federation's size, but the rating table is locked, reads included, until
+  the replay commits (default 0: never; ``ratings.recompute.storage.player_index_aside``).
 - ``LADDER_CORRECTION_WINDOW_DAYS``: days after a period's list is first published during
   which it may be reopened for corrections (default: none, no window); beyond them reopening
   needs the permission ``ladder.reopen_after_window``.
@@ -461,6 +465,7 @@ LADDER_TOKEN_DAYS = _whole("LADDER_TOKEN_DAYS", 90, 1, 3650)
 LADDER_RATING_METHOD = os.environ.get("LADDER_RATING_METHOD", "fide")
 # FIDE's rules as they were on each day (by-date, the default), or one day's rule set for the
 # whole history ("current": today's; or a date, YYYY-MM-DD): ratings.rules.eras.
+LADDER_EXCLUSIVE_REPLAY_PERIODS = _whole("LADDER_EXCLUSIVE_REPLAY_PERIODS", 0, 0, 1_000_000)
 LADDER_RULES = os.environ.get("LADDER_RULES", eras.RULES_BY_DATE)
 try:
     LADDER_RULES_FIXED = eras.parse_rules_setting(LADDER_RULES)

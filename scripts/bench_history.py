@@ -16,7 +16,9 @@ each, in events of about 200 games.
 
 Then, each in a fresh process (wall time, queries, peak memory of that process):
 
-1. the full replay of the three lists from the first period (``recompute_lists``);
+1. the full replay of the three lists from the first period (``recompute_lists``), its rows
+   written without the rating table's index by player (``LADDER_EXCLUSIVE_REPLAY_PERIODS``;
+   ``--online``: through it, as by default);
 2. one game result of the first period corrected, through the write path
    (``ladder.writes.actions.correct_game``; its rating run executes at once, as it does by
    default): the incremental recompute of ten years;
@@ -39,6 +41,7 @@ import sys
 import time
 from datetime import date, timedelta
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
@@ -71,6 +74,9 @@ PLAYS = {"standard": 0.8, "rapid": 0.5, "blitz": 0.4}
 NEWCOMERS, LEAVING = 0.3, 0.25
 GAMES_A_PLAYER = 6  # each month's active players play about this many games each
 EVENT_GAMES = 200  # games an event, about
+# The replay measured writes its rows without the rating table's index by player unless
+# ``--online`` (``LADDER_EXCLUSIVE_REPLAY_PERIODS``: a replay of at least this many periods).
+EXCLUSIVE = "24"
 
 
 def main() -> None:
@@ -79,6 +85,12 @@ def main() -> None:
     parser.add_argument("--months", type=int, default=MONTHS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--floor", type=Path, default=FLOOR, help="path of floor.py")
+    parser.add_argument(
+        "--online",
+        action="store_true",
+        help="replay as by default, readers never waiting (else its rows are written without "
+        f"the rating table's index by player, LADDER_EXCLUSIVE_REPLAY_PERIODS={EXCLUSIVE})",
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("which", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -94,7 +106,15 @@ def main() -> None:
     print(f"built {round(PLAYERS * args.scale):,} players and {games:,} games in "
           f"{args.months} monthly periods in {time.perf_counter() - started:.1f} s")  # fmt: skip
     print("\n== full replay of the three lists from the first period")
-    history = run_measure(__file__, "history")
+    # A federation replaying its whole history does it when readers may wait: the rows written
+    # without the index by player, built again at the end (docs/configuration.md).
+    exclusive = os.environ.get("LADDER_EXCLUSIVE_REPLAY_PERIODS") or EXCLUSIVE
+    if args.online:
+        exclusive = "0"
+    locked = " (the rating table locked while it replays)" if exclusive != "0" else ""
+    print(f"LADDER_EXCLUSIVE_REPLAY_PERIODS={exclusive}{locked}")
+    with mock.patch.dict(os.environ, LADDER_EXCLUSIVE_REPLAY_PERIODS=exclusive):
+        history = run_measure(__file__, "history")
     print("\n== one result of the first period corrected (correct_game, its rating run)")
     old = run_measure(__file__, "correction", "first")
     print("\n== one result of the latest period corrected (correct_game, its rating run)")

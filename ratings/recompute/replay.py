@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.db.models import Q
 
 from ladder.records import Player, RatingList, RatingPeriod
@@ -59,8 +60,11 @@ def replay_lists(
         return summaries
     # The games read ahead on another connection, from now on: the first period's while this
     # one reads the entry data, the others' while it stores rows (``ahead``).
+    # A long replay may write its rows without the table's index by player (``exclusive``).
+    least = settings.LADDER_EXCLUSIVE_REPLAY_PERIODS
+    exclusive = not dry_run and least > 0 and len(periods) >= least
     with _games_ahead(periods, rating_lists, start.narrow, start.untouched) as ahead:
-        return _replay(periods, rating_lists, summaries, start.narrow, ahead, rules_of)
+        return _replay(periods, rating_lists, summaries, start.narrow, ahead, rules_of, exclusive)
 
 
 def _replay(
@@ -70,8 +74,11 @@ def _replay(
     narrow: bool,
     ahead: GamesAhead | None,
     rules_of: Callable[[str], engine.Rules],
+    exclusive: bool = False,
 ) -> dict[str, Recompute]:
-    """The replay of ``replay_lists``, period by period."""
+    """The replay of ``replay_lists``, period by period; with ``exclusive`` its rows written
+    without the rating table's index by player, the table locked
+    (``storage.player_index_aside``)."""
     table, entry = load_entry(rating_lists)
     # Each player's rating after their latest row from ``period`` on, by list: against the
     # stored ratings, how many players' ratings the recompute changed.
@@ -88,91 +95,93 @@ def _replay(
     rated: dict[str, set[int]] = {name: set() for name in rating_lists}
     moves: dict[str, list[RatingMove]] = {}
     made: list[AppliedAdjustment] = []  # the one-off adjustments made, whether they raised anyone
-    for index, current in enumerate(periods):
-        last = index + 1 == len(periods)
-        for name, deleted in storage.delete_rows(current, rating_lists).items():
-            stale[name] |= deleted
-        # The entry data are made ready for the rating while the server reads the games.
-        games = storage.games_by_list(
-            current, rating_lists, narrow=narrow, meanwhile=table.prepare, ahead=ahead
-        )
-        # Each list is rated and its rated players' rows sent as columns
-        # (ratings.recompute.columns) before the next list is rated, so that the server stores
-        # them meanwhile; then the newcomers' rows, fewer and each with a pool, all in one
-        # statement. The newcomers are rated only then (``unrated`` is computed when first
-        # read), while the server stores the rows before theirs (``bulk.RowWriter``).
-        found: dict[str, engine.PeriodColumns] = {}
-        # What the rating reads of the database is read before the rows are streamed in
-        # (the connection then carries the COPY): base corrections, and the ratings on the
-        # lists in force when tournaments started in an earlier period.
-        fixes = base_corrections(current.pk, rating_lists)
-        earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
-        seeds = _seeds(current, games, states, fixes)
-        following = None if last else periods[index + 1].end
-        due = {name: engine.adjustments_due(rules_of(name), current.end, following)
-               for name in rating_lists}  # fmt: skip
-        # A period closed by a one-off adjustment (FIDE.md 10.2; a few in a list's history)
-        # is rated whole first, then adjusted, then written: its rows are written once, as
-        # adjusted (raising the rows just written, with a read of their ids, took 13 s of the
-        # server's time in the history benchmark's full replay).
-        adjusting = any(due.values())
-        with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
-            for name in rating_lists:
-                opening = corrected(states[name], fixes[name])
-                results = _rate(
-                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
-                    seeds.get(name),
-                )  # fmt: skip
-                if results is None:
-                    continue
-                found[name] = results
-                if not adjusting:
-                    summaries[name].rows += columns.insert_rated(
-                        RatingChange, ROW_COLUMNS, current.pk, results.rated, name, writer
-                    )
-            del games
-            newcomers = _newcomers(found)
-            if not adjusting:
-                for name, unrated in newcomers.items():
-                    rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
-                    summaries[name].rows += writer.rows(rows)
-        if adjusting:
-            # Every list carried first, since the adjustment of 1 October 2022 reads the
-            # standard list.
-            for name, results in found.items():
-                _carry(results, newcomers[name], rated[name], final[name], states[name])
-            adjusted: dict[str, dict[int, engine.PlayerPeriod]] = {}
-            for name, adjustments in due.items():
-                if adjustments:
-                    made += [
-                        AppliedAdjustment(period=current, rating_list=name, adjusted_on=a.on)
-                        for a in adjustments
-                    ]
-                    adjusted[name] = _adjust(
-                        name, adjustments, states, table, rated[name], final[name]
-                    )
+    # From here on a replay writes rows; the states before the first period are read above.
+    with storage.player_index_aside(exclusive):
+        for index, current in enumerate(periods):
+            last = index + 1 == len(periods)
+            for name, deleted in storage.delete_rows(current, rating_lists).items():
+                stale[name] |= deleted
+            # The entry data are made ready for the rating while the server reads the games.
+            games = storage.games_by_list(
+                current, rating_lists, narrow=narrow, meanwhile=table.prepare, ahead=ahead
+            )
+            # Each list is rated and its rated players' rows sent as columns
+            # (ratings.recompute.columns) before the next list is rated, so that the server stores
+            # them meanwhile; then the newcomers' rows, fewer and each with a pool, all in one
+            # statement. The newcomers are rated only then (``unrated`` is computed when first
+            # read), while the server stores the rows before theirs (``bulk.RowWriter``).
+            found: dict[str, engine.PeriodColumns] = {}
+            # What the rating reads of the database is read before the rows are streamed in
+            # (the connection then carries the COPY): base corrections, and the ratings on the
+            # lists in force when tournaments started in an earlier period.
+            fixes = base_corrections(current.pk, rating_lists)
+            earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
+            seeds = _seeds(current, games, states, fixes)
+            following = None if last else periods[index + 1].end
+            due = {name: engine.adjustments_due(rules_of(name), current.end, following)
+                   for name in rating_lists}  # fmt: skip
+            # A period closed by a one-off adjustment (FIDE.md 10.2; a few in a list's history)
+            # is rated whole first, then adjusted, then written: its rows are written once, as
+            # adjusted (raising the rows just written, with a read of their ids, took 13 s of the
+            # server's time in the history benchmark's full replay).
+            adjusting = any(due.values())
             with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
                 for name in rating_lists:
-                    raised = adjusted.get(name, {})
-                    summaries[name].rows += _write_adjusted(
-                        current, name, found.get(name), newcomers.get(name, {}), raised, writer
-                    )
-            found, newcomers = {}, {}
-        if last:  # the players' fields are written while the summaries are drawn up
-            # Players who keep to one list each: a statement per list, each as for one list
-            # (no full joins of the lists' rows, no fields of the other lists rewritten).
-            if len(periods) == 1 and len(found) > 1 and _apart(found):
-                update = [storage.players_from_rows(periods, [name]) for name in found]
-            else:
-                update = [storage.players_from_rows(periods, rating_lists)]
-            with bulk.in_background(update, settings=storage.HASHED):
+                    opening = corrected(states[name], fixes[name])
+                    results = _rate(
+                        current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
+                        seeds.get(name),
+                    )  # fmt: skip
+                    if results is None:
+                        continue
+                    found[name] = results
+                    if not adjusting:
+                        summaries[name].rows += columns.insert_rated(
+                            RatingChange, ROW_COLUMNS, current.pk, results.rated, name, writer
+                        )
+                del games
+                newcomers = _newcomers(found)
+                if not adjusting:
+                    for name, unrated in newcomers.items():
+                        rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
+                        summaries[name].rows += writer.rows(rows)
+            if adjusting:
+                # Every list carried first, since the adjustment of 1 October 2022 reads the
+                # standard list.
                 for name, results in found.items():
-                    _carry(results, newcomers[name], rated[name], final[name], None)
-                moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
-        else:
-            for name, results in found.items():
-                _carry(results, newcomers[name], rated[name], final[name], states[name])
-        del found, newcomers  # a federation's period: free it before the next one
+                    _carry(results, newcomers[name], rated[name], final[name], states[name])
+                adjusted: dict[str, dict[int, engine.PlayerPeriod]] = {}
+                for name, adjustments in due.items():
+                    if adjustments:
+                        made += [
+                            AppliedAdjustment(period=current, rating_list=name, adjusted_on=a.on)
+                            for a in adjustments
+                        ]
+                        adjusted[name] = _adjust(
+                            name, adjustments, states, table, rated[name], final[name]
+                        )
+                with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
+                    for name in rating_lists:
+                        raised = adjusted.get(name, {})
+                        summaries[name].rows += _write_adjusted(
+                            current, name, found.get(name), newcomers.get(name, {}), raised, writer
+                        )
+                found, newcomers = {}, {}
+            if last:  # the players' fields are written while the summaries are drawn up
+                # Players who keep to one list each: a statement per list, each as for one list
+                # (no full joins of the lists' rows, no fields of the other lists rewritten).
+                if len(periods) == 1 and len(found) > 1 and _apart(found):
+                    update = [storage.players_from_rows(periods, [name]) for name in found]
+                else:
+                    update = [storage.players_from_rows(periods, rating_lists)]
+                with bulk.in_background(update, settings=storage.HASHED):
+                    for name, results in found.items():
+                        _carry(results, newcomers[name], rated[name], final[name], None)
+                    moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
+            else:
+                for name, results in found.items():
+                    _carry(results, newcomers[name], rated[name], final[name], states[name])
+            del found, newcomers  # a federation's period: free it before the next one
     for name in rating_lists:
         moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
         summaries[name].moves, summaries[name].players_changed = moves[name], len(moves[name])

@@ -294,6 +294,7 @@ def latest_changes(
     """Each player's latest RatingChange on a list of a period starting before ``before`` (or at
     or before ``through``, or ending before ``ended_before``): one query whatever the number of
     players."""
+    storage.player_index_back()  # a window by player: not over a table without its index
     rows = RatingChange.objects.filter(rating_list=rating_list)
     if before is not None:
         rows = rows.filter(period__start__lt=before)

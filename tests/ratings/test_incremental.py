@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 from django.db import transaction
+from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -313,6 +314,11 @@ def test_an_incremental_recompute_equals_a_full_replay_across_tournaments(specs,
         recompute_from(first, players=affected)
         incremental = snapshot()
         replay_from_scratch()
+        assert incremental == snapshot()
+        # And with its rows written without the table's index by player (PostgreSQL), which
+        # comes back for the reads of a tournament that started in the month before.
+        with override_settings(LADDER_EXCLUSIVE_REPLAY_PERIODS=1):
+            replay_from_scratch()
         assert incremental == snapshot()
         transaction.set_rollback(True)
 
