@@ -304,7 +304,13 @@ def writing(model: type[Model], columns: Sequence[str]) -> Iterator[RowWriter]:
     """A ``RowWriter`` for ``columns`` of ``model``'s table; the rows are stored on exit."""
     meta = model._meta
     names = [connection.ops.quote_name(_column(_field(meta, c))) for c in columns]
-    table = connection.ops.quote_name(meta.db_table)
+    with writing_into(connection.ops.quote_name(meta.db_table), names) as writer:
+        yield writer
+
+
+@contextmanager
+def writing_into(table: str, names: list[str]) -> Iterator[RowWriter]:
+    """``writing`` for a table by its quoted name and its columns' (a scratch table's)."""
     if connection.vendor != "postgresql":
         yield RowWriter(table, names, None)
         return

@@ -15,6 +15,7 @@ from ladder.records import Player, RatingList, RatingPeriod
 from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.ahead import GamesAhead
+from ratings.recompute.latest import LatestRows
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
     EntryStates,
@@ -95,6 +96,8 @@ def _replay(
     rated: dict[str, set[int]] = {name: set() for name in rating_lists}
     moves: dict[str, list[RatingMove]] = {}
     made: list[AppliedAdjustment] = []  # the one-off adjustments made, whether they raised anyone
+    # Whom the replay writes a row, by list, and their latest row's change (``latest``).
+    latest = {name: LatestRows(table.ids) for name in rating_lists}
     # From here on a replay writes rows; the states before the first period are read above.
     with storage.player_index_aside(exclusive):
         for index, current in enumerate(periods):
@@ -149,7 +152,14 @@ def _replay(
                 # Every list carried first, since the adjustment of 1 October 2022 reads the
                 # standard list.
                 for name, results in found.items():
-                    _carry(results, newcomers[name], rated[name], final[name], states[name])
+                    _carry(
+                        results,
+                        newcomers[name],
+                        rated[name],
+                        final[name],
+                        states[name],
+                        latest[name],
+                    )
                 adjusted: dict[str, dict[int, engine.PlayerPeriod]] = {}
                 for name, adjustments in due.items():
                     if adjustments:
@@ -160,6 +170,10 @@ def _replay(
                         adjusted[name] = _adjust(
                             name, adjustments, states, table, rated[name], final[name]
                         )
+                        played = set(found[name].ids) if name in found else set()
+                        latest[name].put_results(
+                            {pid: r for pid, r in adjusted[name].items() if pid not in played}
+                        )  # the rows of their own (``_write_adjusted``)
                 with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
                     for name in rating_lists:
                         raised = adjusted.get(name, {})
@@ -167,20 +181,44 @@ def _replay(
                             current, name, found.get(name), newcomers.get(name, {}), raised, writer
                         )
                 found, newcomers = {}, {}
-            if last:  # the players' fields are written while the summaries are drawn up
+            if last and len(periods) > 1:
+                # The players' fields from the states carried (``latest``), not read back from
+                # every row written; written while the summaries are drawn up.
+                for name, results in found.items():
+                    _carry(
+                        results,
+                        newcomers[name],
+                        rated[name],
+                        final[name],
+                        states[name],
+                        latest[name],
+                    )
+                update = [_players_from_memory(table, states, latest)]
+                with bulk.in_background(update, settings=storage.HASHED):
+                    moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
+            elif last:  # the players' fields are written while the summaries are drawn up
                 # Players who keep to one list each: a statement per list, each as for one list
                 # (no full joins of the lists' rows, no fields of the other lists rewritten).
-                if len(periods) == 1 and len(found) > 1 and _apart(found):
+                if len(found) > 1 and _apart(found):
                     update = [storage.players_from_rows(periods, [name]) for name in found]
                 else:
                     update = [storage.players_from_rows(periods, rating_lists)]
                 with bulk.in_background(update, settings=storage.HASHED):
                     for name, results in found.items():
-                        _carry(results, newcomers[name], rated[name], final[name], None)
+                        _carry(
+                            results, newcomers[name], rated[name], final[name], None, latest[name]
+                        )
                     moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
             else:
                 for name, results in found.items():
-                    _carry(results, newcomers[name], rated[name], final[name], states[name])
+                    _carry(
+                        results,
+                        newcomers[name],
+                        rated[name],
+                        final[name],
+                        states[name],
+                        latest[name],
+                    )
             del found, newcomers  # a federation's period: free it before the next one
     for name in rating_lists:
         moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
@@ -201,6 +239,20 @@ def _games_ahead(
     if not untouched:
         return nullcontext()
     return GamesAhead([storage.games_query(p, rating_lists, narrow=narrow) for p in periods])
+
+
+def _players_from_memory(
+    table: EntryTable, states: Mapping[str, EntryStates], latest: Mapping[str, LatestRows]
+) -> tuple[str, list[Any]]:
+    """The players' UPDATE closing a replay of several periods: every player with a row on a
+    list from its first period on gets their fields on it from the states closing the last
+    (``LatestRows``; the values go into a scratch table now)."""
+    written = np.zeros(len(table.ids), bool)
+    for rows in latest.values():
+        written |= rows.written
+    at = np.flatnonzero(written)
+    lists = {name: rows.fields(states[name], at) for name, rows in latest.items()}
+    return storage.players_from_columns(table.ids[at], lists)
 
 
 def _seeds(
@@ -350,9 +402,13 @@ def _carry(
     rated: set[int],
     final: dict[int, int | None],
     states: EntryStates | None,
+    latest: LatestRows,
 ) -> None:
-    """Note a list's period: who was rated, their ratings after it, and (``states`` given,
-    before a later period) the states they close it with, which open the next."""
+    """Note a list's period: who was rated, their ratings after it, their rows (``latest``),
+    and (``states`` given, before a later period) the states they close it with, which open
+    the next."""
+    latest.put_rated(results.rated)
+    latest.put_results(newcomers)
     rated.update(results.ids)
     final.update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
     final.update((pid, result.rating_after) for pid, result in newcomers.items())

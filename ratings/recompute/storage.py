@@ -9,7 +9,7 @@ size, and the statement that copies the players' latest rows into their fields. 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
@@ -472,8 +472,6 @@ def players_from_rows(
     """
     quote = connection.ops.quote_name
     changes, periods_table = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
-    players = quote(Player._meta.db_table)
-    differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
     check_rating_lists(rating_lists)  # their names are written into the SQL below
     marks = ", ".join(["%s"] * len(rating_lists))
     # Each player's latest row on each list by a window over the rows from ``start`` on (rows
@@ -530,6 +528,53 @@ def players_from_rows(
             )
         latest = f"SELECT {key} AS player_id, {', '.join(flags)} FROM {joined}"
         params = [Status.RATED, periods[0].pk] * len(rating_lists)
+    return _players_update(latest, params, rating_lists)
+
+
+def players_from_columns(
+    ids: np.ndarray, lists: Mapping[str, Sequence[bulk.Column]]
+) -> tuple[str, list[Any]]:
+    """The statement (SQL and parameters) that writes the players ``ids`` their derived fields
+    on each list of ``lists``, given as columns aligned with ``ids``: whether the player has a
+    row on the list (if not, that list's fields are left alone), then the values of
+    ``_DERIVED`` in database form. ``players_from_rows``'s update, from values a replay
+    carried in memory instead of the rows it wrote; the values go into a scratch table now.
+    """
+    check_rating_lists(list(lists))  # their names are written into the SQL below
+    # One scratch table per set of lists, as ``bulk.update_rows`` keeps them.
+    scratch = connection.ops.quote_name(f"ladder_latest_{'_'.join(lists)}")
+    names, declared = ["player_id"], ["player_id bigint"]
+    values: list[bulk.Column] = [ids]
+    for n, (name, given) in enumerate(lists.items()):
+        fields = [Player._meta.get_field(field) for field in LIST_FIELDS[name].derived]
+        names += [f"on_{n}", *(f"{value}_{n}" for value in _DERIVED)]
+        declared += [f"on_{n} boolean"]
+        declared += [
+            f"{value}_{n} {field.db_type(connection)}"
+            for value, field in zip(_DERIVED, fields, strict=True)
+        ]
+        values += given
+    drop = " ON COMMIT DROP" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} ({', '.join(declared)}){drop}"
+        )
+        cursor.execute(f"DELETE FROM {scratch}")
+    with bulk.writing_into(scratch, names) as writer:
+        writer.columns(values, len(ids))
+    return _players_update(f"SELECT * FROM {scratch}", [], list(lists))
+
+
+def _players_update(
+    latest: str, params: list[Any], rating_lists: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The players' UPDATE from ``latest``, a query of one row a player: ``player_id``, and
+    for each list n ``on_n`` (whether to write the list's fields) and ``<value>_n`` for each
+    of ``_DERIVED``; only the players whose fields differ are written."""
+    quote = connection.ops.quote_name
+    players = quote(Player._meta.db_table)
+    differ = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
+    several = len(rating_lists) > 1
     assignments, different = [], []
     for n, name in enumerate(rating_lists):
         # The query's own names (rating_0, ...) become the list's columns (rapid_rating, ...).
