@@ -81,9 +81,6 @@ def _replay(
     without the rating table's index by player, the table locked
     (``storage.player_index_aside``)."""
     table, entry = load_entry(rating_lists)
-    # Each player's rating after their latest row from ``period`` on, by list: against the
-    # stored ratings, how many players' ratings the recompute changed.
-    final: dict[str, dict[int, int | None]] = {name: {} for name in rating_lists}
     # Every player's state on each list that opens the first period, then carried from
     # period to period in memory: the run rates everyone, so nothing later needs reading back.
     states = {name: entry[name].fresh() for name in rating_lists}
@@ -93,10 +90,10 @@ def _replay(
                            entry=entry[name], rating_list=name)
         )  # fmt: skip
     stale: dict[str, set[int]] = {name: set() for name in rating_lists}
-    rated: dict[str, set[int]] = {name: set() for name in rating_lists}
     moves: dict[str, list[RatingMove]] = {}
     made: list[AppliedAdjustment] = []  # the one-off adjustments made, whether they raised anyone
-    # Whom the replay writes a row, by list, and their latest row's change (``latest``).
+    # Whom the replay writes a row, by list, and their latest row's change (``latest``): with
+    # the states, what the players' fields become, and whose rating the recompute changed.
     latest = {name: LatestRows(table.ids) for name in rating_lists}
     # From here on a replay writes rows; the states before the first period are read above.
     with storage.player_index_aside(exclusive):
@@ -152,14 +149,7 @@ def _replay(
                 # Every list carried first, since the adjustment of 1 October 2022 reads the
                 # standard list.
                 for name, results in found.items():
-                    _carry(
-                        results,
-                        newcomers[name],
-                        rated[name],
-                        final[name],
-                        states[name],
-                        latest[name],
-                    )
+                    _carry(results, newcomers[name], states[name], latest[name])
                 adjusted: dict[str, dict[int, engine.PlayerPeriod]] = {}
                 for name, adjustments in due.items():
                     if adjustments:
@@ -167,9 +157,7 @@ def _replay(
                             AppliedAdjustment(period=current, rating_list=name, adjusted_on=a.on)
                             for a in adjustments
                         ]
-                        adjusted[name] = _adjust(
-                            name, adjustments, states, table, rated[name], final[name]
-                        )
+                        adjusted[name] = _adjust(name, adjustments, states, table)
                         played = set(found[name].ids) if name in found else set()
                         latest[name].put_results(
                             {pid: r for pid, r in adjusted[name].items() if pid not in played}
@@ -185,17 +173,11 @@ def _replay(
                 # The players' fields from the states carried (``latest``), not read back from
                 # every row written; written while the summaries are drawn up.
                 for name, results in found.items():
-                    _carry(
-                        results,
-                        newcomers[name],
-                        rated[name],
-                        final[name],
-                        states[name],
-                        latest[name],
-                    )
+                    _carry(results, newcomers[name], states[name], latest[name])
                 update = [_players_from_memory(table, states, latest)]
                 with bulk.in_background(update, settings=storage.HASHED):
-                    moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
+                    moves = {name: _moves(table, name, states[name], latest[name])
+                             for name in rating_lists}  # fmt: skip
             elif last:  # the players' fields are written while the summaries are drawn up
                 # Players who keep to one list each: a statement per list, each as for one list
                 # (no full joins of the lists' rows, no fields of the other lists rewritten).
@@ -205,23 +187,16 @@ def _replay(
                     update = [storage.players_from_rows(periods, rating_lists)]
                 with bulk.in_background(update, settings=storage.HASHED):
                     for name, results in found.items():
-                        _carry(
-                            results, newcomers[name], rated[name], final[name], None, latest[name]
-                        )
-                    moves = {name: _moves(final[name], table.stored(name)) for name in rating_lists}
+                        _carry(results, newcomers[name], states[name], latest[name])
+                    moves = {name: _moves(table, name, states[name], latest[name])
+                             for name in rating_lists}  # fmt: skip
             else:
                 for name, results in found.items():
-                    _carry(
-                        results,
-                        newcomers[name],
-                        rated[name],
-                        final[name],
-                        states[name],
-                        latest[name],
-                    )
+                    _carry(results, newcomers[name], states[name], latest[name])
             del found, newcomers  # a federation's period: free it before the next one
     for name in rating_lists:
-        moves[name] += _write_stale(periods[0].start, stale[name] - rated[name], name)
+        rated = set(table.ids[latest[name].written].tolist())
+        moves[name] += _write_stale(periods[0].start, stale[name] - rated, name)
         summaries[name].moves, summaries[name].players_changed = moves[name], len(moves[name])
     AppliedAdjustment.objects.filter(
         period__start__gte=periods[0].start, rating_list__in=rating_lists
@@ -288,8 +263,6 @@ def _adjust(
     adjustments: tuple[eras.RatingAdjustment, ...],
     states: Mapping[str, EntryStates],
     table: EntryTable,
-    rated: set[int],
-    final: dict[int, int | None],
 ) -> dict[int, engine.PlayerPeriod]:
     """Work out one-off adjustments to a list closing a period (its states carried): the
     players the adjustment moves, by id, each with their adjusted result (``_write_adjusted``
@@ -324,9 +297,6 @@ def _adjust(
         if result is not None:
             found[pid] = result
     closing.put_states({pid: result.state for pid, result in found.items()})
-    for pid, result in found.items():
-        final[pid] = result.rating_after
-    rated.update(found)
     return found
 
 
@@ -399,36 +369,35 @@ def _apart(found: dict[str, engine.PeriodColumns]) -> bool:
 def _carry(
     results: engine.PeriodColumns,
     newcomers: dict[int, engine.PlayerPeriod],
-    rated: set[int],
-    final: dict[int, int | None],
-    states: EntryStates | None,
+    states: EntryStates,
     latest: LatestRows,
 ) -> None:
-    """Note a list's period: who was rated, their ratings after it, their rows (``latest``),
-    and (``states`` given, before a later period) the states they close it with, which open
-    the next."""
+    """Note a list's period: the rows written (``latest``) and the states the players close
+    it with, which open the next (and, after the last, make their fields)."""
     latest.put_rated(results.rated)
     latest.put_results(newcomers)
-    rated.update(results.ids)
-    final.update(zip(results.rated.ids, _ratings_after(results.rated), strict=True))
-    final.update((pid, result.rating_after) for pid, result in newcomers.items())
-    if states is not None:
-        states.put_rated(results.rated)
-        states.put_states({pid: result.state for pid, result in newcomers.items()})
+    states.put_rated(results.rated)
+    states.put_states({pid: result.state for pid, result in newcomers.items()})
 
 
-def _moves(final: dict[int, int | None], stored: dict[int, int | None]) -> list[RatingMove]:
-    """The players whose rating after the recompute differs from the stored one."""
+def _moves(
+    table: EntryTable, name: str, states: EntryStates, latest: LatestRows
+) -> list[RatingMove]:
+    """The players given a row on the list whose rating after the recompute (the state
+    closing its last period: their latest row's) differs from the one stored, by id."""
+    at = np.flatnonzero(latest.written)
+    ids = table.ids[at]
+    after = states.state_columns(ids).rating
+    stored = table.stored(name)[at]
     return [
-        RatingMove(pid, stored.get(pid), rating)
-        for pid, rating in final.items()
-        if stored.get(pid) != rating
+        RatingMove(pid, None if old < 0 else old, None if new < 0 else new)
+        for pid, old, new in zip(
+            ids[after != stored].tolist(),
+            stored[after != stored].tolist(),
+            after[after != stored].tolist(),
+            strict=True,
+        )
     ]
-
-
-def _ratings_after(rated: engine.RatedColumns) -> list[int | None]:
-    """The rated players' ``rating_after`` as their rows hold it (None below the floor)."""
-    return columns.nullable(rated.after, rated.below_floor())
 
 
 def _lists_rated_before(start: date, rating_lists: Sequence[str]) -> list[str]:

@@ -107,10 +107,9 @@ class EntryTable:
         """A column as Python values, None for none."""
         return columns.nullable(column, column < 0)
 
-    def stored(self, rating_list: str) -> dict[int, int | None]:
-        """Each player's stored rating on a list."""
-        stored = self._plain(self.values[:, self.at[rating_list] + 3])
-        return dict(zip(self.ids.tolist(), stored, strict=True))
+    def stored(self, rating_list: str) -> np.ndarray:
+        """Each player's stored rating on a list (-1 for none), in id order."""
+        return self.values[:, self.at[rating_list] + 3]
 
 
 class EntryStates(dict[int, engine.PlayerState]):
