@@ -27,34 +27,49 @@ _NONE = np.iinfo(np.int64).min
 
 class LatestRows:
     """For every player of a replay's entry table on one list: whether the replay has written
-    them a row, and the change of the latest one when it rated them (``last_change``)."""
+    them a row, the rating after the latest one (-1 for none) and its change when it rated
+    them (``last_change``)."""
 
     def __init__(self, ids: np.ndarray) -> None:
         self._ids = ids
         self._written = np.zeros(len(ids), bool)
+        self._after = np.full(len(ids), -1, np.int64)
         self._change = np.full(len(ids), _NONE, np.int64)
 
     def put_rated(self, rated: engine.RatedColumns) -> None:
         """The rows of a period's rated players (``columns.rated_columns``)."""
         position = np.searchsorted(self._ids, np.asarray(rated.ids, np.int64))
+        below = rated.below_floor()
         self._written[position] = True
-        self._change[position] = np.where(rated.below_floor(), _NONE, rated.change)
+        self._after[position] = np.where(below, -1, rated.after)
+        self._change[position] = np.where(below, _NONE, rated.change)
 
-    def put_results(self, results: Mapping[int, engine.PlayerPeriod]) -> None:
-        """The rows of these results (``rows.change_row``: newcomers, adjustments alone)."""
+    def put_results(self, results: Mapping[int, engine.PlayerPeriod], *, own: bool = True) -> None:
+        """The rows of these results (``rows.change_row``: newcomers, adjustments alone); not
+        ``own``: adjustments of players who played, their rows the rated ones raised (the
+        rating after changes, the change the games made stays)."""
         if not results:
             return
         ids = np.fromiter(results, np.int64, len(results))
         position = np.searchsorted(self._ids, ids)
         self._written[position] = True
-        self._change[position] = [
-            r.change if r.status == engine.STATUS_RATED else _NONE for r in results.values()
+        self._after[position] = [
+            -1 if r.rating_after is None else r.rating_after for r in results.values()
         ]
+        if own:
+            self._change[position] = [
+                r.change if r.status == engine.STATUS_RATED else _NONE for r in results.values()
+            ]
 
     @property
     def written(self) -> np.ndarray:
         """Whether each player has a row (a boolean column in the table's id order)."""
         return self._written
+
+    @property
+    def after(self) -> np.ndarray:
+        """The rating after each player's latest row, -1 for none (or no row)."""
+        return self._after
 
     def fields(self, states: EntryStates, at: np.ndarray) -> list[bulk.Column]:
         """The players' derived fields on the list (``storage._DERIVED``, in database form)

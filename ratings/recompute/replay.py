@@ -159,9 +159,11 @@ def _replay(
                         ]
                         adjusted[name] = _adjust(name, adjustments, states, table)
                         played = set(found[name].ids) if name in found else set()
+                        alone = {p: r for p, r in adjusted[name].items() if p not in played}
+                        latest[name].put_results(alone)  # rows of their own (``_write_adjusted``)
                         latest[name].put_results(
-                            {pid: r for pid, r in adjusted[name].items() if pid not in played}
-                        )  # the rows of their own (``_write_adjusted``)
+                            {p: r for p, r in adjusted[name].items() if p in played}, own=False
+                        )
                 with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
                     for name in rating_lists:
                         raised = adjusted.get(name, {})
@@ -176,8 +178,7 @@ def _replay(
                     _carry(results, newcomers[name], states[name], latest[name])
                 update = [_players_from_memory(table, states, latest)]
                 with bulk.in_background(update, settings=storage.HASHED):
-                    moves = {name: _moves(table, name, states[name], latest[name])
-                             for name in rating_lists}  # fmt: skip
+                    moves = {name: _moves(table, name, latest[name]) for name in rating_lists}
             elif last:  # the players' fields are written while the summaries are drawn up
                 # Players who keep to one list each: a statement per list, each as for one list
                 # (no full joins of the lists' rows, no fields of the other lists rewritten).
@@ -187,9 +188,8 @@ def _replay(
                     update = [storage.players_from_rows(periods, rating_lists)]
                 with bulk.in_background(update, settings=storage.HASHED):
                     for name, results in found.items():
-                        _carry(results, newcomers[name], states[name], latest[name])
-                    moves = {name: _moves(table, name, states[name], latest[name])
-                             for name in rating_lists}  # fmt: skip
+                        _carry(results, newcomers[name], None, latest[name])
+                    moves = {name: _moves(table, name, latest[name]) for name in rating_lists}
             else:
                 for name, results in found.items():
                     _carry(results, newcomers[name], states[name], latest[name])
@@ -369,25 +369,24 @@ def _apart(found: dict[str, engine.PeriodColumns]) -> bool:
 def _carry(
     results: engine.PeriodColumns,
     newcomers: dict[int, engine.PlayerPeriod],
-    states: EntryStates,
+    states: EntryStates | None,
     latest: LatestRows,
 ) -> None:
-    """Note a list's period: the rows written (``latest``) and the states the players close
-    it with, which open the next (and, after the last, make their fields)."""
+    """Note a list's period: the rows written (``latest``) and (``states`` given: before a
+    later period, or closing a replay of several) the states the players close it with,
+    which open the next."""
     latest.put_rated(results.rated)
     latest.put_results(newcomers)
-    states.put_rated(results.rated)
-    states.put_states({pid: result.state for pid, result in newcomers.items()})
+    if states is not None:
+        states.put_rated(results.rated)
+        states.put_states({pid: result.state for pid, result in newcomers.items()})
 
 
-def _moves(
-    table: EntryTable, name: str, states: EntryStates, latest: LatestRows
-) -> list[RatingMove]:
-    """The players given a row on the list whose rating after the recompute (the state
-    closing its last period: their latest row's) differs from the one stored, by id."""
+def _moves(table: EntryTable, name: str, latest: LatestRows) -> list[RatingMove]:
+    """The players given a row on the list whose rating after the recompute (their latest
+    row's) differs from the one stored, by id."""
     at = np.flatnonzero(latest.written)
-    ids = table.ids[at]
-    after = states.state_columns(ids).rating
+    ids, after = table.ids[at], latest.after[at]
     stored = table.stored(name)[at]
     return [
         RatingMove(pid, None if old < 0 else old, None if new < 0 else new)

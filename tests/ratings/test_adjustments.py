@@ -119,6 +119,22 @@ def test_the_list_closing_february_2024_carries_the_rise_as_an_event():
     assert Player.objects.get(pk=b.pk).rating == 1760
 
 
+def test_the_ratings_a_replay_reports_moved_are_the_adjusted_ones():
+    """b draws in February 2024 (1600, +0) and is raised to 1760 at its close, in the row of
+    his games, his latest; the 1500 is raised alone (1705): the replay's summary reports both
+    moves from their entry ratings as their fields now hold them, and the 2100 not at all."""
+    a, b, c, low, high = league()
+    summary = recompute_lists(None, rating_lists=["standard"])["standard"]
+    moves = {move.player: (move.old, move.new) for move in summary.moves}
+    assert moves[b.pk] == (1600, 1760) == (1600, Player.objects.get(pk=b.pk).rating)
+    assert moves[low.pk] == (1500, 1705) == (1500, Player.objects.get(pk=low.pk).rating)
+    assert moves[high.pk] == (2100, 2089)
+    assert summary.players_changed == len(moves) == 5
+    again = recompute_lists(None, rating_lists=["standard"])["standard"]
+    assert again.moves == []  # nothing moved the second time
+    assert again.players_changed == 0
+
+
 def test_a_newcomer_rated_in_the_closing_period_is_raised_in_the_row_of_their_first_rating():
     """A newcomer whose first rating comes in February 2024 is on the list of 1 March 2024 with
     it raised, in the row of that first rating, as a player rated before would be; March opens

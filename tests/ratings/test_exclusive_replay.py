@@ -1,9 +1,14 @@
 """A long replay may write its rows without the rating table's index by player and build it
 again at the end (``LADDER_EXCLUSIVE_REPLAY_PERIODS``, PostgreSQL): the same ratings, the index
-back whatever happens, duplicates refused, and the table locked meanwhile, as documented."""
+back whatever happens (a failure, ``kill -9``), duplicates refused, and the table locked
+meanwhile, as documented."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from datetime import date
 from typing import Any
 
@@ -17,6 +22,7 @@ from ratings.models import RatingChange
 from ratings.recompute import columns, replay, services
 from tests.factories import PlayerFactory, UnratedPlayerFactory
 from tests.ratings.snapshots import snapshot
+from tests.ratings.test_workers import ROOT, database_url, wait_for, waiting
 
 pytestmark = [
     pytest.mark.django_db,
@@ -218,3 +224,46 @@ def test_other_connections_wait_for_an_exclusive_replay_not_for_a_dry_run(
     assert met == ["locked"]
     assert other_connection_reads() == "read"  # and no longer, once it has committed
     assert index_there()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_killed_without_its_index_leaves_the_table_and_the_index_as_they_were(club):
+    """``kill -9`` of the process replaying, after it dropped the index and wrote rows: the
+    server rolls its transaction back, the index with it."""
+    replay_all()
+    rated = snapshot()
+    url = database_url().replace("postgres://", "postgresql://", 1)
+    blocker = psycopg.connect(url)  # holds the players' table: the run stops before its commit
+    blocker.execute("LOCK TABLE ladder_player IN EXCLUSIVE MODE")
+    env = {
+        **os.environ, "DATABASE_URL": database_url(), "LADDER_RECOMPUTE": "immediate",
+        "LADDER_EXCLUSIVE_REPLAY_PERIODS": "1",
+    }  # fmt: skip
+    replaying = subprocess.Popen(
+        [sys.executable, "manage.py", "recompute_ratings"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: holds_the_table(blocker), what="the replay to lock the rating table")
+        wait_for(lambda: waiting(blocker), what="the replay to wait for the players' table")
+        os.kill(replaying.pid, signal.SIGKILL)  # kill -9, its rows written, the index gone
+        replaying.wait(10)
+    finally:
+        blocker.rollback()
+        blocker.close()
+        if replaying.poll() is None:
+            replaying.kill()
+            replaying.wait(10)
+    wait_for(lambda: other_connection_reads() == "read", what="the server to roll it back")
+    assert index_there()
+    assert snapshot() == rated
+
+
+def holds_the_table(blocker: psycopg.Connection) -> bool:
+    """Whether another session holds the rating table locked against every other one."""
+    row = blocker.execute(
+        "SELECT count(*) FROM pg_locks WHERE relation = %s::regclass "
+        "AND mode = 'AccessExclusiveLock' AND granted AND pid <> pg_backend_pid()",
+        [RatingChange._meta.db_table],
+    ).fetchone()
+    return bool(row and row[0])
