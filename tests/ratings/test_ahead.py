@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import date
 
 import pytest
 from django.db import connection, transaction
@@ -16,8 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from ladder.records import Game, Player, RatingList, RatingPeriod
 from ratings.models import RatingChange
 from ratings.recompute import ahead, replay, services
-from tests.factories import PlayerFactory, UnratedPlayerFactory
+from tests.factories import PlayerFactory
 from tests.ratings.snapshots import snapshot
+from tests.ratings.three_lists import MONTHS, three_list_club
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,7 +26,6 @@ pytestmark = [
     ),
 ]
 
-MONTHS = [date(2026, month, 1) for month in (1, 2, 3, 4)]
 GAMES_READ = "string_agg(int8send((white_id::int8 << 32) | black_id)"
 
 
@@ -34,21 +33,7 @@ GAMES_READ = "string_agg(int8send((white_id::int8 << 32) | black_id)"
 def club() -> list[Player]:
     """Four monthly periods of games on the three lists among rated players and newcomers,
     committed (as a rating run finds them)."""
-    players = [PlayerFactory(entry_rating=1500 + 37 * i) for i in range(12)]
-    players += [UnratedPlayerFactory() for _ in range(4)]
-    games = []
-    for m, start in enumerate(MONTHS):
-        period = RatingPeriod.objects.for_date(start)
-        for i, white in enumerate(players):
-            for step, rating_list in ((1, "standard"), (3, "rapid"), (5, "blitz")):
-                black = players[(i + step + m) % len(players)]
-                result = ("1-0", "0-1", "1/2-1/2")[(i + m + step) % 3]
-                games.append(
-                    Game(date=start.replace(day=1 + i), white=white, black=black, result=result,
-                         period=period, rating_list=rating_list, event=f"Open {step}")
-                )  # fmt: skip
-    Game.objects.bulk_create(games)
-    return players
+    return three_list_club(12, 37)
 
 
 def replay_all() -> None:

@@ -20,9 +20,9 @@ from django.test.utils import CaptureQueriesContext
 from ladder.records import Game, Player, RatingList, RatingPeriod, Tournament
 from ratings.models import RatingChange
 from ratings.recompute import columns, replay, services
-from tests.factories import PlayerFactory, UnratedPlayerFactory
 from tests.ratings.snapshots import snapshot
 from tests.ratings.test_workers import ROOT, database_url, wait_for, waiting
+from tests.ratings.three_lists import MONTHS, three_list_club
 
 pytestmark = [
     pytest.mark.django_db,
@@ -31,7 +31,6 @@ pytestmark = [
     ),
 ]
 
-MONTHS = [date(2026, month, 1) for month in (1, 2, 3, 4)]
 LISTS = list(RatingList.values)
 INDEX = "one_change_per_period"
 
@@ -39,21 +38,7 @@ INDEX = "one_change_per_period"
 @pytest.fixture
 def club() -> list[Player]:
     """Four monthly periods of games on the three lists among rated players and newcomers."""
-    players = [PlayerFactory(entry_rating=1500 + 41 * i) for i in range(10)]
-    players += [UnratedPlayerFactory() for _ in range(4)]
-    games = []
-    for m, start in enumerate(MONTHS):
-        period = RatingPeriod.objects.for_date(start)
-        for i, white in enumerate(players):
-            for step, rating_list in ((1, "standard"), (3, "rapid"), (5, "blitz")):
-                black = players[(i + step + m) % len(players)]
-                result = ("1-0", "0-1", "1/2-1/2")[(i + m + step) % 3]
-                games.append(
-                    Game(date=start.replace(day=1 + i), white=white, black=black, result=result,
-                         period=period, rating_list=rating_list, event=f"Open {step}")
-                )  # fmt: skip
-    Game.objects.bulk_create(games)
-    return players
+    return three_list_club(10, 41)
 
 
 @pytest.fixture
