@@ -6,7 +6,8 @@ at a federation's size: 9.5 of the statement's 10.3 s, measured). The replay car
 player's state from period to period anyway, and the state a row leaves is the row's (the
 rows' state columns are what opens the next period): what it lacks is whether the replay wrote
 the player a row at all, and the change of that row, which the players keep as
-``last_change`` when the row rated them. ``LatestRows`` keeps those two, a column each.
+``last_change`` when the row rated them. ``LatestRows`` keeps those two, a column each, and
+the rating after the row, from which the replay reports whose rating moved.
 """
 
 from __future__ import annotations

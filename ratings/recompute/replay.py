@@ -388,13 +388,11 @@ def _moves(table: EntryTable, name: str, latest: LatestRows) -> list[RatingMove]
     at = np.flatnonzero(latest.written)
     ids, after = table.ids[at], latest.after[at]
     stored = table.stored(name)[at]
+    moved = after != stored
     return [
         RatingMove(pid, None if old < 0 else old, None if new < 0 else new)
         for pid, old, new in zip(
-            ids[after != stored].tolist(),
-            stored[after != stored].tolist(),
-            after[after != stored].tolist(),
-            strict=True,
+            ids[moved].tolist(), stored[moved].tolist(), after[moved].tolist(), strict=True
         )
     ]
 
