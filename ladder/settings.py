@@ -247,6 +247,16 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The longest loops of the pages (a row per player or game), rendered into the
+        # Django pages above by Jinja2 (ladder/web/jinja.py says why). Named, never searched
+        # by a template's name alone: the Django engine above is asked first.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "ladder.web.jinja.environment"},
+    },
 ]
 
 WSGI_APPLICATION = "ladder.wsgi.application"

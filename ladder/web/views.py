@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -133,6 +134,15 @@ def standings(request):
                 "ladder/_level.html", {"level": row["level"], "is_title": row["is_title"]}
             )
         row["level_html"] = badges[key]
+    # The rows by Jinja2 (ladder/web/jinja.py): Django's engine resolving each row's
+    # variables was most of the page's time with the read cache off.
+    rows_html = mark_safe(
+        render_to_string(
+            "ladder/standings_rows.html",
+            {"rows": rows, "official": official_list.publication},
+            using="jinja2",
+        )
+    )
     unrated_page = Paginator(unrated_players, PER_PAGE).get_page(request.GET.get("upage"))
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:
@@ -143,6 +153,7 @@ def standings(request):
         "show_inactive": show_inactive,
         "page": page,
         "rows": rows,
+        "rows_html": rows_html,
         "unrated": unrated_page,
         "unrated_rows": [(p, url(p.pk)) for p in unrated_page.object_list],
         "as_of": today,
@@ -281,6 +292,10 @@ def player(request, pk: int):
     period_ids = {rc.period_id for history in histories.values() for rc in history}
     revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
     bases = selectors.base_corrections(player) if period_ids else {}
+    # Each card's game lines by Jinja2 (ladder/web/jinja.py): three quarters of the page's
+    # time was Django's engine resolving the lines' variables.
+    unrated_text = gettext("unrated")
+    game_lines = engines["jinja2"].get_template("ladder/game_lines.html")
     for rating_list, history in histories.items():
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
@@ -295,6 +310,11 @@ def player(request, pk: int):
                     {
                         "change": rc,
                         "lines": lines.get(rc.period_id, []),
+                        "lines_html": mark_safe(
+                            game_lines.render(
+                                {"lines": lines.get(rc.period_id, []), "unrated_text": unrated_text}
+                            )
+                        ),
                         "delta": rc.delta,
                         "revisions": revised.get((rating_list, rc.period_id), []),
                         "rules": selectors.rules_used(rc.period, rating_list),
@@ -322,7 +342,6 @@ def player(request, pk: int):
         "fide_row": fide_row,
         # The same in every period's card: rendered once, not once a card.
         "calc_head": mark_safe(render_to_string("ladder/_calc_head.html").rstrip("\n")),
-        "unrated_text": gettext("unrated"),
         "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
         "summary": summary,
         "any_official": any(row["official"] is not None for row in summary),

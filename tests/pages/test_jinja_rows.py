@@ -1,0 +1,92 @@
+"""The rows Jinja2 renders into the pages (the standings' rows, a player's game lines) write
+what Django's engine wrote: every value escaped and localized as Django writes it, the texts in
+the page's language, a name that is HTML shown as text."""
+
+from __future__ import annotations
+
+from datetime import UTC, date
+
+import pytest
+from django.template import Context, engines
+from django.template.base import render_value_in_context
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import Markup
+
+from ladder.records import Player
+from ladder.web.jinja import escape
+from tests.factories import GameFactory, PlayerFactory
+
+from .test_pages import text_of
+
+VALUES = st.one_of(
+    st.text(),
+    st.integers(),
+    st.decimals(allow_nan=False, allow_infinity=False),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+    st.booleans(),
+    st.dates(),
+    st.datetimes(timezones=st.just(UTC)),
+    st.text().map(mark_safe),
+    st.text().map(Markup),
+    st.just(gettext_lazy("inactive")),
+)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+@given(value=VALUES)
+def test_a_value_is_written_as_djangos_engine_writes_it(language, value):
+    with translation.override(language):
+        assert escape(value) == render_value_in_context(value, Context(autoescape=True))
+
+
+def test_a_template_writes_every_value_escaped_and_a_safe_one_as_it_is():
+    template = engines["jinja2"].from_string("{{ text }}|{{ safe }}|{{ text|rules_text }}|{{ 3 }}")
+    written = template.render({"text": "O'Brien & <b>", "safe": mark_safe("<i>x</i>")})
+    assert written == "O&#x27;Brien &amp; &lt;b&gt;|<i>x</i>|O&#x27;Brien &amp; &lt;b&gt;|3"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "badge"), [("en", "inactive"), ("de", "inaktiv"), ("fr", "inactif")]
+)
+def test_the_standings_rows_show_a_name_as_text_in_the_pages_language(client, language, badge):
+    hostile = PlayerFactory(name="O'Brien <script>alert(1)</script> & Co", federation="IRL")
+    PlayerFactory(name="Active Al", entry_rating=1900)
+    Player.objects.filter(pk=hostile.pk).update(last_rated_on=date(2020, 1, 31))
+
+    response = client.get(
+        reverse("ladder:standings"), {"inactive": "1"}, HTTP_ACCEPT_LANGUAGE=language
+    )
+
+    html = response.content.decode()
+    assert "<script>alert" not in html
+    assert "O&#x27;Brien &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</a>" in html
+    assert f'<span class="badge">{badge}</span>' in html
+    assert "2 O'Brien <script>alert(1)</script> & Co IRL" in text_of(response)
+
+
+@pytest.mark.django_db
+def test_a_game_line_shows_the_opponents_name_as_text_and_numbers_in_the_pages_language(
+    client, committed
+):
+    with committed():
+        hero = PlayerFactory(name="Hero", entry_rating=1850)
+        rival = PlayerFactory(name='Rival "R" <b>', entry_rating=1800)
+        GameFactory(white=hero, black=rival, result="1/2-1/2", date=date(2026, 3, 2))
+
+    english = client.get(hero.get_absolute_url()).content.decode()
+    german = client.get(hero.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+    assert "Rival &quot;R&quot; &lt;b&gt;</a>" in english
+    assert 'Rival "R" <b>' not in english
+    # The score and the expected score (1850 against 1800: 0.57), in each language's way.
+    assert '<td class="num">0.50</td>' in english
+    assert '<td class="num">0.57</td>' in english
+    assert '<td class="num">0,50</td>' in german
+    assert '<td class="num">0,57</td>' in german
