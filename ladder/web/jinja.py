@@ -1,38 +1,75 @@
 """The Jinja2 environment of the pages' longest loops (settings ``TEMPLATES``, ``"jinja2"``).
 
-The pages are Django templates. A loop that writes one row per player or game is rendered by
-Jinja2 instead (``ladder/jinja2/``), its text put into the Django page: Django's engine
-resolves every variable of every row afresh, which was most of a page's time with the read
-cache off (issue 25); Jinja2 compiles a template into Python once. The rows' texts are
-translated with Django's own catalogues: ``_("...")`` in these templates is ``gettext``, and
-``makemessages`` reads such calls in any ``.html`` file, as it reads ``{% translate %}``.
+The pages are Django templates. A loop that writes a row per player, period or game is rendered
+by Jinja2 instead (``ladder/jinja2/``), its text put into the Django page by the view: Django's
+engine resolves every variable of every row afresh, which was most of a page's time with the
+read cache off (issue 25); Jinja2 compiles a template into Python once.
+
+What these templates write is what Django's engine wrote, byte for byte:
+
+- every value goes through ``escape`` (Jinja2's ``finalize``), which escapes and localizes as
+  Django's ``render_value_in_context`` does;
+- ``row.name`` reads a dict's key first, as Django's engine does;
+- ``{% translate "..." %}`` is ``{{ _("...") }}`` (Django's ``gettext``, escaped);
+  ``{% blocktranslate with a=x %}...{{ a }}...{% endblocktranslate %}`` is
+  ``{{ _("...%(a)s...")|fill(a=x) }}`` (the translation as written, each value escaped); and
+  ``{% blocktranslate count %}`` of a game count is ``games_text(n)``. ``makemessages`` reads
+  ``_("...")`` in any ``.html`` file, as it reads ``{% translate %}`` (the translations test
+  holds it); the plural forms, which it would not read there, are in this module.
 """
 
 from __future__ import annotations
 
 import html
+from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.utils import formats
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
 
 from ladder.records import translations
+from ladder.templatetags import ladder_pages
+
+
+class _Environment(Environment):
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        # A dict's key before its attributes, as Django's engine looks: a row's ``items`` is
+        # its key, and a row (a dict) is read without an AttributeError raised a lookup. The
+        # rest is Jinja2's own ``getattr``, written out: it runs for every ``a.b`` of a page.
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend renders with: the i18n extension on Django's
     ``gettext`` (the page's language, as Django activated it) and the filters the rows use.
 
-    Every value a template writes (``{{ ... }}``) goes through ``escape`` (Jinja2's
-    ``finalize``), which writes it as Django's engine does. Jinja2's own autoescaping is
-    therefore off: it would escape each value a second time (a third of the rows' time) and
-    write other bytes (``&#39;`` for Django's ``&#x27;``)."""
+    Jinja2's own autoescaping is off: ``escape`` escapes every value written, and Jinja2's
+    would escape each a second time (a third of the rows' time) and write other bytes
+    (``&#39;`` for Django's ``&#x27;``)."""
     options["autoescape"] = False
-    env = Environment(extensions=["jinja2.ext.i18n"], finalize=escape, **options)
+    env = _Environment(extensions=["jinja2.ext.i18n"], finalize=escape, **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
-    env.filters["rules_text"] = translations.rules_text
+    env.filters.update(
+        rules_text=translations.rules_text,
+        month_name=ladder_pages.month_name,
+        day=day,
+        default_if_none=default_if_none,
+        fill=fill,
+    )
+    env.globals["games_text"] = games_text
     return env
 
 
@@ -46,7 +83,36 @@ def escape(value: object) -> str:
         return html.escape(value)
     if type(value) is int:  # not a bool
         return str(value)
+    if type(value) is Decimal and not settings.USE_THOUSAND_SEPARATOR:
+        # What ``formats.localize`` writes, without its walk through the number's parts
+        # (a player page writes a thousand decimals): the digits, the language's separator.
+        _, digits, exponent = value.as_tuple()
+        if isinstance(exponent, int) and abs(exponent) + len(digits) <= 200:  # not 1E+999
+            separator = formats.get_format("DECIMAL_SEPARATOR")
+            return html.escape(f"{value:f}".replace(".", separator))
     html_of = getattr(value, "__html__", None)
     if html_of is not None:
         return str(html_of())
     return html.escape(str(formats.localize(template_localtime(value))))
+
+
+def fill(text: str, **values: object) -> SafeString:
+    """A translated sentence with its values, as ``{% blocktranslate with ... %}`` writes it:
+    the translation as it is (it may hold markup), each value escaped."""
+    return mark_safe(text % {name: escape(value) for name, value in values.items()})
+
+
+def games_text(count: int) -> SafeString:
+    """The count of games in the page's language, "1 game" or "2 games" (``{% blocktranslate
+    count %}``)."""
+    return mark_safe(ngettext("%(count)s game", "%(count)s games", count) % {"count": count})
+
+
+def day(value: object) -> str:
+    """The ``day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
+    return ladder_pages.day(template_localtime(value))
+
+
+def default_if_none(value: object, default: object) -> object:
+    """Django's ``default_if_none`` filter."""
+    return default if value is None else value

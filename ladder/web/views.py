@@ -292,8 +292,9 @@ def player(request, pk: int):
     period_ids = {rc.period_id for history in histories.values() for rc in history}
     revised = publication.player_revisions(player, kept, period_ids) if period_ids else {}
     bases = selectors.base_corrections(player) if period_ids else {}
-    # Each card's game lines by Jinja2 (ladder/web/jinja.py): three quarters of the page's
-    # time was Django's engine resolving the lines' variables.
+    # The loops of the lists' sections by Jinja2 (ladder/web/jinja.py): Django's engine
+    # resolving their variables was three quarters of the page's time. A card's game lines
+    # first, one render a period.
     unrated_text = gettext("unrated")
     game_lines = engines["jinja2"].get_template("ladder/game_lines.html")
     for rating_list, history in histories.items():
@@ -327,6 +328,24 @@ def player(request, pk: int):
                 ],
             }
         )
+    # The period table's rows and the cards by Jinja2 as well, once a list.
+    calc_head = mark_safe(render_to_string("ladder/_calc_head.html").rstrip("\n"))
+    history_rows = engines["jinja2"].get_template("ladder/history_rows.html")
+    period_cards = engines["jinja2"].get_template("ladder/period_cards.html")
+    rules_url = reverse("ladder:rules")
+    for section in sections:
+        section["table_html"] = mark_safe(history_rows.render({"periods": section["periods"]}))
+        section["cards_html"] = mark_safe(
+            period_cards.render(
+                {
+                    "periods": section["periods"],
+                    "section": section,
+                    "player": player,
+                    "calc_head": calc_head,
+                    "rules_url": rules_url,
+                }
+            )
+        )
     preview_list = chosen_list(request)
     data = None
     if "opponent" in request.GET:
@@ -340,8 +359,6 @@ def player(request, pk: int):
     context = {
         "player": player,
         "fide_row": fide_row,
-        # The same in every period's card: rendered once, not once a card.
-        "calc_head": mark_safe(render_to_string("ladder/_calc_head.html").rstrip("\n")),
         "level": "" if player.title else fide.rating_level(player.on_list(default).rating),
         "summary": summary,
         "any_official": any(row["official"] is not None for row in summary),

@@ -51,6 +51,30 @@ def test_a_template_writes_every_value_escaped_and_a_safe_one_as_it_is():
     assert written == "O&#x27;Brien &amp; &lt;b&gt;|<i>x</i>|O&#x27;Brien &amp; &lt;b&gt;|3"
 
 
+def test_a_sentence_keeps_its_markup_and_escapes_its_values_as_blocktranslate_does():
+    jinja = engines["jinja2"].from_string(
+        '{{ _("Base correction: rated from %(rating)s (the list said unrated): %(reason)s")'
+        "|fill(rating=rating, reason=reason) }} · {{ games_text(n) }}"
+    )
+    django = engines["django"].from_string(
+        "{% load i18n %}{% blocktranslate %}Base correction: rated from {{ rating }} (the list "
+        "said unrated): {{ reason }}{% endblocktranslate %} · {% blocktranslate count count=n %}"
+        "{{ count }} game{% plural %}{{ count }} games{% endblocktranslate %}"
+    )
+    for language in ["en", "de", "fr"]:
+        for n in [1, 2]:
+            values = {"rating": 1850, "reason": "<b>Arbiter's</b> & co", "n": n}
+            with translation.override(language):
+                assert jinja.render(values) == django.render(values)
+    with translation.override("de"):
+        assert "2 Partien" in jinja.render({**values, "n": 2})
+
+
+def test_a_dicts_key_is_read_before_its_attributes_as_djangos_engine_reads():
+    template = engines["jinja2"].from_string("{{ row.items }}|{{ row.name }}|{{ row.missing }}")
+    assert template.render({"row": {"items": 3, "name": "Ann"}}) == "3|Ann|"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "badge"), [("en", "inactive"), ("de", "inaktiv"), ("fr", "inactif")]
