@@ -248,9 +248,9 @@ TEMPLATES = [
         },
     },
     {
-        # The longest loops of the pages (a row per player or game), rendered into the
-        # Django pages above by Jinja2 (ladder/web/jinja.py says why). Named, never searched
-        # by a template's name alone: the Django engine above is asked first.
+        # The longest loops of the pages (a row a player, period or game), rendered into the
+        # Django pages above by Jinja2 (ladder/web/jinja.py says why). The views ask for it by
+        # name (ladder.web.views.jinja_rows); a template's name alone finds Django's first.
         "NAME": "jinja2",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],

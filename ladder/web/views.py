@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
 from ladder.records import (
@@ -136,12 +136,8 @@ def standings(request):
         row["level_html"] = badges[key]
     # The rows by Jinja2 (ladder/web/jinja.py): Django's engine resolving each row's
     # variables was most of the page's time with the read cache off.
-    rows_html = mark_safe(
-        render_to_string(
-            "ladder/standings_rows.html",
-            {"rows": rows, "official": official_list.publication},
-            using="jinja2",
-        )
+    rows_html = jinja_rows(
+        "ladder/standings_rows.html", {"rows": rows, "official": official_list.publication}
     )
     unrated_page = Paginator(unrated_players, PER_PAGE).get_page(request.GET.get("upage"))
     latest = live_periods[-1] if live_periods else None
@@ -163,6 +159,12 @@ def standings(request):
         "movers": selectors.top_movers(rating_list),
     }
     return render(request, "ladder/standings.html", context)
+
+
+def jinja_rows(template: str, context: dict[str, Any]) -> SafeString:
+    """A page's loop rendered by Jinja2 (``ladder/jinja2/``, ``ladder/web/jinja.py``), for the
+    Django page to write as it is: every value in it is already escaped."""
+    return mark_safe(engines["jinja2"].get_template(template).render(context))
 
 
 def _player_urls(name: str = "ladder:player", *first: int) -> Callable[[int], str]:
@@ -296,7 +298,6 @@ def player(request, pk: int):
     # resolving their variables was three quarters of the page's time. A card's game lines
     # first, one render a period.
     unrated_text = gettext("unrated")
-    game_lines = engines["jinja2"].get_template("ladder/game_lines.html")
     for rating_list, history in histories.items():
         if not history:
             continue  # no games on this list: no chart, no table, no query for its games
@@ -311,10 +312,9 @@ def player(request, pk: int):
                     {
                         "change": rc,
                         "lines": lines.get(rc.period_id, []),
-                        "lines_html": mark_safe(
-                            game_lines.render(
-                                {"lines": lines.get(rc.period_id, []), "unrated_text": unrated_text}
-                            )
+                        "lines_html": jinja_rows(
+                            "ladder/game_lines.html",
+                            {"lines": lines.get(rc.period_id, []), "unrated_text": unrated_text},
                         ),
                         "delta": rc.delta,
                         "revisions": revised.get((rating_list, rc.period_id), []),
@@ -330,21 +330,20 @@ def player(request, pk: int):
         )
     # The period table's rows and the cards by Jinja2 as well, once a list.
     calc_head = mark_safe(render_to_string("ladder/_calc_head.html").rstrip("\n"))
-    history_rows = engines["jinja2"].get_template("ladder/history_rows.html")
-    period_cards = engines["jinja2"].get_template("ladder/period_cards.html")
     rules_url = reverse("ladder:rules")
     for section in sections:
-        section["table_html"] = mark_safe(history_rows.render({"periods": section["periods"]}))
-        section["cards_html"] = mark_safe(
-            period_cards.render(
-                {
-                    "periods": section["periods"],
-                    "section": section,
-                    "player": player,
-                    "calc_head": calc_head,
-                    "rules_url": rules_url,
-                }
-            )
+        section["table_html"] = jinja_rows(
+            "ladder/history_rows.html", {"periods": section["periods"]}
+        )
+        section["cards_html"] = jinja_rows(
+            "ladder/period_cards.html",
+            {
+                "periods": section["periods"],
+                "section": section,
+                "player": player,
+                "calc_head": calc_head,
+                "rules_url": rules_url,
+            },
         )
     preview_list = chosen_list(request)
     data = None
