@@ -180,9 +180,20 @@ def period_report(
 
 
 def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
-    """The biggest gains of the latest period with rated games on a list, with their players
-    and period (one query; empty before any rated period)."""
-    return _top_movers(rating_list, limit).objects()
+    """The biggest gains of the latest period with rated games on a list, ties in the players'
+    name order, with their players (only their names) and period; empty before any rated
+    period. Two queries: the rows at or above the ``limit``-th gain, then their players by id.
+    Joined in one statement, the planner cannot know how few rows pass the ``limit``-th gain
+    (a parameter found as the statement runs) and hashed every player of the club for them."""
+    rows = _top_movers(rating_list, limit).objects()
+    if not rows:
+        return []
+    players = _MOVERS_PLAYERS.objects(tuple(sorted({row.player_id for row in rows})))
+    place = {player.pk: (number, player) for number, player in enumerate(players)}
+    for row in rows:
+        _CHANGE_PLAYER.set_cached_value(row, place[row.player_id][1])
+    rows.sort(key=lambda row: (-row.change, place[row.player_id][0]))
+    return rows[:limit]
 
 
 @functools.lru_cache(maxsize=16)
@@ -202,13 +213,17 @@ def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
         .values("pk")[:1]
     )
     movers = rated.filter(period_id=Subquery(latest), change__gt=0)
-    # Only the rows at or above the ``limit``-th gain are joined to their players (ties on it
-    # are ordered by name): joining the whole period's gains hashed every player (8 ms of 9 at
-    # 5,000 players).
+    # Only the rows at or above the ``limit``-th gain: every row tied on it, since the
+    # players' names order the ties.
     threshold = movers.order_by("-change").values("change")[limit - 1 : limit]
-    top = movers.filter(change__gte=Coalesce(Subquery(threshold), 1))
-    ordered = top.select_related("player", "period").order_by("-change", "player__name")
-    return ordered[:limit]
+    return movers.filter(change__gte=Coalesce(Subquery(threshold), 1)).select_related("period")
+
+
+# The top movers' players, in the database's order of their names (the ties' order).
+_MOVERS_PLAYERS = Compiled(
+    lambda ids: Player.objects.filter(pk__in=ids).only("name").order_by("name", "pk")
+)
+_CHANGE_PLAYER = RatingChange._meta.get_field("player")
 
 
 def player_history(

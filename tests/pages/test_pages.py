@@ -116,7 +116,8 @@ def test_standings_query_budget(client, build_ladder, django_assert_max_num_quer
     build_ladder(size)
     # One of them reads how fresh the ratings are (a line on every page that shows ratings),
     # one the periods since the official list ("as of"), two the official list (its
-    # publication, the page's lines), one the top movers.
+    # publication, the page's lines), two the top movers (their rows, then their players: one
+    # statement hashed every player for three rows).
     with django_assert_max_num_queries(10):
         assert client.get(reverse("ladder:standings")).status_code == HTTPStatus.OK
     # A search asks first whether any name holds the words typed (the rated, the unrated),

@@ -8,6 +8,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from ladder.templatetags.ladder_pages import month_name
+from tests.factories import GameFactory, PlayerFactory
 
 from .test_pages import text_of
 
@@ -37,6 +38,20 @@ def test_standings_say_as_of_when_explain_the_signs_and_show_top_movers(client, 
     assert (
         movers.strip() == "Ada Example +14 → 1864 Opponent 1905 +8 → 1913 Opponent 2000 +6 → 2006"
     )
+
+
+def test_top_movers_tied_on_the_third_gain_are_ordered_by_name(client, committed):
+    with committed():
+        for name in ["Dora", "Cleo", "Bob", "Anna"]:  # each beats an equal: +10
+            hero = PlayerFactory(name=name, entry_rating=1800)
+            GameFactory(white=hero, black=PlayerFactory(entry_rating=1800), result="1-0")
+        zed = PlayerFactory(name="Zed", entry_rating=1800)  # beats 2200: 20 × 0.92 = +18
+        GameFactory(white=zed, black=PlayerFactory(entry_rating=2200), result="1-0")
+
+    text = text_of(client.get(reverse("ladder:standings")))
+
+    movers = text.split("Top movers of March 2026")[1].split("Unrated players")[0]
+    assert movers.strip() == "Zed +18 → 1818 Anna +10 → 1810 Bob +10 → 1810"
 
 
 def test_no_top_movers_before_any_rated_period(client):
