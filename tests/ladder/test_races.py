@@ -152,7 +152,7 @@ def test_simultaneous_players_with_one_fide_id_get_one_201_and_conflicts(boss, a
         return call
 
     statuses = at_once(*(post(i) for i in range(4)))
-    assert sorted(statuses) == [201, 409, 409, 409]
+    assert sorted(statuses) == [201, 409, 409, 409], bodies
     assert Player.objects.filter(fide_id=4_000_000 + attempt).count() == 1
     later = {"name": "Twin 5", "fide_id": 4_000_000 + attempt, "entry_rating": 1800}
     one_at_a_time = api().post("/api/v1/players/", later, format="json")
@@ -176,7 +176,7 @@ def test_simultaneous_players_with_one_national_id_get_one_201_and_conflicts(bos
         return call
 
     statuses = at_once(*(post(i) for i in range(4)))
-    assert sorted(statuses) == [201, 409, 409, 409]
+    assert sorted(statuses) == [201, 409, 409, 409], answers
     assert Player.objects.filter(national_id=f"77{attempt}").count() == 1
     one_at_a_time = api().post("/api/v1/players/", posted[4], format="json")
     assert one_at_a_time.status_code == 409

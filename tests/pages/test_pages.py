@@ -124,7 +124,7 @@ def test_standings_query_budget(client, build_ladder, django_assert_max_num_quer
     # then, only when none does, looks for typos.
     with django_assert_max_num_queries(12):
         client.get(reverse("ladder:standings"), {"q": "Player", "inactive": "1", "page": "2"})
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         client.get(reverse("ladder:standings"), {"q": "Plyaer", "inactive": "1", "page": "2"})
 
 
