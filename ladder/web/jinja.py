@@ -58,7 +58,10 @@ def environment(**options: Any) -> Environment:
 
     Jinja2's own autoescaping is off: ``escape`` escapes every value written, and Jinja2's
     would escape each a second time (a third of the rows' time) and write other bytes
-    (``&#39;`` for Django's ``&#x27;``)."""
+    (``&#39;`` for Django's ``&#x27;``). So no markup may be made inside a template as a
+    value: a macro's, a ``{% call %}``'s, ``{% filter %}``'s or a block ``{% set %}``'s text
+    is a plain string, which ``escape`` would escape as text. A test refuses them; render
+    such markup in the view, or write another template."""
     options["autoescape"] = False
     env = _Environment(extensions=["jinja2.ext.i18n"], finalize=escape, **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]

@@ -4,7 +4,9 @@ the page's language, a name that is HTML shown as text."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date
+from pathlib import Path
 
 import pytest
 from django.template import Context, engines
@@ -43,6 +45,16 @@ VALUES = st.one_of(
 def test_a_value_is_written_as_djangos_engine_writes_it(language, value):
     with translation.override(language):
         assert escape(value) == render_value_in_context(value, Context(autoescape=True))
+
+
+def test_no_template_makes_markup_as_a_value_that_would_be_escaped_again():
+    # Autoescaping is off (ladder/web/jinja.py): a macro's or a block set's text is a plain
+    # string, which the finalize would escape as text.
+    folder = Path(__file__).resolve().parents[2] / "ladder" / "jinja2"
+    templates = sorted(folder.rglob("*.html"))
+    assert len(templates) >= 4
+    made = re.compile(r"{%-?\s*(macro|call|filter)\b|{%-?\s*set\s+\w+\s*-?%}")
+    assert [path.name for path in templates if made.search(path.read_text())] == []
 
 
 def test_a_template_writes_every_value_escaped_and_a_safe_one_as_it_is():
