@@ -179,6 +179,23 @@ def period_report(
     )
 
 
+def report_size(period: RatingPeriod, rating_list: str = RatingList.STANDARD) -> tuple[int, bool]:
+    """The rows of a period's report on a list, and whether the 700 rule (8.3.3) lowered the K
+    of any of them: one query, for a report read a page at a time."""
+    found = (
+        RatingChange.objects.for_period(period)
+        .filter(rating_list=rating_list)
+        .aggregate(
+            rows=Count("pk"),
+            reduced=Count(
+                "pk",
+                filter=Q(k_applied__isnull=False) & (Q(k__isnull=True) | ~Q(k_applied=F("k"))),
+            ),
+        )
+    )
+    return found["rows"], found["reduced"] > 0
+
+
 def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
     """The biggest gains of the latest period with rated games on a list, ties in the players'
     name order, with their players (only their names) and period; empty before any rated

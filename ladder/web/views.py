@@ -47,6 +47,7 @@ from ratings.rules import fide
 
 PER_PAGE = 50
 LIST_PER_PAGE = 100
+REPORT_PER_PAGE = 100  # a period's report (every row of a month: tens of thousands in a federation)
 
 
 def chosen_list(request) -> str:
@@ -401,16 +402,24 @@ def period(request, label: str):
         raise Http404(gettext("No such period."))
     period = get_object_or_404(RatingPeriod, label=label)
     chosen = chosen_list(request)
-    report = list(selectors.period_report(period, chosen))
-    closing = official.period_list(period, chosen)  # as published once the period is closed
-    rating_list = Paginator(closing.entries, LIST_PER_PAGE)
+    # The report a page at a time: a federation's month is tens of thousands of rows (5,000
+    # rows were 3 MB of HTML and 2 s a request); its CSV and the API's bulk data give it whole.
+    report = Paginator(selectors.period_report(period, chosen), REPORT_PER_PAGE)
+    rows, k_reduced = selectors.report_size(period, chosen)
+    report.count = rows  # read with the K check: the paginator asks no count of its own
+    report_page = report.get_page(request.GET.get("rpage"))
+    # The list that closes it: as published once the period is closed, a page at a time.
+    published, list_page = official.period_list_page(
+        period, chosen, request.GET.get("page"), LIST_PER_PAGE
+    )
     context = {
         **_list_context(chosen),
         "period": period,
-        "report": report,
-        "k_reduced": any(rc.k_applied is not None and rc.k_applied != rc.k for rc in report),
-        "list_page": rating_list.get_page(request.GET.get("page")),
-        "list_publication": closing.publication,
+        "report": report_page,
+        # The "K used" column on every page of the report if any row of it needs one.
+        "k_reduced": k_reduced,
+        "list_page": list_page,
+        "list_publication": published,
         "publications": publication.revisions(period, chosen),
         "previous": RatingPeriod.objects.filter(start__lt=period.start).order_by("-start").first(),
         "next": RatingPeriod.objects.filter(start__gt=period.start).order_by("start").first(),

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
@@ -215,39 +216,76 @@ def period_list(period: RatingPeriod | None, rating_list: str) -> PeriodList:
     period is closed, never rebuilt from today's players; live while it is open. Three
     queries for a closed period (the publication, its lines, the inactivity dates)."""
     period = period or RatingPeriod.objects.latest_period()
-    if period is None or not period.is_closed:
+    publication = _closing_publication(period, rating_list)
+    if period is None or publication is None:
         return PeriodList(None, selectors.rating_list(period, rating_list))
-    publication = (
+    lines = list(publication.lines.select_related("player").order_by(*_BEST_FIRST))
+    entries = _published_entries(publication, period, lines, rating_list, every_player=True)
+    return PeriodList(publication, entries)
+
+
+def period_list_page(
+    period: RatingPeriod, rating_list: str, number: str | None, per_page: int
+) -> tuple[Publication | None, Page[Any]]:
+    """One page (``Paginator.get_page(number)``) of ``period_list``. A closed period's list
+    is read a page at a time: its lines counted, the page's lines, the inactivity dates of
+    the page's players (a federation's list is half a million lines). An open period's live
+    list is worked out whole, as ``period_list`` does, and paged."""
+    publication = _closing_publication(period, rating_list)
+    if publication is None:
+        live = selectors.rating_list(period, rating_list)
+        return None, Paginator(live, per_page).get_page(number)
+    ordered = publication.lines.select_related("player").order_by(*_BEST_FIRST)
+    page: Page[Any] = Paginator(ordered, per_page).get_page(number)
+    lines = list(page.object_list)
+    page.object_list = _published_entries(publication, period, lines, rating_list)
+    return publication, page
+
+
+_BEST_FIRST = (F("rating").desc(nulls_last=True), "player__name", "player_id")
+
+
+def _closing_publication(period: RatingPeriod | None, rating_list: str) -> Publication | None:
+    """The latest revision of a closed period's list (None: open, or closed before lists were
+    kept as published)."""
+    if period is None or not period.is_closed:
+        return None
+    return (
         Publication.objects.filter(period=period, rating_list=rating_list)
         .select_related("published_by", "corrected_in")
         .order_by("-revision")
         .first()
     )
-    if publication is None:  # closed before lists were kept as published
-        return PeriodList(None, selectors.rating_list(period, rating_list))
-    best_first = (F("rating").desc(nulls_last=True), "player__name", "player_id")
-    lines = list(publication.lines.select_related("player").order_by(*best_first))
-    last_rated = dict(
-        latest_changes(through=period.start, rating_list=rating_list).values_list(
-            "player_id", "last_rated_on"
-        )
-    )
-    return PeriodList(
-        publication,
-        [
-            PublishedEntry(
-                line.player,
-                line.rating,
-                line.change,
-                line.k,
-                line.games,
-                line.total_games,
-                line.status,
-                line.rating is not None
-                and fide.is_inactive(last_rated.get(line.player_id), period.end),
-                publication.revision,
-                line.adjustment,
-            )  # fmt: skip
-            for line in lines
-        ],
-    )
+
+
+def _published_entries(
+    publication: Publication,
+    period: RatingPeriod,
+    lines: list[PublishedRating],
+    rating_list: str,
+    *,
+    every_player: bool = False,
+) -> list[PublishedEntry]:
+    """The lines as the doors show them, each with whether its player was inactive at the
+    period's end: read for these lines' players (a page), or for ``every_player`` of the list
+    in one pass (the whole list: no parameter a player)."""
+    rows = latest_changes(through=period.start, rating_list=rating_list)
+    if not every_player:
+        rows = rows.filter(player_id__in=[line.player_id for line in lines])
+    last_rated = dict(rows.values_list("player_id", "last_rated_on"))
+    return [
+        PublishedEntry(
+            line.player,
+            line.rating,
+            line.change,
+            line.k,
+            line.games,
+            line.total_games,
+            line.status,
+            line.rating is not None
+            and fide.is_inactive(last_rated.get(line.player_id), period.end),
+            publication.revision,
+            line.adjustment,
+        )  # fmt: skip
+        for line in lines
+    ]

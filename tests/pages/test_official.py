@@ -14,7 +14,8 @@ from ladder.writes import actions
 from ladder.writes.validation import GameEntry
 from ratings import selectors
 from ratings.models import Publication
-from tests.factories import PlayerFactory
+from ratings.publication import official
+from tests.factories import GameFactory, PlayerFactory
 
 from .test_pages import text_of
 
@@ -231,7 +232,36 @@ def test_a_closed_periods_page_query_budget(
 ):
     build_ladder(size)
     actions.close_period(period=RatingPeriod.objects.get(label="2026-02"))
-    # the list as published: its publication, its lines, the dates its players last played
-    with django_assert_max_num_queries(9):
+    # the list as published, a page at a time: its publication, its lines counted, a page of
+    # them, the dates its players last played; the report a page at a time: its size (with
+    # the K check), then its page
+    with django_assert_max_num_queries(11):
         response = client.get(reverse("ladder:period", args=["2026-02"]))
     assert "As published on" in text_of(response)
+
+
+@pytest.mark.parametrize("per_page", [1, 3, 7, 100])
+def test_a_closed_periods_list_a_page_at_a_time_is_the_whole_list_cut(
+    build_ladder, committed, per_page
+):
+    build_ladder(7)
+    with committed():  # rated in December 2024 and not since: inactive on February 2026's list
+        gone = PlayerFactory(name="Gone Since", entry_rating=1900)
+        GameFactory(white=gone, black=PlayerFactory(entry_rating=1500), date=date(2024, 12, 10))
+    actions.close_period(period=RatingPeriod.objects.get(label="2024-12"))
+    february = RatingPeriod.objects.get(label="2026-02")
+    actions.close_period(period=february)
+    february.refresh_from_db()
+    whole = official.period_list(february, "standard")
+    assert whole.publication is not None  # the list as published, not the live one
+    assert "Gone Since" in [entry.player.name for entry in whole.entries if entry.inactive]
+    pages = -(-len(whole.entries) // per_page)
+
+    for number in range(1, pages + 1):
+        publication, page = official.period_list_page(february, "standard", str(number), per_page)
+        start = (number - 1) * per_page
+        assert publication == whole.publication
+        assert page.number == number
+        assert page.object_list == whole.entries[start : start + per_page]
+    # a page out of range is the last, as on every page of the site
+    assert official.period_list_page(february, "standard", "99", per_page)[1].number == pages

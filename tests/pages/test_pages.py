@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ladder.records import Player, RatingPeriod
+from ladder.web import views
 from ratings import selectors
 from tests.factories import GameFactory, PeriodFactory, PlayerFactory, UnratedPlayerFactory
 
@@ -228,6 +229,49 @@ def test_period_page_shows_report_and_list(client, example_a):
     assert "Opponent 2310" in report
     assert "Ada Example" in listed
     assert "1864 +14 20 9 59 rated" in listed
+
+
+def test_period_report_comes_a_page_at_a_time_keeping_the_list_asked(
+    client, example_a, monkeypatch
+):
+    monkeypatch.setattr(views, "REPORT_PER_PAGE", 4)  # the report has 10 rows
+    url = RatingPeriod.objects.get(label="2026-03").get_absolute_url()
+
+    first = client.get(url, {"list": "standard"})
+    last = client.get(url, {"list": "standard", "rpage": "3"})
+
+    report = text_of(first).split("The list that closes")[0]
+    assert report.count(" rated ") == 4
+    assert "Page 1 of 3" in report
+    assert 'href="?list=standard&amp;rpage=2"' in first.content.decode()
+    assert text_of(last).split("The list that closes")[0].count(" rated ") == 2
+    assert "Page 3 of 3" in text_of(last)
+    # A page out of range or not a number: the last page, or the first, as Django's
+    # paginator's get_page answers; never an error.
+    assert "Page 3 of 3" in text_of(client.get(url, {"rpage": "99"}))
+    assert "Page 1 of 3" in text_of(client.get(url, {"rpage": "x"}))
+
+
+def test_the_k_used_column_shows_on_every_page_of_a_report_where_the_700_rule_applied(
+    client, committed, monkeypatch
+):
+    monkeypatch.setattr(views, "REPORT_PER_PAGE", 2)
+    with committed():
+        busy = PlayerFactory(name="Busy Bee", entry_rating=2000, entry_rated_games=5)  # K 40
+        for day in range(1, 19):  # 18 games: 40 × 18 > 700, so K 38 (8.3.3)
+            GameFactory(white=busy, black=PlayerFactory(entry_rating=1990), date=date(2026, 3, day))
+    url = RatingPeriod.objects.get(label="2026-03").get_absolute_url()
+
+    pages = [client.get(url, {"rpage": str(number)}).content.decode() for number in (1, 5)]
+    reports = [page.split("The list that closes")[0] for page in pages]
+
+    assert all(">K used<" in report for report in reports)
+    assert "Busy Bee" in reports[0]
+    assert "Busy Bee" not in reports[1]
+    assert selectors.report_size(RatingPeriod.objects.get(label="2026-03"), "standard") == (
+        19,
+        True,
+    )
 
 
 def test_period_page_empty_and_missing(client):
