@@ -255,6 +255,9 @@ class Player(models.Model):
                 condition=~Q(national_id=""),
                 name="player_national_id_once",
                 violation_error_message="Another player has this national id.",
+                # A uniqueness error, as Django codes a unique field's: the doors answer it as
+                # a conflict (409) whichever check finds it, the serializer's or full_clean's.
+                violation_error_code="unique",
             ),
             models.CheckConstraint(
                 condition=Q(birth_year__isnull=True) | Q(birth_year__gte=MIN_BIRTH_YEAR),

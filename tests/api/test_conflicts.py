@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from ladder.api.exceptions import exception_handler
 from ladder.api.tournaments import EXAMPLE_TRF
-from ladder.records import BaseCorrection, Game, Tournament
+from ladder.records import BaseCorrection, Game, Player, Tournament
 from tests.factories import PlayerFactory
 
 TOURNAMENTS = "/api/v1/tournaments/"
@@ -153,3 +156,19 @@ def test_a_national_id_another_player_holds_is_a_conflict(superuser, club):
     again = superuser.post("/api/v1/players/", {**body, "name": "Anne Other"}, format="json")
     assert again.status_code == HTTPStatus.CONFLICT, again.content
     assert again.json() == {"non_field_errors": ["Another player has this national id."]}
+
+
+def test_a_national_id_taken_after_the_serializer_checked_it_is_still_a_conflict(db):
+    # The loser of a race whose rival commits between the serializer's check and the write
+    # path's full_clean: the model's constraint finds it, and the answer is the same 409 (it
+    # was 400, seen once under load in tests/ladder/test_races.py).
+    PlayerFactory(national_federation="NOR", national_id="54321")
+    late = Player(name="Late Comer", national_federation="NOR", national_id="54321")
+    with pytest.raises(ValidationError) as refused:
+        late.full_clean()
+
+    answer = exception_handler(refused.value, {})
+
+    assert answer is not None
+    assert answer.status_code == HTTPStatus.CONFLICT
+    assert answer.data == {"non_field_errors": ["Another player has this national id."]}
