@@ -151,6 +151,14 @@ def test_player_preview_takes_the_list(client, two_lists):
     assert "Dual Dana is unrated on the rapid list" in rapid
 
 
+def test_another_list_starts_the_period_report_again_on_its_first_page(client, two_lists):
+    url = reverse("ladder:period", args=["2026-03"])
+    html = client.get(url, {"list": "standard", "rpage": "2", "page": "2"}).content.decode()
+    selector = html.split('class="list-selector"')[1].split("</nav>")[0]
+    assert 'href="?list=blitz"' in selector
+    assert "page" not in selector.replace('aria-current="page"', "")
+
+
 def test_period_page_shows_the_chosen_list(client, two_lists):
     url = reverse("ladder:period", args=["2026-03"])
     standard = text_of(client.get(url))
