@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -29,6 +30,8 @@ from ladder.writes.validation import check_period, check_period_deletion
 from ratings.models import Publication
 from ratings.publication import all_revisions
 from ratings.selectors import period_report, periods_with_counts
+
+REPORT_PER_PAGE = 100  # rows of a period's report a page (``?rpage=``)
 
 
 class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):
@@ -124,7 +127,11 @@ class RatingPeriodAdmin(DeleteThroughActionAdmin, RevertThroughChangeAdmin):
         if period is not None:
             extra_context = {
                 **(extra_context or {}),
-                "report": list(period_report(period)),
+                # A page of the report at a time, as on the period's public page: a
+                # federation's month is tens of thousands of rows.
+                "report": Paginator(period_report(period), REPORT_PER_PAGE).get_page(
+                    request.GET.get("rpage")
+                ),
                 "publications": _publications(period),
             }
         return super().change_view(request, object_id, form_url, extra_context)

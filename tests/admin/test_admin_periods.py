@@ -6,6 +6,7 @@ from http import HTTPStatus
 import pytest
 from django.contrib.messages import get_messages
 
+from ladder.admin import periods
 from ladder.records import PeriodLog, PeriodStatus, RatingPeriod
 
 pytestmark = pytest.mark.django_db
@@ -158,6 +159,25 @@ def test_change_page_shows_the_full_rating_report(admin_client, two_months):
     assert "20: 50 rated games, never 2400+" in content
     assert "+7" in content
     assert "-10" in content
+
+
+def test_change_page_shows_the_rating_report_a_page_at_a_time(
+    admin_client, two_months, monkeypatch
+):
+    monkeypatch.setattr(periods, "REPORT_PER_PAGE", 2)
+    march, _ = two_months
+    first = admin_client.get(f"{URL}{march.pk}/change/")
+    second = admin_client.get(f"{URL}{march.pk}/change/", {"rpage": "2"})
+
+    assert [r.player.name for r in first.context["report"]] == ["Alice Brown", "Bob Green"]
+    assert [r.player.name for r in second.context["report"]] == ["Carol White"]
+    assert "Page 1 of 2" in first.content.decode()
+    assert 'href="?rpage=2"' in first.content.decode()
+    # not a number, or past the end: the first or the last page, never an error
+    assert admin_client.get(f"{URL}{march.pk}/change/", {"rpage": "x"}).status_code == 200
+    assert (
+        admin_client.get(f"{URL}{march.pk}/change/", {"rpage": "9"}).context["report"].number == 2
+    )
 
 
 def test_closed_period_dates_are_read_only(admin_client, march):
