@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.template import defaultfilters
 from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
@@ -69,7 +70,7 @@ def environment(**options: Any) -> Environment:
         rules_text=translations.rules_text,
         month_name=ladder_pages.month_name,
         day=day,
-        default_if_none=default_if_none,
+        default_if_none=defaultfilters.default_if_none,
         fill=fill,
     )
     env.globals["games_text"] = games_text
@@ -114,8 +115,3 @@ def games_text(count: int) -> SafeString:
 def day(value: object) -> str:
     """The ``day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
     return ladder_pages.day(template_localtime(value))
-
-
-def default_if_none(value: object, default: object) -> object:
-    """Django's ``default_if_none`` filter."""
-    return default if value is None else value
