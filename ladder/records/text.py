@@ -84,7 +84,11 @@ def read_fide_id(text: str) -> int | None:
     if not text:
         return None
     if not (text.isascii() and text.isdigit()):
-        raise ValidationError(fide_id_message(text), code="invalid_fide_id")
+        # The sentence names the text typed, which may hold a "%": as a parameter, never
+        # formatted again (django-filter formats every message with its parameters).
+        raise ValidationError(
+            "%(sentence)s", code="invalid_fide_id", params={"sentence": fide_id_message(text)}
+        )
     return int(text)
 
 

@@ -97,3 +97,10 @@ def test_round_entry_finds_the_words_and_suggests_for_typos(client, boss, player
     content = html.unescape(post_round(client, paste="Carlsem Magnus - Giri Anish 1-0")
                             .content.decode())  # fmt: skip
     assert "No player is named 'Carlsem Magnus'. Did you mean 'Carlsen, Magnus'" in content
+
+
+def test_a_fide_id_filter_holding_a_percent_sign_is_a_400_naming_it(db):
+    answer = APIClient().get("/api/v1/players/", {"fide_id": "ô%", "rating_max": "Jf"})
+
+    assert answer.status_code == 400
+    assert "ô%" in answer.json()["fide_id"][0]
