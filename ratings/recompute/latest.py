@@ -45,10 +45,8 @@ class LatestRows:
         self._after[position] = np.where(below, -1, rated.after)
         self._change[position] = np.where(below, _NONE, rated.change)
 
-    def put_results(self, results: Mapping[int, engine.PlayerPeriod], *, own: bool = True) -> None:
-        """The rows of these results (``rows.change_row``: newcomers, adjustments alone); not
-        ``own``: adjustments of players who played, their rows the rated ones raised (the
-        rating after changes, the change the games made stays)."""
+    def put_results(self, results: Mapping[int, engine.PlayerPeriod]) -> None:
+        """The rows of these results (``rows.change_row``: newcomers)."""
         if not results:
             return
         ids = np.fromiter(results, np.int64, len(results))
@@ -57,10 +55,19 @@ class LatestRows:
         self._after[position] = [
             -1 if r.rating_after is None else r.rating_after for r in results.values()
         ]
+        self._change[position] = [
+            r.change if r.status == engine.STATUS_RATED else _NONE for r in results.values()
+        ]
+
+    def put_raised(self, ids: np.ndarray, after: np.ndarray, *, own: bool = True) -> None:
+        """The rows of players a one-off adjustment raised (``replay.Raised``), ``after`` their
+        new ratings: rows of their own ("adjusted", which rate nobody); not ``own``, the rows of
+        players who played, raised (the change the games made stays)."""
+        position = np.searchsorted(self._ids, ids)
+        self._written[position] = True
+        self._after[position] = after
         if own:
-            self._change[position] = [
-                r.change if r.status == engine.STATUS_RATED else _NONE for r in results.values()
-            ]
+            self._change[position] = _NONE
 
     @property
     def written(self) -> np.ndarray:

@@ -192,6 +192,14 @@ class EntryStates(dict[int, engine.PlayerState]):
             self._release(ids)
         self.update((pid, state) for pid, state in states.items() if state.pool)
 
+    def put_columns(self, ids: np.ndarray, states: engine.StateColumns) -> None:
+        """Take these players' states (none holding a pool) as columns."""
+        position = np.searchsorted(self._table.ids, ids)
+        self._rating[position], self._games[position] = states.rating, states.rated_games
+        self._peak[position], self._last[position] = states.peak, states.last
+        self._events[position] = _objects(states.first_event)
+        self._release(ids)
+
     def _release(self, ids: np.ndarray) -> None:
         """Forget the states held as objects of players now held in the columns."""
         if self:
