@@ -132,6 +132,18 @@ class EntryStates(dict[int, engine.PlayerState]):
         self._peak = np.where(peak < 0, rating, peak)
         self._last = np.full(len(table.ids), -1, np.int64)
         self._events = np.full(len(table.ids), None, object)
+        # Whether each player's state is held as an object (an entry of the dict): a replay
+        # asks it of every period's players; the dict's keys made an array each time, and
+        # searched, cost 5 s of a federation's ten years.
+        self._held = np.zeros(len(table.ids), bool)
+
+    def __setitem__(self, pid: int, state: engine.PlayerState) -> None:
+        super().__setitem__(pid, state)
+        self._held[self._table.position[pid]] = True
+
+    def __delitem__(self, pid: int) -> None:
+        super().__delitem__(pid)
+        self._held[self._table.position[pid]] = False
 
     def __missing__(self, pid: int) -> engine.PlayerState:
         k = self._table.position[pid]
@@ -156,8 +168,7 @@ class EntryStates(dict[int, engine.PlayerState]):
             self._events[position].tolist(),
         )  # fmt: skip
         if self:
-            held = np.fromiter(self.keys(), np.int64, len(self))
-            at_held = np.flatnonzero(np.isin(ids, held))
+            at_held = np.flatnonzero(self._held[position])
             if len(at_held):
                 states = engine.StateColumns.of([self[pid] for pid in ids[at_held].tolist()])
                 for mine, theirs in zip(found[:5], states[:5], strict=True):
@@ -177,7 +188,7 @@ class EntryStates(dict[int, engine.PlayerState]):
         self._peak[position] = np.where(below, opening.peak, rated.peak)
         self._last[position] = rated.last
         self._events[position] = _objects(opening.first_event)
-        self._release(ids)
+        self._release(ids, position)
 
     def put_states(self, states: Mapping[int, engine.PlayerState]) -> None:
         """Take these states: those with no pool as columns, the others as objects."""
@@ -189,8 +200,10 @@ class EntryStates(dict[int, engine.PlayerState]):
             self._rating[position], self._games[position] = columns.rating, columns.rated_games
             self._peak[position], self._last[position] = columns.peak, columns.last
             self._events[position] = _objects(columns.first_event)
-            self._release(ids)
-        self.update((pid, state) for pid, state in states.items() if state.pool)
+            self._release(ids, position)
+        for pid, state in states.items():
+            if state.pool:
+                self[pid] = state
 
     def put_columns(self, ids: np.ndarray, states: engine.StateColumns) -> None:
         """Take these players' states (none holding a pool) as columns."""
@@ -198,13 +211,13 @@ class EntryStates(dict[int, engine.PlayerState]):
         self._rating[position], self._games[position] = states.rating, states.rated_games
         self._peak[position], self._last[position] = states.peak, states.last
         self._events[position] = _objects(states.first_event)
-        self._release(ids)
+        self._release(ids, position)
 
-    def _release(self, ids: np.ndarray) -> None:
-        """Forget the states held as objects of players now held in the columns."""
+    def _release(self, ids: np.ndarray, position: np.ndarray) -> None:
+        """Forget the states held as objects of players now held in the columns (``ids``, at
+        ``position`` in them)."""
         if self:
-            held = np.fromiter(self.keys(), np.int64, len(self))
-            for pid in held[np.isin(held, ids)].tolist():
+            for pid in ids[self._held[position]].tolist():
                 del self[pid]
 
 
