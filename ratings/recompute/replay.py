@@ -9,9 +9,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 
 from ladder.records import Player, RatingList, RatingPeriod
+from ratings.exceptions import StorageError
 from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk, columns, storage
 from ratings.recompute.ahead import GamesAhead
@@ -20,7 +22,7 @@ from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
     EntryStates,
     EntryTable,
-    base_corrections,
+    base_corrections_of,
     chunks,
     corrected,
     earlier_ratings,
@@ -96,15 +98,23 @@ def _replay(
     # the states, what the players' fields become, and whose rating the recompute changed.
     latest = {name: LatestRows(table.ids) for name in rating_lists}
     # From here on a replay writes rows; the states before the first period are read above.
-    with storage.player_index_aside(exclusive):
-        for index, current in enumerate(periods):
-            last = index + 1 == len(periods)
+    # What each period reads of the database on this connection, read first for them all, so
+    # that one COPY can carry the rows of period after period (``_Stream``): the server stores
+    # a period's rows while the next one is rated, instead of the replay waiting at each end.
+    with storage.player_index_aside(exclusive), _Stream() as stream:
+        for current in periods:
             for name, deleted in storage.delete_rows(current, rating_lists).items():
                 stale[name] |= deleted
+        all_fixes = {name: base_corrections_of([p.pk for p in periods], name)
+                     for name in rating_lists}  # fmt: skip
+        started_before = storage.earlier_tournaments(periods)
+        for index, current in enumerate(periods):
+            last = index + 1 == len(periods)
             # The entry data are made ready for the rating while the server reads the games.
             games = storage.games_by_list(
-                current, rating_lists, narrow=narrow, meanwhile=table.prepare, ahead=ahead
-            )
+                current, rating_lists, narrow=narrow, meanwhile=table.prepare, ahead=ahead,
+                earlier=started_before.get(current.pk, {}), before_reading=stream.end,
+            )  # fmt: skip
             # Each list is rated and its rated players' rows sent as columns
             # (ratings.recompute.columns) before the next list is rated, so that the server stores
             # them meanwhile; then the newcomers' rows, fewer and each with a pool, all in one
@@ -114,7 +124,12 @@ def _replay(
             # What the rating reads of the database is read before the rows are streamed in
             # (the connection then carries the COPY): base corrections, and the ratings on the
             # lists in force when tournaments started in an earlier period.
-            fixes = base_corrections(current.pk, rating_lists)
+            fixes = {name: all_fixes[name].get(current.pk, {}) for name in rating_lists}
+            if any(g.start is not None for g in games.values()) or (
+                RatingList.STANDARD not in states
+                and not set(games).isdisjoint(eras.RAPID_BLITZ_LISTS)
+            ):
+                stream.end()  # the ratings of another day, or of the standard list, are read
             earlier = {name: earlier_ratings(g, name) for name, g in games.items()}
             seeds = _seeds(current, games, states, fixes)
             following = None if last else periods[index + 1].end
@@ -125,26 +140,28 @@ def _replay(
             # adjusted (raising the rows just written, with a read of their ids, took 13 s of the
             # server's time in the history benchmark's full replay).
             adjusting = any(due.values())
-            with bulk.writing(RatingChange, ROW_COLUMNS) as writer:
-                for name in rating_lists:
-                    opening = corrected(states[name], fixes[name])
-                    results = _rate(
-                        current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
-                        seeds.get(name),
-                    )  # fmt: skip
-                    if results is None:
-                        continue
-                    found[name] = results
-                    if not adjusting:
-                        summaries[name].rows += columns.insert_rated(
-                            RatingChange, ROW_COLUMNS, current.pk, results.rated, name, writer
-                        )
-                del games
-                newcomers = _newcomers(found)
+            writer = stream.writer()
+            for name in rating_lists:
+                opening = corrected(states[name], fixes[name])
+                results = _rate(
+                    current, opening, games.pop(name, None), rules_of(name), earlier.get(name),
+                    seeds.get(name),
+                )  # fmt: skip
+                if results is None:
+                    continue
+                found[name] = results
                 if not adjusting:
-                    for name, unrated in newcomers.items():
-                        rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
-                        summaries[name].rows += writer.rows(rows)
+                    summaries[name].rows += columns.insert_rated(
+                        RatingChange, ROW_COLUMNS, current.pk, results.rated, name, writer
+                    )
+            del games
+            newcomers = _newcomers(found)
+            if not adjusting:
+                for name, unrated in newcomers.items():
+                    rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
+                    summaries[name].rows += writer.rows(rows)
+            if adjusting or last:
+                stream.end()  # what follows reads, or writes in other statements
             if adjusting:
                 # Every list carried first, since the adjustment of 1 October 2022 reads the
                 # standard list.
@@ -201,6 +218,45 @@ def _replay(
     ).delete()
     AppliedAdjustment.objects.bulk_create(made)
     return summaries
+
+
+class _Stream:
+    """One COPY of RatingChange rows kept open from period to period (``writer``), ended
+    (``end``) before anything else uses the connection: the server stores the rows while the
+    replay rates the next period. On leaving, an error passes to the COPY (which aborts).
+
+    A query sent while the COPY is open would wait for it forever (psycopg holds the
+    connection for the COPY): until the end, any query raises ``StorageError`` instead."""
+
+    def __init__(self) -> None:
+        self._copy: AbstractContextManager[bulk.RowWriter] | None = None
+        self._writer: bulk.RowWriter | None = None
+
+    def writer(self) -> bulk.RowWriter:
+        if self._writer is None:
+            self._copy = bulk.writing(RatingChange, ROW_COLUMNS)
+            self._writer = self._copy.__enter__()
+            if connection.vendor == "postgresql":  # elsewhere the rows go in at once
+                connection.execute_wrappers.append(_streaming)
+        return self._writer
+
+    def end(self, *error: Any) -> None:
+        """Store the rows sent so far (waiting for the server); with ``error``, abort them."""
+        copy, self._copy, self._writer = self._copy, None, None
+        if copy is not None:
+            if _streaming in connection.execute_wrappers:
+                connection.execute_wrappers.remove(_streaming)
+            copy.__exit__(*(error or (None, None, None)))
+
+    def __enter__(self) -> _Stream:
+        return self
+
+    def __exit__(self, *error: Any) -> None:
+        self.end(*error)
+
+
+def _streaming(*_: Any) -> None:
+    raise StorageError("The replay read the database while its rows were streaming in.")
 
 
 def _games_ahead(

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import BooleanField, QuerySet, UniqueConstraint
+from django.db.models import BooleanField, F, QuerySet, UniqueConstraint
 from django.db.models.expressions import RawSQL
 
 from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, Tournament, versions
@@ -241,6 +241,8 @@ def games_by_list(
     narrow: bool = False,
     meanwhile: Callable[[], object] | None = None,
     ahead: GamesAhead | None = None,
+    earlier: dict[int, date] | None = None,
+    before_reading: Callable[[], object] | None = None,
 ) -> dict[str, engine.GameColumns]:
     """The period's games on the lists, in one query, as integer columns for each list that has
     any: White's score and the day decoded by the query, and for the games of tournaments that
@@ -254,13 +256,17 @@ def games_by_list(
     ``narrow``: every player's id fits int4, so White's and Black's ids share one int8.
     ``meanwhile`` is called while the server reads (on PostgreSQL; elsewhere first).
     ``ahead``: the games read ahead on another connection (``games_query``), if it has them.
+    ``earlier``: the tournaments rated in the period that started before it, by id, if the
+    caller has read them (``earlier_tournaments``). ``before_reading`` is called before this
+    connection is used (a caller streaming rows in on it ends the stream first).
     """
-    earlier = dict(
-        Tournament.objects.filter(rated_in=period, start__lt=period.start).values_list(
-            "pk", "start"
-        )
-    )
+    if earlier is None:
+        if before_reading is not None:
+            before_reading()
+        earlier = earlier_tournaments([period]).get(period.pk, {})
     if connection.vendor != "postgresql":
+        if before_reading is not None:
+            before_reading()
         if meanwhile is not None:
             meanwhile()
         table = connection.ops.quote_name(Game._meta.db_table)
@@ -289,6 +295,8 @@ def games_by_list(
         return found
     groups = ahead.take(period) if ahead is not None else None
     if groups is None:
+        if before_reading is not None:
+            before_reading()
         _, sql, params, dtype = games_query(period, rating_lists, narrow=narrow)
         groups = bulk.fetch_packed(sql, params, dtype, meanwhile=meanwhile)
     elif meanwhile is not None:
@@ -346,6 +354,18 @@ def games_query(
         [period.start, period.pk, *rating_lists],
         (_NARROW_GAME if narrow else _WIDE_GAME),
     )
+
+
+def earlier_tournaments(periods: Sequence[RatingPeriod]) -> dict[int, dict[int, date]]:
+    """The tournaments rated in each of ``periods`` that started before it (FIDE.md 10.1), by
+    period id, then tournament id: their start. One query."""
+    found: dict[int, dict[int, date]] = {}
+    rows = Tournament.objects.filter(
+        rated_in__in=[period.pk for period in periods], start__lt=F("rated_in__start")
+    ).values_list("rated_in_id", "pk", "start")
+    for period_id, pk, start in rows:
+        found.setdefault(period_id, {})[pk] = start
+    return found
 
 
 def _starts(earlier: dict[int, date], tournaments: Sequence[int | None]) -> np.ndarray | None:

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from ladder.records import Game, Player, RatingList, RatingPeriod
+from ladder.records import Game, Player, RatingList, RatingPeriod, Tournament
 from ratings.models import RatingChange
 from ratings.recompute import ahead, replay, services
 from tests.factories import PlayerFactory
@@ -202,3 +202,39 @@ def test_players_with_ids_beyond_int4_are_read_whole_either_way(club):
         reading_itself()
         replay_all()
     assert snapshot() == ahead_result
+
+
+def replay_both_ways(lists: list[str]) -> tuple[object, object]:
+    """The replay of ``lists`` with the games read ahead (its rows streamed in from period to
+    period), then reading them itself: both snapshots."""
+    first = RatingPeriod.objects.order_by("start").first()
+    services.recompute_lists(first, rating_lists=lists)
+    streamed = snapshot()
+    RatingChange.objects.all().delete()
+    with transaction.atomic():
+        reading_itself()
+        services.recompute_lists(first, rating_lists=lists)
+    return streamed, snapshot()
+
+
+def test_a_tournament_started_the_month_before_is_read_between_streamed_periods(club):
+    """The rows of period after period go in one COPY; a period that must read the list in
+    force when its tournament started (FIDE.md 10.1) ends it first, and is rated as when the
+    replay reads its games itself."""
+    a, b = club[0], club[1]
+    march = RatingPeriod.objects.for_date(MONTHS[2])
+    event = Tournament.objects.create(
+        name="Spring Open", start=MONTHS[1], end=MONTHS[2], rating_list="standard",
+        rated_in=march,
+    )  # fmt: skip
+    Game.objects.create(date=MONTHS[2], white=a, black=b, result="1-0", period=march,
+                        tournament=event, event=event.name)  # fmt: skip
+    streamed, itself = replay_both_ways(LISTS)
+    assert streamed == itself
+
+
+def test_rapid_and_blitz_alone_read_the_standard_list_between_streamed_periods(club):
+    """Without the standard list in the replay, each period reads it (R&B 7.2.1's seeds for the
+    newcomers): the COPY of the rows before is ended first."""
+    streamed, itself = replay_both_ways(["rapid", "blitz"])
+    assert streamed == itself
