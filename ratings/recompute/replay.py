@@ -121,9 +121,9 @@ def _replay(
             # statement. The newcomers are rated only then (``unrated`` is computed when first
             # read), while the server stores the rows before theirs (``bulk.RowWriter``).
             found: dict[str, engine.PeriodColumns] = {}
-            # What the rating reads of the database is read before the rows are streamed in
-            # (the connection then carries the COPY): base corrections, and the ratings on the
-            # lists in force when tournaments started in an earlier period.
+            # What the rating reads of the database beyond what was read for every period (the
+            # ratings on the lists in force when tournaments started in an earlier period, the
+            # standard list of a rapid or blitz replay alone) ends the stream of rows first.
             fixes = {name: all_fixes[name].get(current.pk, {}) for name in rating_lists}
             if any(g.start is not None for g in games.values()) or (
                 RatingList.STANDARD not in states
@@ -140,7 +140,6 @@ def _replay(
             # adjusted (raising the rows just written, with a read of their ids, took 13 s of the
             # server's time in the history benchmark's full replay).
             adjusting = any(due.values())
-            writer = stream.writer()
             for name in rating_lists:
                 opening = corrected(states[name], fixes[name])
                 results = _rate(
@@ -152,14 +151,14 @@ def _replay(
                 found[name] = results
                 if not adjusting:
                     summaries[name].rows += columns.insert_rated(
-                        RatingChange, ROW_COLUMNS, current.pk, results.rated, name, writer
+                        RatingChange, ROW_COLUMNS, current.pk, results.rated, name, stream.writer()
                     )
             del games
             newcomers = _newcomers(found)
             if not adjusting:
                 for name, unrated in newcomers.items():
                     rows = (change_row(pid, current, r, name) for pid, r in unrated.items())
-                    summaries[name].rows += writer.rows(rows)
+                    summaries[name].rows += stream.writer().rows(rows)
             if adjusting or last:
                 stream.end()  # what follows reads, or writes in other statements
             if adjusting:
@@ -233,6 +232,8 @@ class _Stream:
         self._writer: bulk.RowWriter | None = None
 
     def writer(self) -> bulk.RowWriter:
+        """The COPY open, opened now if it is not (a period closed by an adjustment writes
+        its rows in a statement of its own, and opens none)."""
         if self._writer is None:
             self._copy = bulk.writing(RatingChange, ROW_COLUMNS)
             self._writer = self._copy.__enter__()

@@ -242,7 +242,7 @@ def games_by_list(
     meanwhile: Callable[[], object] | None = None,
     ahead: GamesAhead | None = None,
     earlier: dict[int, date] | None = None,
-    before_reading: Callable[[], object] | None = None,
+    before_reading: Callable[[], object] = lambda: None,
 ) -> dict[str, engine.GameColumns]:
     """The period's games on the lists, in one query, as integer columns for each list that has
     any: White's score and the day decoded by the query, and for the games of tournaments that
@@ -261,12 +261,10 @@ def games_by_list(
     connection is used (a caller streaming rows in on it ends the stream first).
     """
     if earlier is None:
-        if before_reading is not None:
-            before_reading()
+        before_reading()
         earlier = earlier_tournaments([period]).get(period.pk, {})
     if connection.vendor != "postgresql":
-        if before_reading is not None:
-            before_reading()
+        before_reading()
         if meanwhile is not None:
             meanwhile()
         table = connection.ops.quote_name(Game._meta.db_table)
@@ -295,8 +293,7 @@ def games_by_list(
         return found
     groups = ahead.take(period) if ahead is not None else None
     if groups is None:
-        if before_reading is not None:
-            before_reading()
+        before_reading()
         _, sql, params, dtype = games_query(period, rating_lists, narrow=narrow)
         groups = bulk.fetch_packed(sql, params, dtype, meanwhile=meanwhile)
     elif meanwhile is not None:
