@@ -91,7 +91,6 @@ def _replay(
             latest_states(before=periods[0].start, players=Player.objects.values("pk"),
                            entry=entry[name], rating_list=name)
         )  # fmt: skip
-    stale: dict[str, set[int]] = {name: set() for name in rating_lists}
     moves: dict[str, list[RatingMove]] = {}
     made: list[AppliedAdjustment] = []  # the one-off adjustments made, whether they raised anyone
     # Whom the replay writes a row, by list, and their latest row's change (``latest``): with
@@ -102,9 +101,7 @@ def _replay(
     # that one COPY can carry the rows of period after period (``_Stream``): the server stores
     # a period's rows while the next one is rated, instead of the replay waiting at each end.
     with storage.player_index_aside(exclusive), _Stream() as stream:
-        for current in periods:
-            for name, deleted in storage.delete_rows(current, rating_lists).items():
-                stale[name] |= deleted
+        stale = storage.delete_rows(periods, rating_lists)
         all_fixes = {name: base_corrections_of([p.pk for p in periods], name)
                      for name in rating_lists}  # fmt: skip
         started_before = storage.earlier_tournaments(periods)

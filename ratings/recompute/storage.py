@@ -168,17 +168,25 @@ def _prepare() -> tuple[bool, bool]:
         return bool(untouched), bool(narrow)
 
 
-def delete_rows(period: RatingPeriod, rating_lists: Sequence[str]) -> dict[str, set[int]]:
-    """Delete the period's rows on the lists; return whose rows they were, by list.
+def delete_rows(
+    periods: Sequence[RatingPeriod], rating_lists: Sequence[str]
+) -> dict[str, set[int]]:
+    """Delete the periods' rows on the lists, in one statement; return whose rows they were,
+    by list.
 
     On PostgreSQL the ids come back packed, a value per list (100,000 rows' ids as Python
     tuples cost as much as the delete).
     """
     table = connection.ops.quote_name(RatingChange._meta.db_table)
+    periods_marks = ", ".join(["%s"] * len(periods))
     marks = ", ".join(["%s"] * len(rating_lists))
-    delete = f"DELETE FROM {table} WHERE period_id = %s AND rating_list IN ({marks})"
-    params: list[Any] = [period.pk, *rating_lists]
+    delete = (
+        f"DELETE FROM {table} WHERE period_id IN ({periods_marks}) AND rating_list IN ({marks})"
+    )
+    params: list[Any] = [*(period.pk for period in periods), *rating_lists]
     deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
+    if not periods:
+        return deleted
     if connection.vendor == "postgresql":
         packed = bulk.fetch_packed(
             f"WITH d AS ({delete} RETURNING player_id, rating_list) "
