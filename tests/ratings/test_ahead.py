@@ -5,9 +5,14 @@ connection taken over, nothing left behind when the replay fails."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -17,6 +22,7 @@ from ratings.models import RatingChange
 from ratings.recompute import ahead, replay, services
 from tests.factories import PlayerFactory
 from tests.ratings.snapshots import snapshot
+from tests.ratings.test_workers import ROOT, database_url, wait_for
 from tests.ratings.three_lists import MONTHS, three_list_club
 
 pytestmark = [
@@ -238,3 +244,72 @@ def test_rapid_and_blitz_alone_read_the_standard_list_between_streamed_periods(c
     newcomers): the COPY of the rows before is ended first."""
     streamed, itself = replay_both_ways(["rapid", "blitz"])
     assert streamed == itself
+
+
+def test_a_replay_killed_while_its_rows_stream_leaves_the_ratings_as_they_were(club):
+    """``kill -9`` of a replay whose one COPY has carried the rows of the earlier periods and
+    waits at a row of the last one: the server rolls all of it back, nothing written shows,
+    and the next replay rates as before."""
+    replay_all()
+    rated = snapshot()
+    last = RatingPeriod.objects.order_by("-start").first()
+    row = RatingChange.objects.filter(period=last, rating_list="standard").order_by("pk").first()
+    assert last is not None
+    assert row is not None
+    url = database_url().replace("postgres://", "postgresql://", 1)
+    table = RatingChange._meta.db_table
+    # ``watcher`` sees the server's sessions (outside a transaction: a transaction reads
+    # pg_stat_activity once); ``blocker`` holds a row the replay will write.
+    watcher = psycopg.connect(url, autocommit=True)
+    blocker = psycopg.connect(url, autocommit=True)
+    saved = f"CREATE TEMPORARY TABLE saved AS SELECT * FROM {table} WHERE id = %s"
+    blocker.execute(saved, [row.pk])
+    RatingChange.objects.filter(period=last).delete()  # the last period not rated yet
+    before = snapshot()
+    known = set(sessions(watcher))
+    # The same player, list and period, written and not committed: the replay's COPY waits for
+    # this transaction at that row (the unique index by player), every period before it sent.
+    blocker.autocommit = False
+    blocker.execute(f"INSERT INTO {table} SELECT * FROM saved")
+    env = {
+        **os.environ, "DATABASE_URL": database_url(), "LADDER_RECOMPUTE": "immediate",
+        "LADDER_EXCLUSIVE_REPLAY_PERIODS": "0",
+    }  # fmt: skip
+    replaying = subprocess.Popen(
+        [sys.executable, "manage.py", "recompute_ratings"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: copying(watcher, table), what="the replay's COPY to wait at the row")
+        os.kill(replaying.pid, signal.SIGKILL)
+        replaying.wait(10)
+    finally:
+        blocker.rollback()
+        blocker.close()
+        if replaying.poll() is None:
+            replaying.kill()
+            replaying.wait(10)
+    wait_for(lambda: set(sessions(watcher)) <= known, what="the killed replay's sessions to end")
+    watcher.close()
+    assert snapshot() == before
+    replay_all()
+    assert snapshot() == rated
+
+
+def sessions(watcher: psycopg.Connection) -> list[int]:
+    """The server processes of the clients of this database."""
+    found = watcher.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+        "AND backend_type = 'client backend'"
+    ).fetchall()
+    return [pid for (pid,) in found]
+
+
+def copying(watcher: psycopg.Connection, table: str) -> bool:
+    """Whether a session waits for a lock in a COPY into the rating table."""
+    row = watcher.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND wait_event_type = 'Lock' AND query ILIKE %s",
+        [f"COPY %{table}%"],
+    ).fetchone()
+    return bool(row and row[0])
