@@ -166,6 +166,11 @@ def _count_per_period(rows: QuerySet[Game] | QuerySet[RatingChange], what: str) 
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
+# A period's report shown a page at a time (the public period page's ``?rpage=``, the admin's
+# period page): every row of a month is tens of thousands in a federation.
+REPORT_PER_PAGE = 100
+
+
 def period_report(
     period: RatingPeriod, rating_list: str = RatingList.STANDARD
 ) -> QuerySet[RatingChange]:

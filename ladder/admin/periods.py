@@ -29,9 +29,7 @@ from ladder.writes.actions import close_period, recompute, reopen_period
 from ladder.writes.validation import check_period, check_period_deletion
 from ratings.models import Publication
 from ratings.publication import all_revisions
-from ratings.selectors import period_report, periods_with_counts
-
-REPORT_PER_PAGE = 100  # rows of a period's report a page (``?rpage=``)
+from ratings.selectors import REPORT_PER_PAGE, period_report, periods_with_counts
 
 
 class PeriodLogInline(ReadOnlyMixin, admin.TabularInline):

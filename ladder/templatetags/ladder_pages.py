@@ -1,5 +1,5 @@
-"""Template helpers of the players' pages: the club's name, periods named by their month, and
-days written the way the page's language writes them."""
+"""Template helpers of the players' pages: the club's name, the links of paged lists, periods
+named by their month, and days written the way the page's language writes them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import date
 
 from django import template
 from django.conf import settings
+from django.template import defaulttags
 from django.utils.dateformat import format as date_format
 from django.utils.translation import pgettext
 
@@ -16,6 +17,14 @@ from ladder.records import translations
 register = template.Library()
 
 MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
+
+
+@register.simple_tag(takes_context=True)
+def page_query(context: template.Context, param: str, number: int) -> str:
+    """Django's ``querystring`` for a page parameter named at render time: the request's query
+    string with ``param`` (a page's several paged lists each have theirs: ``page``, ``upage``,
+    ``rpage``; ``page`` when empty) set to ``number``, the other parameters kept."""
+    return defaulttags.querystring(context, None, **{param or "page": number})
 
 
 @register.simple_tag

@@ -44,10 +44,10 @@ from ratings.models import RatingChange
 from ratings.publication import official
 from ratings.rules import calculator as calc
 from ratings.rules import fide
+from ratings.selectors import REPORT_PER_PAGE
 
 PER_PAGE = 50
 LIST_PER_PAGE = 100
-REPORT_PER_PAGE = 100  # a period's report (every row of a month: tens of thousands in a federation)
 
 
 def chosen_list(request) -> str:

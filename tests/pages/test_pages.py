@@ -101,6 +101,17 @@ def test_standings_paginate(client):
     assert "P49" not in second
 
 
+def test_standings_page_the_rated_and_the_unrated_apart(client, monkeypatch):
+    """Each list's links move its own page and keep the other's (and the search)."""
+    monkeypatch.setattr(views, "PER_PAGE", 2)
+    for i in range(3):
+        PlayerFactory(name=f"Rated {i}", entry_rating=2000 - i)
+        UnratedPlayerFactory(name=f"New {i}")
+    page = client.get(reverse("ladder:standings"), {"page": "2", "upage": "1"}).content.decode()
+    assert 'href="?page=1&amp;upage=1"' in page  # the rated players' previous page
+    assert 'href="?page=2&amp;upage=2"' in page  # the unrated players' next page
+
+
 def test_standings_show_last_change_after_games(client, example_a):
     text = text_of(client.get(reverse("ladder:standings")))
     assert "Ada Example 1864 +14 20 59" in text
