@@ -255,6 +255,32 @@ def test_first_ratings_reach_the_status_column(committed):
     assert change.rating_after == 1729
 
 
+def test_a_full_recompute_of_one_period_writes_the_newcomers_fields_too(committed):
+    """A month's full recompute writes the rated players' fields while it rates the newcomers,
+    then the newcomers' own from their rows: every player's fields say what their row says."""
+    newcomer, pooling = UnratedPlayerFactory(), UnratedPlayerFactory()
+    opponents = PlayerFactory.create_batch(5, entry_rating=1700)
+    with committed():
+        for day, opponent in enumerate(opponents, 1):
+            GameFactory(date=date(2026, 3, day), white=newcomer, black=opponent,
+                        result="1/2-1/2")  # fmt: skip
+        GameFactory(date=date(2026, 3, 9), white=pooling, black=opponents[0], result="1-0")
+    for player in Player.objects.all():  # the fields as entered: the recompute writes them all
+        player.start_from_entry()
+        player.save()
+    recompute_from(RatingPeriod.objects.get(label="2026-03"))
+    rows = RatingChange.objects.filter(rating_list="standard").values_list(
+        "player_id", "status", "rating_after", "rated_games_after", "peak_after", "last_rated_on"
+    )
+    statuses = {status for _, status, *_ in rows}
+    assert {Status.RATED, Status.FIRST_RATING, Status.UNRATED} <= statuses
+    fields = {
+        p.pk: (p.rating, p.rated_games, p.peak_rating, p.last_rated_on)
+        for p in Player.objects.all()
+    }
+    assert {pid: tuple(row) for pid, _, *row in rows} == {pid: fields[pid] for pid, *_ in rows}
+
+
 def test_a_round_of_games_is_rated_by_one_run(committed):
     players = PlayerFactory.create_batch(4)
     with committed():
