@@ -1,4 +1,5 @@
-"""The API's busiest reads as plain values: a player, a page of players, a page of history.
+"""The API's busiest reads as plain values: a player, a page of players, a page of history,
+how fresh the ratings are.
 
 ``PlayerSerializer`` and ``HistorySerializer`` stay what the schema documents and what the
 writes validate with; the reads build the same JSON from plain values here. DRF builds a
@@ -35,6 +36,7 @@ from ratings import selectors
 from ratings.models import RatingChange
 from ratings.publication import official
 from ratings.rules import fide
+from ratings.runs.status import Freshness
 
 # DRF's own representation of a date-time (the current time zone, "Z" for UTC): one field,
 # never bound, so that the text is the serializers' to the character.
@@ -220,3 +222,19 @@ def _line(line: selectors.Line) -> dict[str, Any]:
         "delta": None if calculation is None else str(calculation.delta),
     }
     return row
+
+
+# --- freshness -----------------------------------------------------------------------------
+
+
+def freshness_data(found: Freshness) -> dict[str, Any]:
+    """``FreshnessSerializer`` of ``found`` as plain values: the API's cheapest read, which
+    other tools poll (the serializer's four fields, copied afresh each request, were a tenth
+    of it)."""
+    rated_up_to = found.rated_up_to
+    return {
+        "rated_up_to": None if rated_up_to is None else _DATETIME.to_representation(rated_up_to),
+        "pending": found.pending,
+        "failed_run": found.failed_run,
+        "current": found.current,
+    }

@@ -761,9 +761,7 @@ class FreshnessView(ApiMixin, GenericAPIView):
     pagination_class = None
 
     def get(self, request):
-        found = runs.freshness()
-        data = {**vars(found), "current": found.current}
-        return Response(s.FreshnessSerializer(data).data)
+        return Response(plain_reads.freshness_data(runs.freshness()))
 
 
 # --- the calculator ------------------------------------------------------------------------

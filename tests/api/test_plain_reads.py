@@ -1,7 +1,7 @@
 """The API's reads served as plain values (``ladder.api.plain_reads``) answer what the
 serializers the schema documents would answer, to the byte."""
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +17,8 @@ from ladder.api import serializers as s
 from ladder.api.pagination import PageNumbers
 from ladder.records import FideListEntry, Player, RatingPeriod
 from ladder.writes import actions
-from ratings import selectors
+from ratings import runs, selectors
+from ratings.runs.status import Freshness
 from tests.factories import GameFactory, PlayerFactory, UnratedPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +170,31 @@ def test_an_empty_club_reads_compiled_as_the_orm(orm_only):
 def test_time_stamps_as_plain_values_are_the_serializers_in_any_time_zone(club, zone):
     with timezone.override(zone):
         assert_players_as_the_serializer(club)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo"])
+@pytest.mark.parametrize(
+    "found",
+    [
+        Freshness(rated_up_to=None, pending=0, failed_run=None),
+        Freshness(rated_up_to=datetime(2026, 3, 9, 21, 30, 5, 123456, tzinfo=UTC), pending=2,
+                  failed_run=None),
+        Freshness(rated_up_to=datetime(2026, 7, 1, tzinfo=UTC), pending=0, failed_run=17),
+    ],
+)  # fmt: skip
+def test_freshness_as_plain_values_is_the_serializers(found, zone):
+    with timezone.override(zone):
+        data = {**vars(found), "current": found.current}
+        assert json(plain_reads.freshness_data(found)) == json(s.FreshnessSerializer(data).data)
+
+
+def test_the_freshness_read_answers_as_the_runs_stand(club):
+    answer = APIClient().get("/api/v1/freshness/")
+    assert answer.status_code == 200
+    found = runs.freshness()
+    assert answer.json() == {
+        "rated_up_to": found.rated_up_to.isoformat().replace("+00:00", "Z"),
+        "pending": 0,
+        "failed_run": None,
+        "current": True,
+    }
