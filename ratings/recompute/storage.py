@@ -177,6 +177,9 @@ def delete_rows(
     On PostgreSQL the ids come back packed, a value per list (100,000 rows' ids as Python
     tuples cost as much as the delete).
     """
+    deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
+    if not periods:
+        return deleted
     table = connection.ops.quote_name(RatingChange._meta.db_table)
     periods_marks = ", ".join(["%s"] * len(periods))
     marks = ", ".join(["%s"] * len(rating_lists))
@@ -184,9 +187,6 @@ def delete_rows(
         f"DELETE FROM {table} WHERE period_id IN ({periods_marks}) AND rating_list IN ({marks})"
     )
     params: list[Any] = [*(period.pk for period in periods), *rating_lists]
-    deleted: dict[str, set[int]] = {name: set() for name in rating_lists}
-    if not periods:
-        return deleted
     if connection.vendor == "postgresql":
         packed = bulk.fetch_packed(
             f"WITH d AS ({delete} RETURNING player_id, rating_list) "

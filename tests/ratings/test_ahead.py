@@ -7,8 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -22,7 +20,7 @@ from ratings.models import RatingChange
 from ratings.recompute import ahead, replay, services
 from tests.factories import PlayerFactory
 from tests.ratings.snapshots import snapshot
-from tests.ratings.test_workers import ROOT, database_url, wait_for
+from tests.ratings.test_workers import database_url, replaying, wait_for
 from tests.ratings.three_lists import MONTHS, three_list_club
 
 pytestmark = [
@@ -271,24 +269,14 @@ def test_a_replay_killed_while_its_rows_stream_leaves_the_ratings_as_they_were(c
     # this transaction at that row (the unique index by player), every period before it sent.
     blocker.autocommit = False
     blocker.execute(f"INSERT INTO {table} SELECT * FROM saved")
-    env = {
-        **os.environ, "DATABASE_URL": database_url(), "LADDER_RECOMPUTE": "immediate",
-        "LADDER_EXCLUSIVE_REPLAY_PERIODS": "0",
-    }  # fmt: skip
-    replaying = subprocess.Popen(
-        [sys.executable, "manage.py", "recompute_ratings"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        wait_for(lambda: copying(watcher, table), what="the replay's COPY to wait at the row")
-        os.kill(replaying.pid, signal.SIGKILL)
-        replaying.wait(10)
-    finally:
-        blocker.rollback()
-        blocker.close()
-        if replaying.poll() is None:
-            replaying.kill()
-            replaying.wait(10)
+    with replaying(exclusive_periods=0) as process:
+        try:
+            wait_for(lambda: copying(watcher, table), what="the replay's COPY to wait at the row")
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(10)
+        finally:
+            blocker.rollback()
+            blocker.close()
     wait_for(lambda: set(sessions(watcher)) <= known, what="the killed replay's sessions to end")
     watcher.close()
     assert snapshot() == before

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from datetime import date
 from typing import Any
 
@@ -21,7 +19,7 @@ from ladder.records import Game, Player, RatingList, RatingPeriod, Tournament
 from ratings.models import RatingChange
 from ratings.recompute import columns, replay, services
 from tests.ratings.snapshots import snapshot
-from tests.ratings.test_workers import ROOT, database_url, wait_for, waiting
+from tests.ratings.test_workers import database_url, replaying, wait_for, waiting
 from tests.ratings.three_lists import MONTHS, three_list_club
 
 pytestmark = [
@@ -220,25 +218,15 @@ def test_a_replay_killed_without_its_index_leaves_the_table_and_the_index_as_the
     url = database_url().replace("postgres://", "postgresql://", 1)
     blocker = psycopg.connect(url)  # holds the players' table: the run stops before its commit
     blocker.execute("LOCK TABLE ladder_player IN EXCLUSIVE MODE")
-    env = {
-        **os.environ, "DATABASE_URL": database_url(), "LADDER_RECOMPUTE": "immediate",
-        "LADDER_EXCLUSIVE_REPLAY_PERIODS": "1",
-    }  # fmt: skip
-    replaying = subprocess.Popen(
-        [sys.executable, "manage.py", "recompute_ratings"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        wait_for(lambda: holds_the_table(blocker), what="the replay to lock the rating table")
-        wait_for(lambda: waiting(blocker), what="the replay to wait for the players' table")
-        os.kill(replaying.pid, signal.SIGKILL)  # kill -9, its rows written, the index gone
-        replaying.wait(10)
-    finally:
-        blocker.rollback()
-        blocker.close()
-        if replaying.poll() is None:
-            replaying.kill()
-            replaying.wait(10)
+    with replaying(exclusive_periods=1) as process:
+        try:
+            wait_for(lambda: holds_the_table(blocker), what="the replay to lock the rating table")
+            wait_for(lambda: waiting(blocker), what="the replay to wait for the players' table")
+            os.kill(process.pid, signal.SIGKILL)  # kill -9, its rows written, the index gone
+            process.wait(10)
+        finally:
+            blocker.rollback()
+            blocker.close()
     wait_for(lambda: other_connection_reads() == "read", what="the server to roll it back")
     assert index_there()
     assert snapshot() == rated

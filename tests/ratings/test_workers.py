@@ -3,11 +3,13 @@ workers, never two runs at once, and a worker killed with ``kill -9`` mid-run lo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -59,6 +61,27 @@ def start_worker(*args: str, url: str | None = None) -> subprocess.Popen:
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+@contextlib.contextmanager
+def replaying(exclusive_periods: int) -> Iterator[subprocess.Popen]:
+    """``manage.py recompute_ratings`` in a process of its own, its rating run executed at once
+    (``LADDER_EXCLUSIVE_REPLAY_PERIODS``: ``exclusive_periods``); killed on leaving if it still
+    runs."""
+    env = {
+        **os.environ, "DATABASE_URL": database_url(), "LADDER_RECOMPUTE": "immediate",
+        "LADDER_EXCLUSIVE_REPLAY_PERIODS": str(exclusive_periods),
+    }  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "recompute_ratings"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
 
 
 def stop(*workers: subprocess.Popen) -> None:
