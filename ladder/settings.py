@@ -447,6 +447,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["ladder.caching.throttling.AnonThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": _rate("LADDER_ANON_THROTTLE", "1000/hour")},
 }
+# Seconds a process may let a client's requests through on what it last read of the client's
+# count, counting them in the shared store with the next one it counts (at most a sixteenth of
+# what the client has left; 0: every request counted in the store as it comes).
+LADDER_THROTTLE_SYNC_SECONDS = _whole("LADDER_THROTTLE_SYNC_SECONDS", 1, 0, 60)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ladder API",

@@ -52,8 +52,11 @@ def _local_cache(settings):
     in production; tests of those caches (tests/ladder/test_read_cache.py) choose their own."""
     from django.core.cache import cache
 
+    from ladder.caching import throttling
+
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+    throttling.forget()  # what the throttle let through in this process, counted in no test's
 
 
 @pytest.fixture(autouse=True)

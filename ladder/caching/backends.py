@@ -65,8 +65,8 @@ class RedisCache(DjangoRedisCache):
         super().__init__(server, params)
         self._class = _KeptClient
 
-    def count(self, key: str, timeout: int, *, also: str) -> tuple[int, int]:
-        """Add one to the counter ``key`` (made, expiring after ``timeout`` seconds, if it is
+    def count(self, key: str, timeout: int, *, also: str, by: int = 1) -> tuple[int, int]:
+        """Add ``by`` to the counter ``key`` (made, expiring after ``timeout`` seconds, if it is
         not there) and read the counter ``also``, in one round trip: ``(also, key)`` counts.
 
         Django's ``incr`` asks whether the key exists first and refuses a missing one; this is
@@ -75,17 +75,17 @@ class RedisCache(DjangoRedisCache):
         counted, other = self.make_and_validate_key(key), self.make_and_validate_key(also)
         client = self._cache.get_client(counted, write=True)
         with client.pipeline(transaction=False) as pipeline:
-            pipeline.incr(counted)
+            pipeline.incr(counted, by)
             pipeline.expire(counted, timeout)
             pipeline.get(other)
             now, _, before = pipeline.execute()
         return int(before or 0), int(now)
 
     def read(
-        self, mirror: str, key: str, *, count: tuple[str, int, str] | None = None
+        self, mirror: str, key: str, *, count: tuple[str, int, str] | None = None, by: int = 1
     ) -> tuple[bytes | None, Any, tuple[int, int] | None]:
         """In one round trip: the data version's copy (``mirror``, raw), the value at ``key``,
-        and, with ``count`` (key, timeout, other key), what ``count`` returns."""
+        and, with ``count`` (key, timeout, other key), what ``count`` returns (adding ``by``)."""
         mirrored, kept = self.make_and_validate_key(mirror), self.make_and_validate_key(key)
         client = self._cache.get_client(kept, write=count is not None)
         with client.pipeline(transaction=False) as pipeline:
@@ -94,7 +94,7 @@ class RedisCache(DjangoRedisCache):
             if count is not None:
                 counted, timeout, also = count
                 counted = self.make_and_validate_key(counted)
-                pipeline.incr(counted)
+                pipeline.incr(counted, by)
                 pipeline.expire(counted, timeout)
                 pipeline.get(self.make_and_validate_key(also))
             found = pipeline.execute()

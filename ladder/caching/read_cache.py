@@ -230,7 +230,8 @@ def _lookup(request: HttpRequest, key: str, api: bool) -> _Found:
     ):  # one round trip
         throttle = throttles[0] if throttles else None
         counters = throttle.counters() if throttle else None
-        mirrored, kept, counts = read(data_version.MIRROR_KEY, key, count=counters)
+        by = throttle.by if throttle else 1
+        mirrored, kept, counts = read(data_version.MIRROR_KEY, key, count=counters, by=by)
         version = data_version.from_mirror(mirrored) if mirrored else data_version.current()
         admitted = throttle.settle(*counts) if throttle and counts else True
         return _Found(version, kept, admitted)

@@ -105,14 +105,20 @@ def test_concurrent_counts_on_redis_are_never_lost(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_counts_in_the_database_are_never_lost(settings, clock, monkeypatch):
-    """Without Redis the counts are one atomic statement each (PostgreSQL: real connections)."""
+@pytest.mark.parametrize("sync_seconds", [0, 1])
+def test_concurrent_counts_in_the_database_are_never_lost(
+    settings, clock, monkeypatch, sync_seconds
+):
+    """Without Redis the counts are one atomic statement each (PostgreSQL: real connections);
+    what the threads let through between two counts is kept in the process (``sync_seconds``
+    1), and every request is in the table or there."""
     from django.db import connection
     from django.test import RequestFactory
 
     if connection.vendor != "postgresql":
         pytest.skip("concurrent connections: PostgreSQL")
     settings.CACHES = {"default": BACKENDS["database"]}
+    settings.LADDER_THROTTLE_SYNC_SECONDS = sync_seconds
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "100000/hour"})
     barrier = threading.Barrier(8)
     allowed: list[bool] = []
@@ -133,4 +139,133 @@ def test_concurrent_counts_in_the_database_are_never_lost(settings, clock, monke
     assert allowed == [True] * 200
     from ladder.records import ThrottleCount
 
-    assert ThrottleCount.objects.get().count == 200
+    stored = ThrottleCount.objects.get().count
+    assert stored - held() == 200  # every request counted, and what is reserved, not served
+    if sync_seconds == 0:
+        assert stored == 200
+
+
+def held() -> int:
+    """What this process reserved of the client's requests and has not served."""
+    from ladder.caching.throttling import _LEDGER
+
+    return sum(figures.held for figures in _LEDGER.clients.values())
+
+
+def stored(backend: str, window: int = START // HOUR) -> int:
+    """The requests of ``window`` counted in the shared store (the test client's)."""
+    if backend == "redis":
+        return int(cache.get(f"throttle_anon_127.0.0.1:{window}") or 0)
+    from ladder.records import ThrottleCount
+
+    row = ThrottleCount.objects.get()
+    return row.count if row.slot == window * HOUR else 0
+
+
+@pytest.fixture
+def far_from_limit(clock, monkeypatch, settings):
+    """1,600 requests an hour, and a process may serve its reservations for a second."""
+    settings.LADDER_THROTTLE_SYNC_SECONDS = 1
+    monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "1600/hour"})
+    return clock
+
+
+@pytest.fixture
+def counts(monkeypatch):
+    """The counts made in the shared store, one item each."""
+    made = []
+    settle = AnonThrottle.settle
+
+    def counted(self, before, count):
+        made.append(count)
+        return settle(self, before, count)
+
+    monkeypatch.setattr(AnonThrottle, "settle", counted)
+    return made
+
+
+def test_a_client_far_from_its_limit_is_counted_in_the_store_now_and_then(
+    backend, far_from_limit, counts
+):
+    clock = far_from_limit
+    assert statuses(1) == [200]
+    assert (stored(backend), held(), len(counts)) == (1, 0, 1)  # unknown: counted alone
+    assert statuses(1) == [200]
+    assert (stored(backend), held()) == (4, 2)  # with twice what it asked since, reserved
+    assert statuses(198) == [200] * 198
+    # The reservations grow with what the client asks: 2, 6, 14, 30, 62, then a sixteenth
+    # of what it has left.
+    assert len(counts) < 12
+    assert stored(backend) - held() == 200
+    clock[0] += 1  # a second since the count: what is left of the reservation given back
+    assert statuses(1) == [200]
+    assert stored(backend) - held() == 201
+    clock[0] += 5  # quiet for a while: nothing asked, nothing reserved
+    assert statuses(1) == [200]
+    assert (stored(backend), held()) == (202, 0)
+
+
+def test_a_new_window_is_counted_in_the_store_at_once(backend, far_from_limit, counts):
+    clock = far_from_limit
+    assert statuses(20) == [200] * 20
+    made = len(counts)
+    clock[0] = START + HOUR  # the next window, within the second
+    assert statuses(1) == [200]
+    assert len(counts) == made + 1
+    # What was reserved in the last window stays counted there, unserved.
+    assert stored(backend, START // HOUR + 1) - held() == 1
+
+
+def test_a_client_is_served_its_limit_and_no_more(backend, far_from_limit):
+    codes = statuses(1700)
+    assert codes[:1600] == [200] * 1600
+    assert codes[1600:] == [429] * 100
+    assert (stored(backend), held()) == (1600, 0)
+
+
+def test_any_number_of_processes_together_serve_the_limit_and_no_more(
+    backend, far_from_limit, monkeypatch
+):
+    """Each process serves only what it reserved in the store first: sixteen or forty, taking
+    turns at full speed, never pass the limit. While the others hold reservations the client
+    may be refused early; a second on, what they did not serve is given back, and served."""
+    from ladder.caching import throttling
+    from ladder.records import ThrottleCount
+
+    clock = far_from_limit
+    for processes in (16, 40):
+        clock[0] = START
+        cache.clear()
+        ThrottleCount.objects.all().delete()
+        ledgers = [throttling._Ledger() for _ in range(processes)]
+        client = APIClient()
+        served = 0
+        for turn in range(2000):
+            monkeypatch.setattr(throttling, "_LEDGER", ledgers[turn % processes])
+            served += client.get(URL).status_code == 200
+            held = sum(f.held for ledger in ledgers for f in ledger.clients.values())
+            assert stored(backend) - held == served <= 1600
+        for _ in range(5):  # then a request a process a second, five seconds
+            clock[0] += 1
+            for ledger in ledgers:
+                monkeypatch.setattr(throttling, "_LEDGER", ledger)
+                served += client.get(URL).status_code == 200
+        assert served == 1600
+
+
+def test_a_process_forgets_the_clients_it_has_not_counted_lately(
+    backend, far_from_limit, monkeypatch
+):
+    from ladder.caching import throttling
+
+    monkeypatch.setattr(throttling, "_KEPT", 3)
+    clock = far_from_limit
+
+    def ask(address: str) -> int:
+        return APIClient().get(URL, REMOTE_ADDR=address).status_code
+
+    assert [ask(f"192.0.2.{n}") for n in range(1, 4)] == [200] * 3
+    assert len(throttling._LEDGER.clients) == 3
+    clock[0] += 1
+    assert ask("192.0.2.4") == 200
+    assert list(throttling._LEDGER.clients) == ["throttle_anon_192.0.2.4"]

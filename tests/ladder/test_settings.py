@@ -25,6 +25,8 @@ BAD = [
     ("LADDER_ANON_THROTTLE", "abc", "such as 1000/hour"),
     ("LADDER_ANON_THROTTLE", "1000/fortnight", "per second, minute, hour or day"),
     ("LADDER_ANON_THROTTLE", "0/hour", "per second, minute, hour or day"),
+    ("LADDER_THROTTLE_SYNC_SECONDS", "61", "a whole number from 0 to 60"),
+    ("LADDER_THROTTLE_SYNC_SECONDS", "half", "a whole number from 0 to 60"),
     ("LADDER_LOGIN_FAILURES", "five", "a whole number from 1 to 1000"),
     ("LADDER_LOCKOUT_HOURS", "an hour", "a number from 0.01 to 8760"),
     ("LADDER_LOCKOUT_HOURS", "inf", "a number from 0.01 to 8760"),
@@ -66,6 +68,7 @@ def test_the_defaults_load(monkeypatch):
     assert loaded["LADDER_CLUB_K"] is None
     assert loaded["LADDER_READ_CACHE_SECONDS"] == 300
     assert loaded["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"] == {"anon": "1000/hour"}
+    assert loaded["LADDER_THROTTLE_SYNC_SECONDS"] == 1
 
 
 def test_good_values_are_read(monkeypatch):
