@@ -233,3 +233,35 @@ def test_a_correction_is_published_beyond_an_open_period_only_when_it_closes(lea
     assert (april_revised.reason, april_revised.corrected_in) == ("A look at April.", march)
     may_revised = Publication.objects.get(period=may, rating_list="standard", revision=2)
     assert (may_revised.reason, may_revised.corrected_in) == ("", march)
+
+
+def test_the_official_list_is_the_latest_revision_of_the_latest_period_on_each_list(
+    django_assert_num_queries,
+):
+    """Read in one query, whatever the number of periods published (one subquery per list)."""
+    from ratings.publication import official
+    from tests.factories import PeriodFactory
+
+    # Made out of order: the latest period is the one starting last, not the one made last.
+    may = PeriodFactory(start=date(2026, 5, 1), end=date(2026, 5, 31))
+    march = PeriodFactory(start=date(2026, 3, 1), end=date(2026, 3, 31))
+    april = PeriodFactory(start=date(2026, 4, 1), end=date(2026, 4, 30))
+    made = {}
+    for when, rating_list, revisions in (
+        (march, "standard", 3),  # an old period revised often
+        (may, "standard", 1),
+        (april, "standard", 2),
+        (april, "rapid", 2),
+        (march, "rapid", 1),
+    ):
+        for revision in range(1, revisions + 1):
+            made[when.label, rating_list, revision] = Publication.objects.create(
+                period=when, rating_list=rating_list, revision=revision
+            )
+    with django_assert_num_queries(1):
+        latest = official.latest_publications(["standard", "rapid", "blitz"], people=False)
+    assert latest == {
+        "standard": made["2026-05", "standard", 1],
+        "rapid": made["2026-04", "rapid", 2],
+    }
+    assert latest["standard"].period.label == "2026-05"  # its period read with it
