@@ -240,7 +240,13 @@ class RatingRun(models.Model):
                 condition=models.Q(status__in=RunStatus.values), name="run_status_valid"
             ),
         ]
-        indexes = [models.Index(fields=["status", "-finished_at"], name="run_status_idx")]
+        indexes = [
+            models.Index(fields=["status", "-finished_at"], name="run_status_idx"),
+            # The latest change a finished run rated (``runs.status.freshness``, every page).
+            models.Index(
+                fields=["-last_change_at"], condition=models.Q(status="done"), name="run_done_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Rating run #{self.pk} ({self.status})"

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, IntegerField, Max, Q, QuerySet, Value
+from django.db.models import Count, IntegerField, Max, Q, QuerySet, Subquery, Value
 from django.utils.translation import gettext
 
 from ladder.records import RatingList
@@ -74,15 +74,22 @@ def freshness() -> Freshness:
 def _freshness() -> QuerySet[Any, Any]:
     """The query of ``freshness``, compiled once per process (``_FRESHNESS``) and run afresh
     each time: building and compiling its filtered aggregates was nine tenths of it, and it is
-    read on every page and by the API's cheapest read."""
+    read on every page and by the API's cheapest read.
+
+    Runs are kept (the admin lists them): the aggregates read only the runs that can change
+    them, the ones waiting or failed and the latest change done (an index each), not every
+    run ever made (50,000 runs: 40-150 ms a page)."""
     done = Q(status=RunStatus.DONE)
     # A failed run stops mattering once a later run has taken its work on and succeeded.
     unhealed = Q(status=RunStatus.FAILED) & (
         Q(folded_into__isnull=True) | ~Q(folded_into__status=RunStatus.DONE)
     )
-    # Grouped by a constant: the aggregates of every run, as ``aggregate()`` reads them.
+    latest_done = RatingRun.objects.filter(done).order_by("-last_change_at").values("pk")[:1]
+    counted = Q(status__in=(RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.FAILED))
+    # Grouped by a constant: the aggregates of those runs, as ``aggregate()`` reads them.
     return (
-        RatingRun.objects.order_by()
+        RatingRun.objects.filter(counted | Q(pk=Subquery(latest_done)))
+        .order_by()
         .annotate(everything=Value(1, IntegerField()))
         .values("everything")
         .annotate(

@@ -295,3 +295,48 @@ def test_merging_into_a_run_taken_meanwhile_says_so_in_a_sentence():
         "was joining it, so nothing was saved. Please try again."
     )
     assert not RatingRun.objects.exists()
+
+
+def test_freshness_reads_what_every_run_says(django_assert_num_queries):
+    """Runs are kept for good; freshness reads only those that can move it (waiting, failed,
+    the latest change done), and says what the whole table says."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+
+    def run(status, minutes, folded_into=None):
+        return RatingRun.objects.create(
+            status=status, reason="test", last_change_at=now - timedelta(minutes=minutes),
+            folded_into=folded_into,
+        )  # fmt: skip
+
+    def expected():
+        every = list(RatingRun.objects.select_related("folded_into"))
+        done = [r.last_change_at for r in every if r.status == "done"]
+        unhealed = [
+            r.pk for r in every if r.status == "failed"
+            and (r.folded_into is None or r.folded_into.status != "done")
+        ]  # fmt: skip
+        return runs.Freshness(
+            rated_up_to=max(done, default=None),
+            pending=sum(r.status in ("queued", "running") for r in every),
+            failed_run=max(unhealed, default=None),
+        )
+
+    assert runs.freshness() == expected()
+    latest = run("done", 1)
+    run("done", 30)  # made later, an earlier change: not the latest change rated
+    run("failed", 40, folded_into=latest)  # healed: a later run did its work
+    assert runs.freshness() == expected()
+    assert runs.freshness().rated_up_to == latest.last_change_at
+    assert runs.freshness().failed_run is None
+    waiting = run("queued", 0)
+    run("failed", 50, folded_into=waiting)  # its work still waits
+    alone = run("failed", 60)
+    run("running", 0)
+    with django_assert_num_queries(1):
+        found = runs.freshness()
+    assert found == expected()
+    assert (found.pending, found.failed_run) == (2, alone.pk)
