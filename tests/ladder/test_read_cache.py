@@ -318,6 +318,28 @@ def test_with_the_database_cache_a_kept_read_is_one_query(client, league):
     assert len(queries) == 1
 
 
+def test_a_busy_clients_kept_reads_count_nothing_in_the_store(
+    client, league, monkeypatch, settings
+):
+    """Served from the reservation its process holds (``ladder.caching.throttling``): the
+    kept read reads the version and the answer, and writes nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ladder.caching.throttling import AnonThrottle
+
+    settings.LADDER_THROTTLE_SYNC_SECONDS = 1
+    monkeypatch.setattr(AnonThrottle, "timer", staticmethod(lambda: 1_000_000.0))
+    url = f"/api/v1/players/{league['a'].pk}/"
+    for _ in range(3):  # counted alone, then with a reservation of two
+        client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url)["X-Read-Cache"] == "hit"
+    assert not [q for q in queries if "throttle" in q["sql"]]
+    if league["cache"] == "database":
+        assert len(queries) == 1
+
+
 ODD_READS = [
     "/api/v1/players/?format=bogus",
     "/api/v1/players/%00/",
