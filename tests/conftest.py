@@ -56,7 +56,7 @@ def _local_cache(settings):
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
-    throttling.forget()  # what the throttle let through in this process, counted in no test's
+    throttling.forget()  # the throttle's reservations in this process: no test sees another's
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -191,7 +191,7 @@ class AnonThrottle(AnonRateThrottle):
         memory (development, tests), nothing is reserved.
         """
         seconds, key = settings.LADDER_THROTTLE_SYNC_SECONDS, self.key
-        if seconds <= 0 or key is None or self._counted_in() == "cache":
+        if key is None or not self._reserves():
             return False
         slot = self._slot()
         with _LEDGER.lock:
@@ -215,6 +215,11 @@ class AnonThrottle(AnonRateThrottle):
         self.by = 1 + self.reserved - unused
         return False
 
+    def _reserves(self) -> bool:
+        """Whether this process reserves ahead: with a shared store (the database's or
+        Redis's, not a process's own memory) and ``LADDER_THROTTLE_SYNC_SECONDS`` above 0."""
+        return settings.LADDER_THROTTLE_SYNC_SECONDS > 0 and self._counted_in() != "cache"
+
     def _slot(self) -> int:
         """The start of this request's window, in seconds."""
         return int(self.now // self.duration) * self.duration
@@ -223,9 +228,7 @@ class AnonThrottle(AnonRateThrottle):
         """Keep the client's figures as the shared store just gave them (``counted``: this
         window's count, this request and the reservation included), and the reservation."""
         key = self.key
-        if settings.LADDER_THROTTLE_SYNC_SECONDS <= 0 or key is None:
-            return
-        if self._counted_in() == "cache":
+        if key is None or not self._reserves():
             return
         slot = self._slot()
         usable = 0
@@ -278,7 +281,7 @@ class AnonThrottle(AnonRateThrottle):
         cache), and its parameters: one atomic upsert that moves the client's row on to this
         window when it is a new one; it returns the last window's count and this one's."""
         self.counters()
-        slot = int(self.now - self.into)  # this window's start, in seconds
+        slot = self._slot()
         fresh = 1 + self.reserved  # a new window: nothing to give back there
         return _COUNT, [self.key, slot, fresh, slot - self.duration, self.by, self.by]
 
@@ -290,9 +293,8 @@ class AnonThrottle(AnonRateThrottle):
         return int(row[0]), int(row[1])
 
     def _uncount_in_database(self, count: int) -> None:
-        slot = int(self.now - self.into)
         with connection.cursor() as cursor:
-            cursor.execute(_UNCOUNT, [count, count, self.key, slot])
+            cursor.execute(_UNCOUNT, [count, count, self.key, self._slot()])
 
     def _estimate(self) -> float:
         """The requests of the sliding period before this one."""
