@@ -225,7 +225,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, the policy built once (ladder/middleware.py).
+    "ladder.middleware.ContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
