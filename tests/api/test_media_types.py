@@ -62,3 +62,41 @@ def test_every_write_declares_json_only_and_the_import_multipart(anon):
     assert {("post", "/api/v1/calculator/"), ("patch", "/api/v1/games/{id}/")} <= set(bodies)
     for where, types in bodies.items():
         assert types == {"application/json"}, where
+
+
+# --- the answer's type --------------------------------------------------------------------
+
+ACCEPTS = [
+    None, "*/*", "", "application/json", "application/json; indent=4", "text/csv",
+    "text/html", "text/html,*/*;q=0.8", "application/*", "image/png", "*/*; q=0.1",
+    "application/json;q=0.5, text/csv",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("accept", ACCEPTS)
+@pytest.mark.parametrize("query", [{}, {"format": "json"}, {"format": "csv"}, {"page": "2"}])
+@pytest.mark.parametrize("suffix", [None, "json", "csv"])
+@pytest.mark.parametrize("renderers", ["json", "json, browsable, csv", "csv, json"])
+def test_the_renderer_chosen_is_drfs_choice(accept, query, suffix, renderers):
+    from rest_framework.negotiation import DefaultContentNegotiation
+    from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from ladder.api.parsers import NamedMediaTypesNegotiation
+    from ladder.api.renderers import CSVRenderer
+
+    kinds = {"json": JSONRenderer, "browsable": BrowsableAPIRenderer, "csv": CSVRenderer}
+    chosen = [kinds[name.strip()]() for name in renderers.split(",")]
+    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+    request = Request(APIRequestFactory().get("/api/v1/players/", query, **headers))
+
+    def choice(negotiation):
+        try:
+            renderer, media_type = negotiation.select_renderer(request, chosen, suffix)
+        except Exception as error:  # noqa: BLE001 - the refusal is part of the choice
+            return type(error)
+        return type(renderer), media_type
+
+    ours = choice(NamedMediaTypesNegotiation())
+    assert ours == choice(DefaultContentNegotiation())
