@@ -443,6 +443,11 @@ REST_FRAMEWORK = {
     # naming what the endpoint reads. The tournament import takes its file as multipart.
     "DEFAULT_PARSER_CLASSES": ["ladder.api.parsers.LimitedJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "ladder.api.parsers.NamedMediaTypesNegotiation",
+    # DRF's JSON written by orjson (ladder/api/renderers.py), and DRF's browsable API.
+    "DEFAULT_RENDERER_CLASSES": [
+        "ladder.api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     # The test client sends what the API reads.
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_CLASSES": ["ladder.caching.throttling.AnonThrottle"],

@@ -24,10 +24,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView, get_object_or_404
-from rest_framework.renderers import JSONRenderer
 
 from ladder.api import serializers as s
 from ladder.api.merged_ids import MOVED, refuse_merged
+from ladder.api.renderers import JSONRenderer
 from ladder.api.schema import errors, query_schema
 from ladder.api.views import LIST_DEFAULT, ApiMixin, _unpublished, list_parameter
 from ladder.files.exports import csv_chunks

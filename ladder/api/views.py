@@ -30,7 +30,7 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView, get_object_or_404
 from rest_framework.permissions import SAFE_METHODS, AllowAny
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.response import Response
 from rest_framework.schemas.inspectors import ViewInspector
 
@@ -43,7 +43,7 @@ from ladder.api.merged_ids import MERGED_ANSWERS, MOVED, MergedRedirectMixin
 from ladder.api.pagination import RatingListPagination
 from ladder.api.permissions import ModelPermissions
 from ladder.api.previews import DRY_RUN, GamePreviewMixin, PreviewSerializer
-from ladder.api.renderers import CSVRenderer
+from ladder.api.renderers import CSVRenderer, JSONRenderer
 from ladder.caching import read_cache
 from ladder.records import (
     LIST_FIELDS,
@@ -610,7 +610,7 @@ class RatingListView(ApiMixin, GenericAPIView):
     pagination_class = RatingListPagination
     filter_backends: list = []
 
-    # DRF's own renderers (JSON, the browsable API), and CSV.
+    # The API's JSON, DRF's browsable API, and CSV.
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
 
     def get(self, request):
