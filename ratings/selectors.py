@@ -31,6 +31,7 @@ from ladder.records import (
 )
 from ladder.records.compiled import Compiled, CompiledPages
 from ratings.models import RatingChange, Status
+from ratings.recompute.bulk import int_array
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
 from ratings.rules import engine, eras, fide
 
@@ -437,7 +438,7 @@ def _opening(by_period: dict[int, set[int]], rating_list: str) -> _Opening:
         players += ids
         periods += [period_id] * len(ids)
     with connection.cursor() as cursor:
-        cursor.execute(_OPENING_SQL, [players, periods, rating_list])
+        cursor.execute(_OPENING_SQL, [int_array(players), int_array(periods), rating_list])
         return {(pid, period_id): (status, before) for pid, period_id, status, before in cursor}
 
 

@@ -16,6 +16,8 @@ from typing import Any
 from django.db import connection, models
 from django.utils import timezone
 
+from ratings.recompute.bulk import int_array
+
 _HISTORY_FIELDS = {"history_id", "history_date", "history_change_reason", "history_type",
                    "history_user"}  # fmt: skip
 
@@ -31,7 +33,7 @@ def record_created(
     pk = connection.ops.quote_name(str(model._meta.pk.column))
     ids: list[int] | str
     if connection.vendor == "postgresql":
-        chosen, ids = f"{pk} = ANY(%s)", list(pks)
+        chosen, ids = f"{pk} = ANY(%s::bigint[])", int_array(pks)
     else:  # one parameter, however many rows: SQLite limits a statement's parameters
         chosen, ids = f"{pk} IN (SELECT value FROM json_each(%s))", json.dumps(list(pks))
     now = connection.ops.adapt_datetimefield_value(timezone.now())

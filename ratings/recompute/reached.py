@@ -173,7 +173,7 @@ class RunReads:
             LEFT JOIN {quote(Tournament._meta.db_table)} t ON t.id = g.tournament_id
             WHERE g.period_id = %s AND g.rating_list = %s
                 AND (g.white_id = ANY(%s::bigint[]) OR g.black_id = ANY(%s::bigint[]))"""
-        redo_ids = sorted(redo)
+        redo_ids = bulk.int_array(sorted(redo))
         games_params = [current.pk, self.rating_list, redo_ids, redo_ids]
         # A player's latest row, and their row of the period, through their own index (player,
         # list, period), a probe each (laterals, each with a LIMIT that keeps PostgreSQL
@@ -206,7 +206,7 @@ class RunReads:
                 SELECT s.* FROM {changes} s WHERE s.player_id = w.id AND s.rating_list = %s
                     AND s.period_id = %s AND w.id = ANY(%s::bigint[]) LIMIT 1
             ) s ON TRUE"""
-        wanted_ids = sorted(wanted)
+        wanted_ids = bulk.int_array(sorted(wanted))
         params: list[Any] = [*games_params, *games_params, wanted_ids, self.rating_list, at,
                   self.rating_list, current.pk, wanted_ids]  # fmt: skip
         with connection.cursor() as cursor:

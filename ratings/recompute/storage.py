@@ -228,7 +228,7 @@ def delete_pairs(rating_list: str, rows: list[tuple[int, int]]) -> None:
                       (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"""
         players, periods = zip(*rows, strict=True)
         with connection.cursor() as cursor:
-            cursor.execute(sql, [rating_list, list(players), list(periods)])
+            cursor.execute(sql, [rating_list, bulk.int_array(players), bulk.int_array(periods)])
         versions.bump_on_commit()
         return
     by_period: dict[int, set[int]] = {}
@@ -412,8 +412,8 @@ def among(ids: Iterable[int], *columns: str) -> RawSQL:
     then holds until the next call fills it again).
     """
     if connection.vendor == "postgresql":
-        array = sorted(ids)
-        sql = " OR ".join(f"{column} = ANY(%s)" for column in columns)
+        array = bulk.int_array(sorted(ids))
+        sql = " OR ".join(f"{column} = ANY(%s::bigint[])" for column in columns)
         return RawSQL(f"({sql})", [array] * len(columns), output_field=BooleanField())
     table = bulk.fill_ids(_IDS, ids)
     sql = " OR ".join(f"{column} IN (SELECT id FROM {table})" for column in columns)
@@ -454,7 +454,7 @@ def latest_rows(
     quote = connection.ops.quote_name
     changes, periods = quote(RatingChange._meta.db_table), quote(RatingPeriod._meta.db_table)
     chosen = ", ".join(f"rc.{quote(column)}" for column in columns)
-    params: list[Any] = [sorted(ids), rating_list]
+    params: list[Any] = [bulk.int_array(sorted(ids)), rating_list]
     if ascending and ended_before is None:
         bound = ""
         if before is not None:

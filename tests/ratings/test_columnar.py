@@ -158,3 +158,30 @@ def test_bulk_statements_refuse_what_is_not_a_column_with_a_sentence():
     assert str(caught.value) == "games_as_white is not a column of the table ladder_player."
     with pytest.raises(StorageError, match="games_as_white is not a column"):
         bulk.update_rows(Player, ["games_as_white"], [(1, 2)])
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [[], [7], [3, 1, 2], [True, np.int64(2**40), np.int32(-5)], list(range(1, 3000))],
+    ids=["none", "one", "unsorted", "other integers", "many"],
+)
+def test_int_arrays_are_read_as_the_ids_given(ids):
+    """bulk.int_array: the text of an integer array, as the recompute's and the history's
+    statements read it (``%s::bigint[]``); on SQLite, what ``among`` fills its table with."""
+    from django.db import connection
+
+    from ratings.recompute import storage
+
+    made = [PlayerFactory().pk for _ in range(3)]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT x FROM unnest(%s::bigint[]) AS x", [bulk.int_array(ids)])
+            assert [row[0] for row in cursor.fetchall()] == [int(i) for i in ids]
+    wanted = {int(i) for i in ids} | {made[0]}
+    found = Player.objects.filter(storage.among(wanted, "id")).values_list("pk", flat=True)
+    assert set(found) == {made[0]} | (set(made) & wanted)
+
+
+def test_an_int_array_is_integers_only():
+    with pytest.raises(ValueError, match="invalid literal"):
+        bulk.int_array(["1}, {2"])
