@@ -14,7 +14,18 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -391,7 +402,7 @@ def game_lines(
     # The players apart, by id: joined to the games, both colours' were hashed whole (the
     # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
     ids = {g.white_id for g in games} | {g.black_id for g in games}
-    players = {p.pk: p for p in _OPPONENTS.objects(tuple(sorted(ids)))}
+    players = {p.pk: p for p in _opponents(sorted(ids))}
     for game in games:  # each game's own players, by their ids: as ``game.white = ...`` sets them
         _GAME_WHITE.set_cached_value(game, players[game.white_id])
         _GAME_BLACK.set_cached_value(game, players[game.black_id])
@@ -480,8 +491,22 @@ _GAMES_IN = Compiled(
 )
 _GAME_PERIOD = Game._meta.get_field("period")
 _GAME_WHITE, _GAME_BLACK = Game._meta.get_field("white"), Game._meta.get_field("black")
-# ``in_bulk`` of the opponents, as a query compiled once per count of players.
+# ``in_bulk`` of the opponents, as a query compiled once per count of players; on PostgreSQL
+# once, the ids one array: psycopg parses a statement of more than 50 parameters afresh on
+# every call (148 ids: 0.75 ms of the client's time, against 0.33 ms as one array).
 _OPPONENTS = Compiled(lambda ids: Player.objects.only(*_OPPONENT).filter(pk__in=ids))
+_OPPONENTS_ANY = Compiled(
+    lambda ids: Player.objects.only(*_OPPONENT).filter(
+        RawSQL(f'"{Player._meta.db_table}"."id" = ANY(%s::bigint[])', [ids], BooleanField())
+    )
+)
+
+
+def _opponents(ids: list[int]) -> list[Player]:
+    """The players ``ids`` with what a line shows of them."""
+    if connections[router.db_for_read(Player)].vendor == "postgresql":
+        return _OPPONENTS_ANY.objects(int_array(ids))
+    return _OPPONENTS.objects(tuple(ids))
 
 
 def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int, int | None]]:
