@@ -5,6 +5,13 @@ from http import HTTPStatus
 from urllib.parse import urlencode
 
 import pytest
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
+
+from ladder.api.parsers import NamedMediaTypesNegotiation
+from ladder.api.renderers import CSVRenderer
 
 pytestmark = pytest.mark.django_db
 
@@ -78,14 +85,6 @@ ACCEPTS = [
 @pytest.mark.parametrize("suffix", [None, "json", "csv"])
 @pytest.mark.parametrize("renderers", ["json", "json, browsable, csv", "csv, json"])
 def test_the_renderer_chosen_is_drfs_choice(accept, query, suffix, renderers):
-    from rest_framework.negotiation import DefaultContentNegotiation
-    from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
-    from rest_framework.request import Request
-    from rest_framework.test import APIRequestFactory
-
-    from ladder.api.parsers import NamedMediaTypesNegotiation
-    from ladder.api.renderers import CSVRenderer
-
     kinds = {"json": JSONRenderer, "browsable": BrowsableAPIRenderer, "csv": CSVRenderer}
     chosen = [kinds[name.strip()]() for name in renderers.split(",")]
     headers = {} if accept is None else {"HTTP_ACCEPT": accept}
