@@ -434,7 +434,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "ladder.api.filters.StableOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "ladder.api.pagination.PageNumbers",
     "PAGE_SIZE": 50,

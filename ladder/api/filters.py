@@ -7,7 +7,9 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.db.models import Q
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+from django.db.models import F, Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework.filters import OrderingFilter
 
@@ -197,12 +199,62 @@ class RatingRunFilter(django_filters.FilterSet):
 RatingRunFilter.base_filters["list"] = list_filter("rating_list", "The list the run rated.")
 
 
-class ListOrderingFilter(OrderingFilter):
+class StableOrderingFilter(OrderingFilter):
+    """DRF's ``?ordering=``, the same on every database and on every page.
+
+    The databases disagree on where a missing value goes (PostgreSQL puts it first when
+    descending, SQLite first when ascending), and rows that tie (two players rated 2000) came
+    in whatever order the database read them, so that paging through a list could show a row
+    twice and skip another. Here the rows without a value come last either way (an unrated
+    player after every rated one), and ties go by id, in the direction of the first field."""
+
+    ordering_description = (
+        "Which field to order the results by (`-field` descending; several, comma-separated). "
+        "Rows without a value come last either way; ties are ordered by id."
+    )
+
+    def get_ordering(self, request, queryset, view):
+        terms = self.ordering_terms(request, queryset, view)
+        return stable_ordering(terms, queryset.model) if terms else terms
+
+    def ordering_terms(self, request, queryset, view):
+        """The fields asked (or the view's default), as DRF reads them."""
+        return super().get_ordering(request, queryset, view)
+
+
+def stable_ordering(terms: list[Any], model: type[models.Model]) -> list[Any]:
+    """``terms`` (``order_by``'s arguments) with the nullable fields' missing values last and
+    the primary key after them, unless they name it already."""
+    ordering: list[Any] = []
+    unique = False
+    for term in terms:
+        if not isinstance(term, str):  # an expression: as it is
+            ordering.append(term)
+            continue
+        name = term.removeprefix("-")
+        unique = unique or name in ("pk", model._meta.pk.name)
+        try:
+            field = model._meta.get_field(name)
+        except FieldDoesNotExist:  # a relation's field (``period__start``): as it is
+            field = None
+        if field is None or not field.null or field.is_relation:
+            ordering.append(term)
+        elif term.startswith("-"):
+            ordering.append(F(name).desc(nulls_last=True))
+        else:
+            ordering.append(F(name).asc(nulls_last=True))
+    if not unique:
+        first = terms[0]
+        ordering.append("-pk" if isinstance(first, str) and first.startswith("-") else "pk")
+    return ordering
+
+
+class ListOrderingFilter(StableOrderingFilter):
     """Ordering where ``rating`` means the rating on the list ``?list=`` names (default: the
     club's default list)."""
 
-    def get_ordering(self, request, queryset, view):
-        ordering = super().get_ordering(request, queryset, view)
+    def ordering_terms(self, request, queryset, view):
+        ordering = super().ordering_terms(request, queryset, view)
         column = LIST_FIELDS[asked_list(request.query_params)].rating
         return [_on_list(term, column) for term in ordering or []]
 
