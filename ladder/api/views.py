@@ -141,7 +141,7 @@ _PLAIN_LIST = {"ordering", "page"}
 @functools.lru_cache(maxsize=32)
 def _player_pages(ordering: tuple[str, ...]) -> CompiledPages:
     """The players' list in one ordering (as ``ListOrderingFilter`` gives it)."""
-    return CompiledPages(lambda: Player.objects.current().order_by(*ordering))
+    return CompiledPages(lambda: Player.objects.current().order_by(*ordering), keys_first=True)
 
 
 class CompiledPlayerLookupMixin:

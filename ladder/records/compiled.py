@@ -301,10 +301,20 @@ _WINDOWS = 64
 class CompiledPages:
     """A QuerySet (``build(*values)``) read a page at a time, as ``Paginator`` reads one: its
     count (one row of ``COUNT``) and each page's rows by SQL compiled once per page (the first
-    ``_WINDOWS`` pages asked; the rest compile again when asked)."""
+    ``_WINDOWS`` pages asked; the rest compile again when asked).
 
-    def __init__(self, build: Callable[..., models.QuerySet[Any, Any]]) -> None:
+    ``keys_first``: a page's keys found first, then its rows by their keys, in one statement
+    (``pk IN (the page's keys)``, ordered again). For a wide table ordered by a column no
+    index serves (the players by rating: the rating runs rewrite it, and an index on it would
+    cost every run's update of the players): PostgreSQL sorts the whole table to find a page,
+    and sorting whole rows made it build each one (2.0 ms a page of 5,000 players, 1.0 ms by
+    the keys first). Its ordering must be total (end with the key), as the pages' ought to be."""
+
+    def __init__(
+        self, build: Callable[..., models.QuerySet[Any, Any]], *, keys_first: bool = False
+    ) -> None:
         self._build = build
+        self._keys_first = keys_first
         self._count = Compiled(lambda *values: build(*values).order_by().values_list(_COUNT()))
         self._windows: dict[tuple[int, int], Compiled[Any]] = {}
 
@@ -318,9 +328,15 @@ class CompiledPages:
             if len(self._windows) >= _WINDOWS:
                 self._windows.clear()
             build = self._build
-            found = self._windows[bottom, top] = Compiled(
-                lambda *values: build(*values)[bottom:top]
-            )
+            if self._keys_first:
+                found = Compiled(
+                    lambda *values: build(*values).filter(
+                        pk__in=build(*values).values("pk")[bottom:top]
+                    )
+                )
+            else:
+                found = Compiled(lambda *values: build(*values)[bottom:top])
+            self._windows[bottom, top] = found
         return found
 
 

@@ -232,7 +232,8 @@ def _compiled_reads(
         CompiledPages(
             lambda *cutoff: (
                 _visible(rating_list, show_inactive, *cutoff).search("").standings(rating_list)
-            )
+            ),
+            keys_first=True,
         ),
         Compiled(
             lambda lowest, *cutoff: _rank_counts(

@@ -250,3 +250,26 @@ def test_instances_made_by_their_fields_behave_as_the_orm_s():
     assert Game.objects.get(pk=game.pk).white_id == other.pk
     assert found._state.adding is False
     assert found._state.db == "default"
+
+
+@pytest.mark.parametrize("keys_first", [False, True])
+def test_pages_are_the_querysets_slices(keys_first):
+    """Each page, and the count, as the QuerySet's own, the keys found first or not: ties on
+    the rating, unrated players, a merged one off the list."""
+    for n in range(7):
+        PlayerFactory(entry_rating=2000 + 100 * (n % 3))
+    UnratedPlayerFactory.create_batch(2)
+    merged = PlayerFactory(entry_rating=2100)
+    Player.objects.filter(pk=merged.pk).update(merged_into=Player.objects.first())
+
+    def build(*cutoff: int) -> models.QuerySet[Player]:
+        return Player.objects.current().filter(pk__gt=cutoff[0]).standings()
+
+    pages = compiled_module.CompiledPages(build, keys_first=keys_first)
+    for cutoff in (0, Player.objects.order_by("pk")[2].pk):
+        expected = list(build(cutoff))
+        paged = pages.of(cutoff)
+        assert paged.count() == len(expected)
+        for bottom in range(0, len(expected) + 3, 3):
+            found = paged[bottom : bottom + 3]
+            assert [state(p) for p in found] == [state(p) for p in expected[bottom : bottom + 3]]
