@@ -298,6 +298,18 @@ for _number, _replica in enumerate(
     _replica["TEST"] = {"MIRROR": "default"}
     DATABASES[f"replica_{_number}"] = _replica
 LADDER_REPLICAS = [alias for alias in DATABASES if alias != "default"]
+
+# The reads compiled once (ladder.records.compiled) run as prepared statements on PostgreSQL,
+# planned once per connection rather than on every call. Off behind a pooler that lends a
+# session to each transaction and does not keep prepared statements (PgBouncer before 1.21,
+# or without max_prepared_statements). Django turns psycopg's prepared statements off
+# (prepare_threshold None); on, they are still made only for those reads: Django's other
+# queries bind on the client, which never prepares.
+LADDER_PREPARED_READS = _flag("LADDER_PREPARED_READS", default=True)
+if LADDER_PREPARED_READS:
+    for _database in DATABASES.values():
+        if _database["ENGINE"] == "django.db.backends.postgresql":
+            _database.setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 # Seconds a client's reads stay on the primary after it wrote (its Ladder-Pin cookie or
 # header), and seconds a replica that did not answer is left out before it is tried again.
 LADDER_REPLICA_PIN_SECONDS = _whole("LADDER_REPLICA_PIN_SECONDS", 5, 1, 3600)
