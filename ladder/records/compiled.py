@@ -414,4 +414,6 @@ class Paged(Sequence[Any]):
         bottom, top = window.start or 0, window.stop
         assert window.step is None, "Paginator asks a page: [bottom:top]"
         assert top is not None, "Paginator asks a page: [bottom:top]"
+        if top <= bottom:  # the first page of none (the ORM asks no SQL; building it cost)
+            return []
         return self.pages.window(bottom, top).objects(*self.values)

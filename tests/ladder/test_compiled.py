@@ -273,3 +273,14 @@ def test_pages_are_the_querysets_slices(keys_first):
         for bottom in range(0, len(expected) + 3, 3):
             found = paged[bottom : bottom + 3]
             assert [state(p) for p in found] == [state(p) for p in expected[bottom : bottom + 3]]
+
+
+def test_the_first_page_of_none_is_empty_without_a_query():
+    PlayerFactory(entry_rating=2000)
+    pages = compiled_module.CompiledPages(lambda: Player.objects.filter(rating__isnull=True))
+    paged = pages.of()
+
+    with CaptureQueriesContext(connection) as queries:
+        assert paged[0:0] == []
+    assert len(queries) == 0
+    assert paged.count() == 0
