@@ -40,7 +40,7 @@ from ladder.records import (
     RatingList,
     RatingPeriod,
 )
-from ladder.records.compiled import Compiled, CompiledPages
+from ladder.records.compiled import Compiled, CompiledPages, prepared_cursor
 from ratings.models import RatingChange, Status
 from ratings.recompute.bulk import int_array
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
@@ -448,7 +448,7 @@ def _opening(by_period: dict[int, set[int]], rating_list: str) -> _Opening:
     for period_id, ids in by_period.items():
         players += ids
         periods += [period_id] * len(ids)
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(_OPENING_SQL, [int_array(players), int_array(periods), rating_list])
         return {(pid, period_id): (status, before) for pid, period_id, status, before in cursor}
 

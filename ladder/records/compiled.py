@@ -134,7 +134,7 @@ class Compiled(Generic[M]):
         for at, which, item, wrap in statement.slots:
             value = values[which] if item < 0 else values[which][item]
             params[at] = value if wrap is None else wrap(value)
-        with _cursor(connection) as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(statement.sql, params)
             rows = cursor.fetchall()
         if statement.converters:
@@ -179,10 +179,12 @@ class Compiled(Generic[M]):
         return _Statement(sql, tuple(params), tuple(slots), compiler, converters)
 
 
-def _cursor(connection: BaseDatabaseWrapper) -> Any:
+def prepared_cursor(connection: BaseDatabaseWrapper) -> Any:
     """A cursor of ``connection`` (Django's, as ``connection.cursor()`` makes it: counted,
     logged, wrapped) that, on PostgreSQL and with ``LADDER_PREPARED_READS``, runs its
-    statement as a prepared statement of the database session.
+    statement as a prepared statement of the database session: for a read whose text is the
+    same on every call, one statement, its values as parameters (the compiled reads' own, and
+    a few of raw SQL).
 
     Django binds parameters on the client and sends each statement as text, which PostgreSQL
     parses and plans afresh on every call; planning was most of the server's time in the

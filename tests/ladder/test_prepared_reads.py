@@ -1,6 +1,6 @@
 """On PostgreSQL the reads compiled once run as prepared statements of the session
-(``ladder.records.compiled._cursor``): the same answers as the ORM's, whatever happened to the
-session in between (a rolled-back savepoint, a table altered), and none with
+(``ladder.records.compiled.prepared_cursor``): the same answers as the ORM's, whatever
+happened to the session in between (a rolled-back savepoint, a table altered), and none with
 ``LADDER_PREPARED_READS`` off or while the queries are logged."""
 
 from __future__ import annotations
