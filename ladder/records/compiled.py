@@ -379,15 +379,33 @@ class CompiledPages:
                 self._windows.clear()
             build = self._build
             if self._keys_first:
-                found = Compiled(
-                    lambda *values: build(*values).filter(
-                        pk__in=build(*values).values("pk")[bottom:top]
-                    )
-                )
+                found = Compiled(lambda *values: _by_keys(build(*values), bottom, top))
             else:
                 found = Compiled(lambda *values: build(*values)[bottom:top])
             self._windows[bottom, top] = found
         return found
+
+
+def _by_keys(rows: models.QuerySet[Any, Any], bottom: int, top: int) -> models.QuerySet[Any, Any]:
+    """``rows[bottom:top]`` read by the keys of the window first (``keys_first``). On
+    PostgreSQL as ``pk = ANY(ARRAY(the keys))``: ``pk IN (the keys)`` let the planner read
+    the whole table again to match 50 keys when it guessed that most rows pass the query's own
+    conditions (the API's list: 1.33 ms a page, 0.72 ms by the keys' index)."""
+    keys = rows.values("pk")[bottom:top]
+    if connections[router.db_for_read(rows.model)].vendor == "postgresql":
+        return rows.filter(_AnyOf(models.F("pk"), keys))
+    return rows.filter(pk__in=keys)
+
+
+class _AnyOf(models.Lookup):
+    """``lhs = ANY(ARRAY(rhs))``, ``rhs`` a subquery (PostgreSQL)."""
+
+    lookup_name = "any_of"  # made where it is used, never registered on a field
+
+    def as_sql(self, compiler: Any, connection: Any) -> Any:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} = ANY(ARRAY{rhs})", (*lhs_params, *rhs_params)
 
 
 class _COUNT(models.Func):
