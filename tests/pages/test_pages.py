@@ -367,9 +367,17 @@ def test_standings_ranks_on_a_later_page_and_in_a_search_count_every_player_abov
     Player.objects.filter(pk=inactive.pk).update(last_rated_on=date(2020, 1, 1))
     expected = {f"Rank {n:02d}": 1 + sum(r > rating for r in ratings)
                 for n, rating in enumerate(ratings)}  # fmt: skip
+    page_1 = text_of(client.get(reverse("ladder:standings")))
+    for name in ("Rank 00", "Rank 02", "Rank 03", "Rank 47", "Rank 48", "Rank 49"):
+        assert f"{expected[name]} {name}" in page_1, name
     page_2 = text_of(client.get(reverse("ladder:standings"), {"page": 2}))
     for name in ("Rank 50", "Rank 58", "Rank 59"):
         assert f"{expected[name]} {name}" in page_2, name
+    # With the inactive shown, the one above everyone is first and everyone else one lower.
+    shown = text_of(client.get(reverse("ladder:standings"), {"inactive": "1"}))
+    assert "1 Rank Gone" in shown
+    for name in ("Rank 00", "Rank 03", "Rank 47"):
+        assert f"{expected[name] + 1} {name}" in shown, name
     found = text_of(client.get(reverse("ladder:standings"), {"q": "Rank 4"}))
     for name in ("Rank 40", "Rank 44", "Rank 49"):
         assert f"{expected[name]} {name}" in found, name
