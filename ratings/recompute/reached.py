@@ -6,8 +6,9 @@ benchmark). A run here reads:
 
 - each seed's games once for all the periods from the one it became a seed in (a period none
   of the seeds plays in, and that nothing else reaches, is not read at all);
-- a period's games of the players rated again, and the entry data, opening rows and stored
-  rows of everyone in them, in one round trip on PostgreSQL (``RunReads.period``);
+- a period's games of the players rated again, then the entry data, opening rows and stored
+  rows of everyone in them (``RunReads.period``): two statements, each prepared once for the
+  run's period after period on PostgreSQL (planning them was a third of their server time);
 - the standard list (R&B 7.2.1, on rapid and blitz) a player at a time for all periods;
 
 and writes every period's rows at the end: the rows it has rewritten are laid over what the
@@ -32,6 +33,7 @@ from ladder.records import (
     RatingPeriod,
     Tournament,
 )
+from ladder.records.compiled import prepared_cursor
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk, storage
 from ratings.recompute.rows import ROW_COLUMNS, STATE, Row, comparable, stored_form
@@ -137,8 +139,7 @@ class RunReads:
         """The games of the period of the players of ``redo`` (White, Black, result, date,
         event, the tournament's start); the states of everyone in them and of ``wanted`` opening
         it (their latest row before it, the run's own rows first, else their entry data); and
-        the rows stored in it of ``wanted`` (``comparable`` form). One round trip on
-        PostgreSQL."""
+        the rows stored in it of ``wanted`` (``comparable`` form)."""
         if not redo and not wanted:
             return [], {}, {}
         games, entry, latest, stored = self._read(current, redo, wanted)
@@ -187,12 +188,8 @@ class RunReads:
         entry_columns = ", ".join(
             f"pl.{quote(name)}" for name in (*LIST_FIELDS[self.rating_list].entry, "birth_year")
         )  # fmt: skip
-        # The same games again, as the players to read: a second statement of the same round
-        # trip (its rows are what the first one's are, read on the server).
         states_sql = f"""
-            WITH g AS MATERIALIZED ({games_sql}),
-                 w(id) AS (SELECT white_id FROM g UNION SELECT black_id FROM g
-                           UNION SELECT unnest(%s::bigint[]))
+            WITH w(id) AS (SELECT unnest(%s::bigint[]))
             SELECT w.id, {entry_columns},
                    o.period_id, {", ".join(f"o.{quote(c)}" for c in state)},
                    {", ".join(f"s.{quote(c)}" for c in names)}
@@ -207,13 +204,18 @@ class RunReads:
                     AND s.period_id = %s AND w.id = ANY(%s::bigint[]) LIMIT 1
             ) s ON TRUE"""
         wanted_ids = bulk.int_array(sorted(wanted))
-        params: list[Any] = [*games_params, *games_params, wanted_ids, self.rating_list, at,
-                  self.rating_list, current.pk, wanted_ids]  # fmt: skip
-        with connection.cursor() as cursor:
-            # Two statements in one round trip (Django's cursors bind on the client).
-            cursor.execute(f"{games_sql};{states_sql}", params)
+        # Two prepared statements (``prepared_cursor``), their texts the same period after
+        # period: the states of the players the games name, sent back. Sent as one text of
+        # two statements, bound on the client, each was planned afresh on every period, about
+        # 1 ms each, and the second found the games again (measured on the history benchmark:
+        # the period reads 5.8 ms a period before, 4.5 ms after).
+        with prepared_cursor(connection) as cursor:
+            cursor.execute(games_sql, games_params)
             games = cursor.fetchall()
-            cursor.nextset()
+            players = {white for white, *_ in games} | {black for _, black, *_ in games} | wanted
+            params = [bulk.int_array(sorted(players)), self.rating_list, at, self.rating_list,
+                      current.pk, wanted_ids]  # fmt: skip
+            cursor.execute(states_sql, params)
             found = cursor.fetchall()
         entry, latest, stored = {}, {}, {}
         width = 1 + len(state)
