@@ -94,13 +94,7 @@ class RunReads:
         games are read once, for this period and every later one."""
         new = seeds - self._seeds
         if new:
-            games = Game.objects.filter(
-                storage.among(new, "white_id", "black_id"),
-                period_id__in=self._from(current),
-                rating_list=self.rating_list,
-            )
-            rows = games.order_by().values_list("pk", "period_id", "white_id", "black_id")
-            for pk, period_id, white, black in bulk.fetch_rows(rows):
+            for pk, period_id, white, black in self._games_of(new, current):
                 self._pairs.setdefault(period_id, {})[pk] = (white, black)
             self._seeds |= new
         return [
@@ -108,6 +102,30 @@ class RunReads:
             for white, black in self._pairs.get(current.pk, {}).values()
             if white in seeds or black in seeds
         ]
+
+    def _games_of(self, players: set[int], current: RatingPeriod) -> Iterable[Row]:
+        """Id, period, White and Black of the games of ``players`` in ``current`` and every
+        later period of the run. On PostgreSQL in SQL written once: a run asks it of each
+        period that brings new seeds (150 times in a correction ten years back), and the ORM
+        built the query each time, half of the call. Not prepared: a plan for any values
+        reads the period index over every period (measured: four times slower)."""
+        if connection.vendor != "postgresql":
+            games = Game.objects.filter(
+                storage.among(players, "white_id", "black_id"),
+                period_id__in=self._from(current),
+                rating_list=self.rating_list,
+            )
+            return bulk.fetch_rows(
+                games.order_by().values_list("pk", "period_id", "white_id", "black_id")
+            )
+        ids = bulk.int_array(sorted(players))
+        table = connection.ops.quote_name(Game._meta.db_table)
+        sql = f"""
+            SELECT id, period_id, white_id, black_id FROM {table}
+            WHERE (white_id = ANY(%s::bigint[]) OR black_id = ANY(%s::bigint[]))
+                AND period_id = ANY(%s::bigint[]) AND rating_list = %s"""  # fmt: skip
+        periods = bulk.int_array(self._from(current))
+        return bulk.fetch_rows_sql(sql, [ids, ids, periods, self.rating_list])
 
     def given_rows(self, current: RatingPeriod, players: set[int]) -> set[int]:
         """The players of ``players`` (given) with a row stored in the period; each player's
