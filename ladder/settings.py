@@ -299,8 +299,9 @@ for _number, _replica in enumerate(
     DATABASES[f"replica_{_number}"] = _replica
 LADDER_REPLICAS = [alias for alias in DATABASES if alias != "default"]
 
-# The reads compiled once (ladder.records.compiled) run as prepared statements on PostgreSQL,
-# planned once per connection rather than on every call. Off behind a pooler that lends a
+# The reads compiled once (ladder.records.compiled), and a correction's reads of each period it
+# reaches (ratings.recompute.reached), run as prepared statements on PostgreSQL, planned once
+# per connection rather than on every call. Off behind a pooler that lends a
 # session to each transaction and does not keep prepared statements (PgBouncer before 1.21,
 # or without max_prepared_statements). Django turns psycopg's prepared statements off
 # (prepare_threshold None); on, they are still made only for those reads: Django's other

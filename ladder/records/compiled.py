@@ -193,7 +193,8 @@ def prepared_cursor(connection: BaseDatabaseWrapper) -> Any:
     holds the latest ``prepared_max``, 100, and is emptied after a ``ROLLBACK``, ``DROP`` or
     ``ALTER``) and then sends the values alone; PostgreSQL plans it for the values of its
     first five calls and may then keep a plan for any values. Only these statements: Django's
-    other queries, and the rating runs' several statements in one, are sent as before.
+    other queries are sent as before; of the rating runs', only the two reads a correction
+    makes of each period it reaches (``ratings.recompute.reached``) use this cursor.
 
     Not while the connection logs its queries (``DEBUG``, a test capturing them): a prepared
     statement's log would be its text without its values."""
