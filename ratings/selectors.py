@@ -278,17 +278,26 @@ player_history_pages = CompiledPages(player_history)
 def current_year() -> int:
     """The calendar year of the period that is being rated now (the latest open one)."""
     found = _LATEST_OPEN_START.rows()
-    return found[0][0].year if found else timezone.localdate().year
+    return year_from(found[0][0] if found else None)
+
+
+def year_from(open_start: date | None) -> int:
+    """``current_year`` from the latest open period's start (``latest_open_start``)."""
+    return open_start.year if open_start is not None else timezone.localdate().year
+
+
+def latest_open_start() -> Subquery:
+    """The start of the latest open period, as a subquery: a read that fetches a player
+    anyway annotates it and learns the year K is counted in without a query of its own."""
+    return Subquery(_latest_open_start()[:1].values("start"))
+
+
+def _latest_open_start() -> QuerySet[RatingPeriod]:
+    return RatingPeriod.objects.filter(status=PeriodStatus.OPEN).order_by("-start")
 
 
 # ``current_year``'s query, compiled once per process (every player's read asks it).
-_LATEST_OPEN_START = Compiled(
-    lambda: (
-        RatingPeriod.objects.filter(status=PeriodStatus.OPEN)
-        .order_by("-start")
-        .values_list("start")[:1]
-    )
-)
+_LATEST_OPEN_START = Compiled(lambda: _latest_open_start().values_list("start")[:1])
 
 
 def current_k(

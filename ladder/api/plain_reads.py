@@ -70,13 +70,22 @@ def _value(value: Any) -> Any:
     return value
 
 
+# The latest open period's start, when the players were read with it
+# (``selectors.latest_open_start``): the year K is counted in, without a query of its own.
+OPEN_START = "ladder_open_period_start"
+_UNREAD = object()
+
+
 def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
     """``PlayerSerializer(players, many=True).data`` as plain values: the page's official
-    lines and FIDE rows in three queries, the year K is counted in in one."""
+    lines and FIDE rows in three queries, the year K is counted in in one (none when the
+    players were read with ``OPEN_START``)."""
     lists = kept_lists()
     officials = official.official_lists(lists, players)
     fide_rows = FideListEntry.objects.latest_for(p.fide_id for p in players)
-    page = _Page(selectors.current_year(), timezone.localdate())
+    start: Any = vars(players[0]).get(OPEN_START, _UNREAD) if players else _UNREAD
+    year = selectors.current_year() if start is _UNREAD else selectors.year_from(start)
+    page = _Page(year, timezone.localdate())
     return [_player(p, lists, officials, fide_rows, page) for p in players]
 
 

@@ -131,7 +131,13 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 _PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
 # A player read by its id, as ``get_object`` asks it (``QuerySet.get``: unordered, at most 21
 # rows), compiled once per process: a player's detail and history read it on every request.
-_PLAYER = Compiled(lambda pk: Player.objects.filter(pk=pk).order_by()[:MAX_GET_RESULTS])
+_PLAYER = Compiled(
+    lambda pk: (
+        Player.objects.filter(pk=pk)
+        .annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
+        .order_by()[:MAX_GET_RESULTS]
+    )
+)
 
 
 # A list asked with nothing but these (no filter) reads its pages by SQL compiled once.
