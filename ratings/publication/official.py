@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import F, QuerySet, Subquery
+from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
 from ladder.records.compiled import Compiled
@@ -110,7 +110,10 @@ def official_lists(
     rating_lists: Sequence[str], players: Iterable[Player] | None = None
 ) -> dict[str, OfficialList]:
     """The official list of each of ``rating_lists`` with the lines of ``players`` (default:
-    every line). Two queries, whatever the number of players and lists."""
+    every line). Two queries, whatever the number of players and lists; one for one player."""
+    players = None if players is None else list(players)
+    if players is not None and len(players) == 1:
+        return _one_players_lists(tuple(rating_lists), players[0])
     publications = latest_publications(rating_lists, people=False)
     found = tuple(p.pk for p in publications.values())
     if not found:  # nothing published: no lines (and no query, as the ORM asks none)
@@ -139,6 +142,44 @@ def _lines(publications: tuple[int, ...]) -> QuerySet[PublishedRating]:
 _PLAYERS_LINES = Compiled(
     lambda publications, players: _lines(publications).filter(player_id__in=players).order_by()
 )
+
+
+# A line's columns, read beside its publication for one player.
+_LINE_FIELDS = tuple(
+    f.attname for f in PublishedRating._meta.concrete_fields if f.name != "publication"
+)
+
+
+def _one_players_lists(rating_lists: tuple[str, ...], player: Player) -> dict[str, OfficialList]:
+    """``official_lists`` for one player (a player's read, on every request): each list's
+    publication with the player's line joined to it, one query rather than two."""
+    lines = {}
+    publications = {}
+    for publication in _one_players_query(rating_lists).objects(player.pk):
+        publications[publication.rating_list] = publication
+        values = {name: vars(publication).pop(f"line_{name}") for name in _LINE_FIELDS}
+        if values["id"] is not None:
+            line = PublishedRating(publication_id=publication.pk, **values)
+            lines[publication.rating_list] = line
+    return {
+        name: OfficialList(
+            name,
+            publications.get(name),
+            {player.pk: lines[name]} if name in lines else {},
+        )
+        for name in rating_lists
+    }
+
+
+@functools.lru_cache(maxsize=32)
+def _one_players_query(rating_lists: tuple[str, ...]) -> Compiled[Publication]:
+    return Compiled(
+        lambda player: (
+            _latest_query(rating_lists, False)
+            .annotate(line=FilteredRelation("lines", condition=Q(lines__player_id=player)))
+            .annotate(**{f"line_{name}": F(f"line__{name}") for name in _LINE_FIELDS})
+        )
+    )
 
 
 def official_list(rating_list: str, players: Iterable[Player] | None = None) -> OfficialList:

@@ -65,8 +65,9 @@ def crowd_periods() -> int:
 ENDPOINTS = {
     # + the current year for K, + the official lists (publications, the page's lines)
     "players": ("/api/v1/players/", 5),
-    # the player, the current year, the official lists (no FIDE id: no FIDE row to read)
-    "player": ("/api/v1/players/{hero}/", 4),
+    # the player with the current year for K, the official lists with the player's lines
+    # (no FIDE id: no FIDE row to read)
+    "player": ("/api/v1/players/{hero}/", 2),
     "games": ("/api/v1/games/", 2),
     "periods": ("/api/v1/periods/", 2),
     # + player, games, their players, opening ratings
