@@ -147,7 +147,14 @@ _PLAIN_LIST = {"ordering", "page"}
 @functools.lru_cache(maxsize=32)
 def _player_pages(ordering: tuple[str, ...]) -> CompiledPages:
     """The players' list in one ordering (as ``ListOrderingFilter`` gives it)."""
-    return CompiledPages(lambda: Player.objects.current().order_by(*ordering), keys_first=True)
+    return CompiledPages(
+        lambda: (
+            Player.objects.current()
+            .annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
+            .order_by(*ordering)
+        ),
+        keys_first=True,
+    )
 
 
 class CompiledPlayerLookupMixin:
@@ -260,6 +267,8 @@ class PlayerViewSet(
 
     def get_queryset(self):
         players = cast(PlayerQuerySet, super().get_queryset())
+        if self.action in ("list", "retrieve"):  # the year K is counted in, read with them
+            players = players.annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
         # A merged record is off the list; its id still answers (301/410, ``merged_ids``).
         return players.current() if self.action == "list" else players
 

@@ -63,8 +63,9 @@ def crowd_periods() -> int:
 
 # (path, queries): count + page, plus what each endpoint reads once per request.
 ENDPOINTS = {
-    # + the current year for K, + the official lists (publications, the page's lines)
-    "players": ("/api/v1/players/", 5),
+    # + the official lists (publications, the page's lines); the year K is counted in comes
+    # with the page's players
+    "players": ("/api/v1/players/", 4),
     # the player with the current year for K, the official lists with the player's lines
     # (no FIDE id: no FIDE row to read)
     "player": ("/api/v1/players/{hero}/", 2),
@@ -75,7 +76,7 @@ ENDPOINTS = {
     "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
     "period report": ("/api/v1/periods/{period}/", 4),  # period, log, report, publications
     # ?list= reads another list's columns and rows, in as many queries.
-    "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 5),
+    "players (rapid)": ("/api/v1/players/?list=rapid&ordering=-rating", 4),
     "games (rapid)": ("/api/v1/games/?list=rapid", 2),
     "history (rapid)": ("/api/v1/players/{hero}/history/?list=rapid", 6),
     "rating list (rapid)": ("/api/v1/rating-list/?list=rapid", 3),
