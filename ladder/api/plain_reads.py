@@ -30,7 +30,7 @@ from ladder.api.serializers import (
     k_data,
     official_data,
 )
-from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, kept_lists
+from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, fide_list, kept_lists
 from ladder.records.translations import rules_text
 from ratings import selectors
 from ratings.models import RatingChange
@@ -70,10 +70,17 @@ def _value(value: Any) -> Any:
     return value
 
 
-# The latest open period's start, when the players were read with it
-# (``selectors.latest_open_start``): the year K is counted in, without a query of its own.
+# What a player's read needs beside the player, read with the players (``read_with``)
+# rather than in queries of its own: the latest open period's start (the year K is counted
+# in) and the player's row of FIDE's newest list (JSON).
 OPEN_START = "ladder_open_period_start"
+FIDE_ROW = "ladder_fide_row"
 _UNREAD = object()
+
+
+def read_with() -> dict[str, Any]:
+    """The annotations a players' query takes for ``players_data``."""
+    return {OPEN_START: selectors.latest_open_start(), FIDE_ROW: fide_list.latest_row_of()}
 
 
 def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
@@ -82,11 +89,24 @@ def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
     players were read with ``OPEN_START``)."""
     lists = kept_lists()
     officials = official.official_lists(lists, players)
-    fide_rows = FideListEntry.objects.latest_for(p.fide_id for p in players)
+    fide_rows = _fide_rows(players)
     start: Any = vars(players[0]).get(OPEN_START, _UNREAD) if players else _UNREAD
     year = selectors.current_year() if start is _UNREAD else selectors.year_from(start)
     page = _Page(year, timezone.localdate())
     return [_player(p, lists, officials, fide_rows, page) for p in players]
+
+
+def _fide_rows(players: Sequence[Player]) -> dict[int, FideListEntry]:
+    """The players' rows of FIDE's newest list by FIDE id: from their query (``read_with``),
+    else in one of their own."""
+    if not players or FIDE_ROW not in vars(players[0]):
+        return FideListEntry.objects.latest_for(p.fide_id for p in players)
+    found = {}
+    for player in players:
+        row = fide_list.row_from(vars(player)[FIDE_ROW]) if player.fide_id else None
+        if row is not None:
+            found[row.fide_id] = row
+    return found
 
 
 def player_data(player: Player) -> dict[str, Any]:

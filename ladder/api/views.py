@@ -134,7 +134,7 @@ _PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
 _PLAYER = Compiled(
     lambda pk: (
         Player.objects.filter(pk=pk)
-        .annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
+        .annotate(**plain_reads.read_with())
         .order_by()[:MAX_GET_RESULTS]
     )
 )
@@ -148,11 +148,7 @@ _PLAIN_LIST = {"ordering", "page"}
 def _player_pages(ordering: tuple[str, ...]) -> CompiledPages:
     """The players' list in one ordering (as ``ListOrderingFilter`` gives it)."""
     return CompiledPages(
-        lambda: (
-            Player.objects.current()
-            .annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
-            .order_by(*ordering)
-        ),
+        lambda: Player.objects.current().annotate(**plain_reads.read_with()).order_by(*ordering),
         keys_first=True,
     )
 
@@ -267,8 +263,6 @@ class PlayerViewSet(
 
     def get_queryset(self):
         players = cast(PlayerQuerySet, super().get_queryset())
-        if self.action in ("list", "retrieve"):  # the year K is counted in, read with them
-            players = players.annotate(**{plain_reads.OPEN_START: selectors.latest_open_start()})
         # A merged record is off the list; its id still answers (301/410, ``merged_ids``).
         return players.current() if self.action == "list" else players
 
@@ -277,6 +271,10 @@ class PlayerViewSet(
         return {**super().get_serializer_context(), "year": selectors.current_year()}
 
     def filter_queryset(self, queryset):
+        # What a player's read needs, read with the players (``plain_reads.read_with``): here,
+        # not in get_queryset, which the permission check calls on every request.
+        if self.action in ("list", "retrieve"):
+            queryset = queryset.annotate(**plain_reads.read_with())
         # A detail asked with none of the list's filters builds no filter form (django-filter
         # builds one, a fifth of a player's read): with one, it filters (404) or refuses
         # (400) as before.

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Any
 
 from django.db import models
 from django.db.models import Max
+from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy
 
 from ladder.records.compiled import Compiled
@@ -67,8 +69,30 @@ class FideListQuerySet(models.QuerySet["FideListEntry"]):
 def _latest_for(
     entries: models.QuerySet[FideListEntry], fide_ids: tuple[int, ...]
 ) -> models.QuerySet[FideListEntry]:
-    newest = FideListEntry.objects.values("month").order_by("-month")[:1]
-    return entries.filter(month=models.Subquery(newest), fide_id__in=fide_ids)
+    return entries.filter(month=models.Subquery(_newest_month()), fide_id__in=fide_ids)
+
+
+def _newest_month() -> models.QuerySet[FideListEntry, Any]:
+    return FideListEntry.objects.values("month").order_by("-month")[:1]
+
+
+def latest_row_of(fide_id: str = "fide_id") -> models.Subquery:
+    """A player's row of the newest list imported, as a subquery on the player's query (their
+    ``fide_id`` column): the row's fields as one JSON object, or null. A player's read takes
+    it with the player (``row_from``) rather than in a query of its own (``latest_for``)."""
+    row = JSONObject(**{f.attname: f.attname for f in FideListEntry._meta.concrete_fields})
+    found = FideListEntry.objects.filter(
+        month=models.Subquery(_newest_month()), fide_id=models.OuterRef(fide_id)
+    )
+    return models.Subquery(found.order_by().values(row=row)[:1])
+
+
+def row_from(data: dict[str, Any] | None) -> FideListEntry | None:
+    """The row ``latest_row_of`` read (None: none), as ``latest_for`` would have read it."""
+    if data is None:
+        return None
+    fields = FideListEntry._meta.concrete_fields
+    return FideListEntry(**{f.attname: f.to_python(data[f.attname]) for f in fields})
 
 
 _LATEST_FOR = Compiled(lambda fide_ids: _latest_for(FideListEntry.objects.all(), fide_ids))

@@ -154,9 +154,8 @@ def test_official_reads_keep_a_constant_number_of_queries(
     anon, revised_march, django_assert_num_queries, size
 ):
     PlayerFactory.create_batch(size)
-    # count, page (the current year with it), official list (2), FIDE's list beside the
-    # club's (one)
-    with django_assert_num_queries(5):
+    # count, page (the current year and FIDE's rows with it), official list (2)
+    with django_assert_num_queries(4):
         assert anon.get(PLAYERS).status_code == HTTPStatus.OK
     # the latest publication (its period with it), that revision read, its lines
     with django_assert_num_queries(3):

@@ -68,7 +68,29 @@ def assert_players_as_the_serializer(club):
     assert json(plain_reads.players_data(players)) == json(expected)
     one = s.PlayerSerializer(players[0], context=context).data
     assert json(plain_reads.player_data(players[0])) == json(one)
+    # Read as the API reads them: the year K is counted in and FIDE's row with the players.
+    read = Player.objects.annotate(**plain_reads.read_with())
+    annotated = list(read.filter(pk__in=[p.pk for p in club]).order_by("pk"))
+    assert json(plain_reads.players_data(annotated)) == json(expected)
+    assert json(plain_reads.player_data(annotated[0])) == json(one)
     return players
+
+
+def test_fide_s_row_read_with_the_player_is_the_newest_list_s(club):
+    """An older month's row, and a row of another FIDE id, are not the player's."""
+    FideListEntry.objects.create(
+        month=date(2026, 2, 1), fide_id=1503014, name="Hero, Old", standard_rating=2200
+    )
+    FideListEntry.objects.create(month=date(2026, 3, 1), fide_id=999, name="Someone Else")
+    assert_players_as_the_serializer(club)
+    client = APIClient()
+    detail = client.get(f"/api/v1/players/{club[0].pk}/").json()
+    assert (detail["fide"]["name"], detail["fide"]["month"]) == ("Hero, A", "2026-03")
+    assert detail["fide"]["standard"] == {"rating": 2250, "games": 3, "k": 20}
+    page = client.get("/api/v1/players/", {"ordering": "name", "page_size": 50}).json()
+    fide = {p["id"]: p["fide"] for p in page["results"]}
+    assert fide.pop(club[0].pk) == detail["fide"]
+    assert set(fide.values()) == {None}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

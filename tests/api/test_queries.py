@@ -63,11 +63,11 @@ def crowd_periods() -> int:
 
 # (path, queries): count + page, plus what each endpoint reads once per request.
 ENDPOINTS = {
-    # + the official lists (publications, the page's lines); the year K is counted in comes
-    # with the page's players
+    # + the official lists (publications, the page's lines); the year K is counted in and
+    # FIDE's rows come with the page's players
     "players": ("/api/v1/players/", 4),
-    # the player with the current year for K, the official lists with the player's lines
-    # (no FIDE id: no FIDE row to read)
+    # the player with the current year for K and FIDE's row, the official lists with the
+    # player's lines
     "player": ("/api/v1/players/{hero}/", 2),
     "games": ("/api/v1/games/", 2),
     "periods": ("/api/v1/periods/", 2),
