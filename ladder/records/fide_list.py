@@ -3,7 +3,8 @@
 A row is what FIDE published of a player on the 1st of that month: identity (name, federation,
 sex, titles, birth year, flag) and, per list, the rating, the games rated in the last period and
 the K. Written whole by the FIDE list import (``actions.import_fide_list``), read beside the
-club's own ratings on the player pages and in the API (``latest_for``).
+club's own ratings on the player pages and in the API (``latest_for``; the API's player reads
+take it with the player, ``latest_row_of``).
 """
 
 from __future__ import annotations
