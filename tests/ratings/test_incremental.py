@@ -7,7 +7,7 @@ which send no signals, so each test decides exactly which recompute runs.
 from datetime import date
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -464,3 +464,27 @@ def test_an_incremental_recompute_equals_a_full_replay_when_standard_seeds_blitz
         replay_lists_from_scratch()
         assert incremental == snapshot()
         transaction.set_rollback(True)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's sessions")
+def test_a_correction_s_period_reads_are_prepared_and_survive_a_rollback():
+    """On PostgreSQL a correction's reads of each period are prepared statements of the
+    session (``RunReads._read``); a rolled-back savepoint between two corrections (psycopg
+    forgets its statements then) leaves the next one as right as a full replay."""
+    a, b, *_ = build_chain()
+    first = Game.objects.get(white=a, date=day_in(1, 5))
+    Game.objects.filter(pk=first.pk).update(result="1-0")
+    recompute_from(first.period, players={a.pk, b.pk})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        statements = [statement for (statement,) in cursor.fetchall()]
+    assert any("unnest($1::bigint[])" in statement for statement in statements), statements
+
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT 1 / 0")
+    again = Game.objects.get(white=a, date=day_in(2, 5))
+    Game.objects.filter(pk=again.pk).update(result="0-1")
+    recompute_from(again.period, players={a.pk, b.pk})
+    state = snapshot()
+    replay_from_scratch()
+    assert snapshot() == state
