@@ -130,8 +130,10 @@ LIST_DEFAULT = "standard, rapid or blitz (default: the club's default list, stan
 # The query parameters a player's list filters on, and ``ordering``.
 _PLAYER_FILTERS = {*filters.PlayerFilter.base_filters, "ordering"}
 # A player read by its id, as ``get_object`` asks it (``QuerySet.get``: unordered, at most 21
-# rows), compiled once per process: a player's detail and history read it on every request.
-_PLAYER = Compiled(
+# rows), compiled once per process: a player's detail and history read it on every request;
+# the detail with what ``plain_reads.players_data`` needs beside the player.
+_PLAYER = Compiled(lambda pk: Player.objects.filter(pk=pk).order_by()[:MAX_GET_RESULTS])
+_PLAYER_READ = Compiled(
     lambda pk: (
         Player.objects.filter(pk=pk)
         .annotate(**plain_reads.read_with())
@@ -167,7 +169,8 @@ class CompiledPlayerLookupMixin:
             or view.request.query_params.keys() & _PLAYER_FILTERS
         ):
             return super().get_object()  # type: ignore[misc]
-        found = _PLAYER.objects(int(pk))
+        read = _PLAYER_READ if getattr(view, "action", None) == "retrieve" else _PLAYER
+        found = read.objects(int(pk))
         if not found:  # get_object_or_404's answer, word for word
             raise Http404(f"No {Player._meta.object_name} matches the given query.")
         view.check_object_permissions(view.request, found[0])
