@@ -77,13 +77,13 @@ def _newest_month() -> models.QuerySet[FideListEntry, Any]:
     return FideListEntry.objects.values("month").order_by("-month")[:1]
 
 
-def latest_row_of(fide_id: str = "fide_id") -> models.Subquery:
-    """A player's row of the newest list imported, as a subquery on the player's query (their
-    ``fide_id`` column): the row's fields as one JSON object, or null. A player's read takes
+def latest_row_of() -> models.Subquery:
+    """A player's row of the newest list imported, as a subquery on the players' query (by
+    their ``fide_id``): the row's fields as one JSON object, or null. A player's read takes
     it with the player (``row_from``) rather than in a query of its own (``latest_for``)."""
     row = JSONObject(**{f.attname: f.attname for f in FideListEntry._meta.concrete_fields})
     found = FideListEntry.objects.filter(
-        month=models.Subquery(_newest_month()), fide_id=models.OuterRef(fide_id)
+        month=models.Subquery(_newest_month()), fide_id=models.OuterRef("fide_id")
     )
     return models.Subquery(found.order_by().values(row=row)[:1])
 
