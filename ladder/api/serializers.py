@@ -214,9 +214,10 @@ def _k(player: Player, year: int | None, rating_list: str) -> dict | None:
     return k_data(selectors.current_k(player, year=year, rating_list=rating_list))
 
 
-def k_data(k: fide.KFactor | None) -> dict | None:
-    """A K as the API writes it: its value and its reason, in the reader's language."""
-    return None if k is None else {"value": k.value, "reason": rules_text(k.reason)}
+def k_data(k: fide.KFactor | None, language: str | None = None) -> dict | None:
+    """A K as the API writes it: its value and its reason, in the reader's language (or
+    ``language``, read once by a caller that writes many)."""
+    return None if k is None else {"value": k.value, "reason": rules_text(k.reason, language)}
 
 
 def official_data(standing: official.Standing) -> dict:

@@ -20,14 +20,17 @@ when the parser is built.
 
 from __future__ import annotations
 
+import functools
 import re
 from calendar import monthrange
 from datetime import date
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.dateformat import format as date_format
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, override, pgettext
 
 from ratings.rules import calculator, eras, fide, in_force, wording
 
@@ -51,9 +54,25 @@ _MONTHS = [
 ]
 
 
-def rules_text(text: object) -> str:
-    """Return a sentence of the rules in the active language (any other text as it is)."""
-    english = str(text)
+def rules_text(text: object, language: str | None = None) -> str:
+    """Return a sentence of the rules in the active language, or in ``language`` (any other
+    text as it is)."""
+    return _rules_text(str(text), language or get_language())
+
+
+# A sentence's translation, kept by its text and language: a K's reason is written again on
+# every row of a page, and finding its template back and the translation machinery's own
+# lookups were a fifth of an uncached 50-player page. The catalogues do not change while a
+# process runs, but for tests' ``override_settings`` of the languages (``_forget``).
+@functools.lru_cache(maxsize=4096)
+def _rules_text(english: str, language: str | None) -> str:
+    if language is None:  # translations deactivated: the sentence as written
+        return _translated(english)
+    with override(language):
+        return _translated(english)
+
+
+def _translated(english: str) -> str:
     found = wording.read(english)
     if found is None:
         return _value(english) if _DAY.fullmatch(english) else english
@@ -63,6 +82,12 @@ def rules_text(text: object) -> str:
 
 
 rules_text_lazy = lazy(rules_text, str)
+
+
+@receiver(setting_changed)
+def _forget(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_L10N", "FORMAT_MODULE_PATH"}:
+        _rules_text.cache_clear()
 
 
 def _value(value: str) -> str:

@@ -120,3 +120,27 @@ def test_gettext_compiles_each_catalogue_and_checks_its_formats(code):
     assert finished.returncode == 0, finished.stderr
     assert "untranslated" not in finished.stderr
     assert "fuzzy" not in finished.stderr
+
+
+def test_a_rules_sentence_follows_the_language_asked_each_time():
+    # The translations of the rules' sentences are kept by text and language: asked again
+    # in another language, a sentence is that language's, and English again after.
+    from django.utils import translation
+
+    from ladder.records.translations import rules_text
+    from ratings.rules import fide
+
+    reason = fide.k_factor(peak_rating=2512, rated_games=40, birth_year=1980, year=2026).reason
+    written = {}
+    for code in ["en", "de", "fr", "en", "de"]:
+        with translation.override(code):
+            written.setdefault(code, set()).add(rules_text(reason))
+
+    assert written["en"] == {"published 2400+ (peak 2512), for good"}
+    assert written["de"] == {"2400+ veröffentlicht (Höchstwert 2512), dauerhaft"}
+    assert len(written["fr"]) == 1
+    assert written["fr"] != written["en"]
+    # A language named, not the active one: that language's, first asked or not.
+    other = fide.k_factor(peak_rating=2513, rated_games=40, birth_year=1980, year=2026).reason
+    assert rules_text(other, "de") == "2400+ veröffentlicht (Höchstwert 2513), dauerhaft"
+    assert rules_text(other) == "published 2400+ (peak 2513), for good"
