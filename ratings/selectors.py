@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import connections, router
 from django.db.models import (
     BooleanField,
@@ -315,12 +316,24 @@ def k_on_list(
     """``current_k`` of a player's state on a list already read (``Player.on_list``)."""
     if state.rating is None:
         return None
+    # The club K as ``rules()`` reads it, without building the rules for one of their fields.
+    club_k = settings.LADDER_CLUB_K
+    year = year or current_year()
+    return _k_factor(state.peak_rating, state.rated_games, birth_year, year, club_k)
+
+
+@functools.lru_cache(maxsize=8192)
+def _k_factor(
+    peak_rating: int | None, rated_games: int, birth_year: int | None, year: int, club_k: int | None
+) -> fide.KFactor:
+    """``fide.k_factor``, kept by its arguments: a page of players asks it three times a row,
+    mostly the same questions request after request (a K is frozen, safe to share)."""
     return fide.k_factor(
-        peak_rating=state.peak_rating,
-        rated_games=state.rated_games,
+        peak_rating=peak_rating,
+        rated_games=rated_games,
         birth_year=birth_year,
-        year=year or current_year(),
-        club_k=rules().club_k,
+        year=year,
+        club_k=club_k,
     )
 
 
@@ -408,27 +421,32 @@ def game_lines(
     else:
         selected = _games(player.pk, rating_list)
         games = list(selected if periods is None else selected.filter(period__in=periods))
+    # Each game's ids read once: a foreign key's id is a descriptor's call on every read, and
+    # the lines read each a few times over (a tenth of a history's time at 5,000 players).
+    read = [(game, game.white_id, game.black_id, game.period_id) for game in games]
     # The players apart, by id: joined to the games, both colours' were hashed whole (the
     # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
-    ids = {g.white_id for g in games} | {g.black_id for g in games}
+    ids = {white for _, white, _, _ in read} | {black for _, _, black, _ in read}
     players = {p.pk: p for p in _opponents(sorted(ids))}
-    for game in games:  # each game's own players, by their ids: as ``game.white = ...`` sets them
-        _GAME_WHITE.set_cached_value(game, players[game.white_id])
-        _GAME_BLACK.set_cached_value(game, players[game.black_id])
     # The rows of both players of each game in its period, through the players' index: the
     # opponents named by subqueries of every game had the rows of the periods scanned whole
     # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
     # rows for a player's 150 games.
     by_period: dict[int, set[int]] = defaultdict(set)
-    for game in games:
-        by_period[game.period_id].update((game.white_id, game.black_id))
+    for game, white, black, period_id in read:
+        # each game's own players, by their ids: as ``game.white = ...`` sets them
+        _GAME_WHITE.set_cached_value(game, players[white])
+        _GAME_BLACK.set_cached_value(game, players[black])
+        by_period[period_id].update((white, black))
     opening = _opening(by_period, rating_list) if by_period else {}
     earlier = _earlier_ratings(games, rating_list)
     method = rules().method
+    pk = player.pk
     lines: dict[int, list[Line]] = defaultdict(list)
-    for game in games:
-        ratings = _ratings_used(player, game, opening, earlier)
-        lines[game.period_id].append(_line(player, game, ratings, method))
+    for game, white, black, period_id in read:
+        opponent = black if white == pk else white
+        ratings = _ratings_used(pk, opponent, game, period_id, opening, earlier)
+        lines[period_id].append(_line(game, players[opponent], white == pk, ratings, method))
     return dict(lines)
 
 
@@ -537,32 +555,44 @@ def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int
 
 
 def _ratings_used(
-    player: Player, game: Game, opening: _Opening, earlier: dict[date, dict[int, int | None]]
+    player: int,
+    opponent: int,
+    game: Game,
+    period_id: int,
+    opening: _Opening,
+    earlier: dict[date, dict[int, int | None]],
 ) -> tuple[int | None, int | None]:
-    """The rating a player is rated with in ``game`` and the opponent's as they count it: the
-    opening list's, or for a tournament that started earlier the list then (8.2.4: a player
-    unrated then but rated now uses their current rating, and counts as unrated for the
-    opponent), as ``engine.rate_period`` rates it."""
-    opponent = game.black_id if game.white_id == player.pk else game.white_id
-    own = opening.get((player.pk, game.period_id), (None, None))[1]
-    opp = opening.get((opponent, game.period_id), (None, None))[1]
+    """The rating ``player`` is rated with in ``game`` (against ``opponent``, both ids) and
+    the opponent's as they count it: the opening list's, or for a tournament that started
+    earlier the list then (8.2.4: a player unrated then but rated now uses their current
+    rating, and counts as unrated for the opponent), as ``engine.rate_period`` rates it."""
+    own = opening.get((player, period_id), _NO_ROW)[1]
+    opp = opening.get((opponent, period_id), _NO_ROW)[1]
     tournament = game.tournament
     if tournament is None or tournament.start >= game.period.start:
         return own, opp
     then = earlier[tournament.start]
-    own_then = then.get(player.pk)
+    own_then = then.get(player)
     return (None if own is None else (own_then if own_then is not None else own)), then.get(
         opponent
     )
+
+
+_NO_ROW = (None, None)
 
 
 # (player id, period id) -> (status, rating on the list that opened the period)
 _Opening = dict[tuple[int, int], tuple[str, int | None]]
 
 
-def _line(player: Player, game: Game, ratings: tuple[int | None, int | None], method: str) -> Line:
-    white = game.white_id == player.pk
-    opponent = game.black if white else game.white
+def _line(
+    game: Game,
+    opponent: Player,
+    white: bool,
+    ratings: tuple[int | None, int | None],
+    method: str,
+) -> Line:
+    """A game's line for the player who had ``white`` or not, against ``opponent``."""
     own_rating, opp_rating = ratings
     white_score = engine.WHITE_SCORE.get(game.result)
     colour = "white" if white else "black"
@@ -581,7 +611,7 @@ def _line(player: Player, game: Game, ratings: tuple[int | None, int | None], me
         return Line(
             game, opponent, colour, score, opp_rating, True, "counts toward a first rating", None
         )
-    calculation, _ = fide.game_line(
+    calculation, _ = _game_line(
         own_rating,
         opp_rating,
         score_units,
@@ -589,6 +619,11 @@ def _line(player: Player, game: Game, ratings: tuple[int | None, int | None], me
         exemption=fide.cap_exemption_in_force(game.period.start),
     )
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
+
+
+# ``fide.game_line``, kept by its arguments (a few thousand questions cover a club's lines,
+# asked again by every read of a history; a line is frozen, safe to share).
+_game_line = functools.lru_cache(maxsize=8192)(fide.game_line)
 
 
 @dataclass(frozen=True)
@@ -822,8 +857,13 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
     method = rules().method
 
     def side(player: Player, game: Game) -> Side:
-        used = _ratings_used(player, game, opening[game.rating_list], earlier[game.rating_list])
-        line = _line(player, game, used, method)
+        white = game.white_id == player.pk
+        opponent = game.black_id if white else game.white_id
+        name = game.rating_list
+        used = _ratings_used(
+            player.pk, opponent, game, game.period_id, opening[name], earlier[name]
+        )
+        line = _line(game, game.black if white else game.white, white, used, method)
         k = k_applied.get((player.pk, game.period_id, game.rating_list))
         effect = None
         if line.calculation is not None and k is not None:

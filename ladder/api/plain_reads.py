@@ -19,7 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from rest_framework import serializers
+from django.utils.translation import get_language
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 from ladder.api.serializers import (
     ChangeSerializer,
@@ -122,15 +124,21 @@ class _Page:
     def __init__(self, year: int, today: date) -> None:
         self.year, self.today = year, today
         self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
+        self._language = get_language()
+        self._zone = timezone.get_current_timezone() if settings.USE_TZ else None
         self._datetimes = (
-            serializers.DateTimeField(default_timezone=timezone.get_current_timezone())
-            if settings.USE_TZ
-            else _DATETIME
+            serializers.DateTimeField(default_timezone=self._zone) if self._zone else _DATETIME
         )
+        if api_settings.DATETIME_FORMAT is None or api_settings.DATETIME_FORMAT.lower() != ISO_8601:
+            self._zone = None  # a format of the project's own: DRF's field writes it
 
     def value(self, value: Any) -> Any:
         """``_value``, the time zone read once."""
         if isinstance(value, datetime):
+            if self._zone is not None and value.utcoffset() is not None:
+                # DRF's ``DateTimeField.to_representation`` of an aware date-time, inline.
+                text = value.astimezone(self._zone).isoformat()
+                return text[:-6] + "Z" if text.endswith("+00:00") else text
             return self._datetimes.to_representation(value)
         return _value(value)
 
@@ -138,7 +146,7 @@ class _Page:
         if k is None:
             return None
         if k not in self._ks:
-            self._ks[k] = k_data(k)
+            self._ks[k] = k_data(k, self._language)
         return self._ks[k]
 
 
@@ -206,11 +214,13 @@ def history_data(
 ) -> list[dict[str, Any]]:
     """``HistorySerializer(changes, many=True, context={"lines": lines}).data`` as plain
     values."""
+    opponents: dict[int, dict[str, Any]] = {}  # each opponent written once, not once a game
+    language = get_language()
     return [
         {
             "period": _period(change.period),
-            **_change(change),
-            "lines": [_line(line) for line in lines.get(change.period_id, [])],
+            **_change(change, language),
+            "lines": [_line(line, opponents) for line in lines.get(change.period_id, [])],
         }
         for change in changes
     ]
@@ -220,12 +230,14 @@ def _period(period: Any) -> dict[str, Any]:
     return {name: _value(getattr(period, name)) for name in _PERIOD_FIELDS}
 
 
-def _change(change: RatingChange) -> dict[str, Any]:
+def _change(change: RatingChange, language: str | None) -> dict[str, Any]:
     row: dict[str, Any] = {}
     for name in _CHANGE_FIELDS:
         value = getattr(change, name)
-        if name in _CHANGE_TEXTS:
-            row[name] = rules_text(value)
+        if name in _CHANGE_AS_THEY_ARE:
+            row[name] = value
+        elif name in _CHANGE_TEXTS:
+            row[name] = rules_text(value, language)
         elif name in _CHANGE_DECIMALS:
             row[name] = str(value)
         else:
@@ -233,13 +245,26 @@ def _change(change: RatingChange) -> dict[str, Any]:
     return row
 
 
-def _line(line: selectors.Line) -> dict[str, Any]:
-    game, calculation = line.game, line.calculation
+# The row's fields written as they are read: neither text of the rules, nor exact digits,
+# nor a date.
+_CHANGE_AS_THEY_ARE = {
+    name
+    for name in _CHANGE_FIELDS
+    if name not in _CHANGE_TEXTS | _CHANGE_DECIMALS
+    and isinstance(RatingChange._meta.get_field(name), (models.IntegerField, models.CharField))
+}
+
+
+def _line(line: selectors.Line, opponents: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    game, calculation, opponent = line.game, line.calculation, line.opponent
+    ref = opponents.get(id(opponent))
+    if ref is None:
+        ref = opponents[id(opponent)] = {name: getattr(opponent, name) for name in _REF_FIELDS}
     row = {
         "game": game.pk,
         "date": game.date.isoformat(),
         "colour": line.colour,
-        "opponent": {name: getattr(line.opponent, name) for name in _REF_FIELDS},
+        "opponent": ref,
         "result": game.result,
         "score": None if line.score is None else str(line.score),
         "opponent_rating": line.opponent_rating,
