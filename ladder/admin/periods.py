@@ -10,7 +10,6 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -24,6 +23,7 @@ from ladder.admin.ratings import ReadOnlyMixin
 from ladder.admin.runs import report_run
 from ladder.admin.simulations import simulate_view
 from ladder.records import PeriodLog, RatingList, RatingPeriod, kept_lists
+from ladder.records.paging import Paginator
 from ladder.writes import actions, correction_window
 from ladder.writes.actions import close_period, recompute, reopen_period
 from ladder.writes.validation import check_period, check_period_deletion

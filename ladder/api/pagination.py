@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from rest_framework.pagination import PageNumberPagination
 
+from ladder.records.paging import Paginator
+
 
 class PageNumbers(PageNumberPagination):
-    """DRF's page numbers, with the schema saying that pages count from 1."""
+    """DRF's page numbers, with the schema saying that pages count from 1; a short first page
+    counted by its rows (``ladder.records.paging``)."""
+
+    django_paginator_class = Paginator
 
     def get_schema_operation_parameters(self, view) -> list[dict]:
         parameters = super().get_schema_operation_parameters(view)

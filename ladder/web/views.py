@@ -11,7 +11,6 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -37,6 +36,7 @@ from ladder.records import (
     parse_list,
 )
 from ladder.records.compiled import Compiled, CompiledPages
+from ladder.records.paging import Paginator
 from ladder.web import merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics

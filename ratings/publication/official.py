@@ -17,11 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
 
 from ladder.records import Player, RatingPeriod
 from ladder.records.compiled import Compiled
+from ladder.records.paging import Paginator
 from ratings import selectors
 from ratings.models import Publication, PublishedRating, Status
 from ratings.recompute.states import latest_changes
