@@ -310,14 +310,27 @@ def current_k(
     return k_on_list(player.on_list(rating_list), birth_year=player.birth_year, year=year)
 
 
+def current_club_k() -> int | None:
+    """The club K (``LADDER_CLUB_K``) as ``rules()`` reads it, without building the rules."""
+    return settings.LADDER_CLUB_K
+
+
+_SETTINGS: Any = object()  # ``k_on_list``: the club K read from the settings
+
+
 def k_on_list(
-    state: ListState, *, birth_year: int | None, year: int | None = None
+    state: ListState,
+    *,
+    birth_year: int | None,
+    year: int | None = None,
+    club_k: int | None = _SETTINGS,
 ) -> fide.KFactor | None:
-    """``current_k`` of a player's state on a list already read (``Player.on_list``)."""
+    """``current_k`` of a player's state on a list already read (``Player.on_list``);
+    ``club_k``: ``club_k()``, when the caller has read it for many players."""
     if state.rating is None:
         return None
-    # The club K as ``rules()`` reads it, without building the rules for one of their fields.
-    club_k = settings.LADDER_CLUB_K
+    if club_k is _SETTINGS:
+        club_k = current_club_k()
     year = year or current_year()
     return _k_factor(state.peak_rating, state.rated_games, birth_year, year, club_k)
 

@@ -125,6 +125,7 @@ class _Page:
         self.year, self.today = year, today
         self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
         self._language = get_language()
+        self.club_k = selectors.current_club_k()
         self._zone = timezone.get_current_timezone() if settings.USE_TZ else None
         self._datetimes = (
             serializers.DateTimeField(default_timezone=self._zone) if self._zone else _DATETIME
@@ -162,10 +163,10 @@ def _player(
     for name in lists:
         state = player.on_list(name)
         fields = LIST_FIELDS[name]
-        k = selectors.k_on_list(state, birth_year=player.birth_year, year=year)
+        k = selectors.k_on_list(state, birth_year=player.birth_year, year=year, club_k=page.club_k)
         ratings[name] = {
             "rating": state.rating,
-            **official_data(officials[name].standing(player)),
+            **official_data(officials[name].standing(player, live=state.rating)),
             "rated_games": state.rated_games,
             "peak_rating": state.peak_rating,
             "last_rated_on": state.last_rated_on,
@@ -180,7 +181,7 @@ def _player(
     if standard is None:  # a club without the standard list: nothing official on it
         flat = official_data(official.Standing(None, player.rating, None, False))
         own = player.on_list(RatingList.STANDARD)
-        k = selectors.k_on_list(own, birth_year=player.birth_year, year=year)
+        k = selectors.k_on_list(own, birth_year=player.birth_year, year=year, club_k=page.club_k)
         flat_k = page.k(k)
         inactive = selectors.inactive_on_list(own, on=today)
     else:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -376,9 +376,11 @@ class Player(models.Model):
 _DERIVED = {name: operator.attrgetter(*fields.derived) for name, fields in LIST_FIELDS.items()}
 
 
-@dataclass(frozen=True)
-class ListState:
-    """What one list says of a player now (derived: written by the rating runs)."""
+class ListState(NamedTuple):
+    """What one list says of a player now (derived: written by the rating runs).
+
+    A named tuple, not a frozen dataclass: a page of players makes six a row, and a frozen
+    dataclass sets each field through ``object.__setattr__`` (a twentieth of a page)."""
 
     rating_list: str
     rating: int | None

@@ -51,6 +51,9 @@ class Standing:
         return self.live - self.official
 
 
+_READ: Any = object()  # ``OfficialList.standing``: the live rating read from the player
+
+
 @dataclass(frozen=True)
 class OfficialList:
     """The last published list on one rating list, with the lines of the players asked for."""
@@ -59,12 +62,13 @@ class OfficialList:
     publication: Publication | None
     lines: dict[int, PublishedRating] = field(default_factory=dict)
 
-    def standing(self, player: Player) -> Standing:
-        """The player's official rating on this list beside their live one."""
+    def standing(self, player: Player, *, live: int | None = _READ) -> Standing:
+        """The player's official rating on this list beside their live one (``live``: the
+        live rating, when the caller has read the player's state on the list already)."""
         line = self.lines.get(player.pk)
         return Standing(
             official=line.rating if line is not None else None,
-            live=player.on_list(self.rating_list).rating,
+            live=player.on_list(self.rating_list).rating if live is _READ else live,
             publication=self.publication,
             on_list=line is not None,
         )
