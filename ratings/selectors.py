@@ -217,12 +217,20 @@ def report_size(period: RatingPeriod, rating_list: str = RatingList.STANDARD) ->
 def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> list[RatingChange]:
     """The biggest gains of the latest period with rated games on a list, ties in the players'
     name order, with their players (only their names) and period; empty before any rated
-    period. Two queries: the rows at or above the ``limit``-th gain, then their players by id.
-    Joined in one statement, the planner cannot know how few rows pass the ``limit``-th gain
-    (a parameter found as the statement runs) and hashed every player of the club for them."""
+    period. Two queries: the biggest gains, then their players by id. Joined in one
+    statement, the planner cannot know how few rows pass and hashed every player of the club.
+
+    The gains are read as the ``limit + _TIES`` biggest, one pass over the period's rows (a
+    top-N sort): enough unless more than ``_TIES`` players tie on the ``limit``-th gain, when
+    every row at or above it is read again (the names order the ties)."""
     rows = _top_movers(rating_list, limit).objects()
     if not rows:
         return []
+    if len(rows) >= limit:
+        threshold = rows[limit - 1].change
+        if len(rows) == limit + _TIES and rows[-1].change == threshold:
+            rows = _top_movers_tied(rating_list, limit).objects()  # ties past the window
+        rows = [row for row in rows if row.change >= threshold]
     players = _MOVERS_PLAYERS.objects(tuple(sorted({row.player_id for row in rows})))
     place = {player.pk: (number, player) for number, player in enumerate(players)}
     for row in rows:
@@ -231,14 +239,31 @@ def top_movers(rating_list: str = RatingList.STANDARD, *, limit: int = 3) -> lis
     return rows[:limit]
 
 
+# Rows read past the ``limit``-th gain for the players tied on it (``top_movers``).
+_TIES = 20
+
+
 @functools.lru_cache(maxsize=16)
 def _top_movers(rating_list: str, limit: int) -> Compiled[RatingChange]:
     """``top_movers``' query, compiled once per process and list (its subqueries' building
     was a quarter of it), run afresh each time."""
+    return Compiled(
+        lambda: (
+            _latest_gains(rating_list)
+            .select_related("period")
+            .order_by("-change", "player_id")[: limit + _TIES]
+        )
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _top_movers_tied(rating_list: str, limit: int) -> Compiled[RatingChange]:
+    """Every gain at or above the ``limit``-th, for more ties than ``_top_movers`` reads."""
     return Compiled(lambda: _top_movers_query(rating_list, limit))
 
 
-def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
+def _latest_gains(rating_list: str) -> QuerySet[RatingChange]:
+    """The gains of the latest period with rated games on a list."""
     rated = RatingChange.objects.filter(rating_list=rating_list, status=Status.RATED)
     # The periods newest first, each probed for a rated row (an index probe each): ordering
     # the rows by their period's start read every row of the list (1 s at 5,000 players).
@@ -247,7 +272,11 @@ def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
         .order_by("-start")
         .values("pk")[:1]
     )
-    movers = rated.filter(period_id=Subquery(latest), change__gt=0)
+    return rated.filter(period_id=Subquery(latest), change__gt=0)
+
+
+def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
+    movers = _latest_gains(rating_list)
     # Only the rows at or above the ``limit``-th gain: every row tied on it, since the
     # players' names order the ties.
     threshold = movers.order_by("-change").values("change")[limit - 1 : limit]

@@ -112,20 +112,21 @@ def standings(request):
     # The year K is counted in (selectors.current_year), read from the periods already here.
     year = still_open[-1].start.year if still_open else selectors.current_year()
     url = _player_urls()
+    club_k = selectors.current_club_k()
     rows = []
     for p in page.object_list:
-        state = p.on_list(rating_list)
+        state = p.on_list(rating_list)  # read once a row: the K, the standing, inactivity
         rows.append(
             {
                 "player": p,
                 "url": url(p.pk),
                 "state": state,
-                "standing": official_list.standing(p),
+                "standing": official_list.standing(p, live=state.rating),
                 "rank": ranks.get(state.rating) if state.rating is not None else None,
                 "level": fide.level(p.title, state.rating),
                 "is_title": bool(p.title),
-                "k": selectors.current_k(p, year=year, rating_list=rating_list),
-                "inactive": selectors.is_inactive(p, on=today, rating_list=rating_list),
+                "k": selectors.k_on_list(state, birth_year=p.birth_year, year=year, club_k=club_k),
+                "inactive": selectors.inactive_on_list(state, on=today),
             }
         )
     # A level's badge, rendered once per level shown rather than twice a row (an include a

@@ -8,6 +8,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from ladder.templatetags.ladder_pages import month_name
+from ratings import selectors
 from tests.factories import GameFactory, PlayerFactory
 
 from .test_pages import text_of
@@ -52,6 +53,22 @@ def test_top_movers_tied_on_the_third_gain_are_ordered_by_name(client, committed
 
     movers = text.split("Top movers of March 2026")[1].split("Unrated players")[0]
     assert movers.strip() == "Zed +18 → 1818 Anna +10 → 1810 Bob +10 → 1810"
+
+
+def test_top_movers_tied_beyond_the_gains_read_first_are_still_ordered_by_name(client, committed):
+    # More players tied on the third gain than top_movers reads past it (_TIES): the names
+    # that come first are the last entered, so the ties are read again in full.
+    names = [f"Player {chr(ord('Z') - i)}" for i in range(selectors._TIES + 6)]
+    with committed():
+        for name in names:  # each beats an equal: +10, the later the earlier in the alphabet
+            hero = PlayerFactory(name=name, entry_rating=1800)
+            GameFactory(white=hero, black=PlayerFactory(entry_rating=1800), result="1-0")
+
+    text = text_of(client.get(reverse("ladder:standings")))
+
+    movers = text.split("Top movers of March 2026")[1].split("Unrated players")[0]
+    first = sorted(names)[:3]
+    assert movers.split() == " ".join(f"{name} +10 → 1810" for name in first).split()
 
 
 def test_no_top_movers_before_any_rated_period(client):
