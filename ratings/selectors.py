@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connections, router
@@ -426,9 +426,11 @@ def inactive_on_list(state: ListState, *, on: date | None = None) -> bool:
 # --- per-game lines ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Line:
-    """One game of a player in a period, with the numbers it contributed (or why none)."""
+class Line(NamedTuple):
+    """One game of a player in a period, with the numbers it contributed (or why none).
+
+    A named tuple, not a frozen dataclass: a history page makes one a game, and a frozen
+    dataclass sets each field through ``object.__setattr__``."""
 
     game: Game
     opponent: Player
@@ -519,7 +521,8 @@ def _opening(by_period: dict[int, set[int]], rating_list: str) -> _Opening:
         periods += [period_id] * len(ids)
     with prepared_cursor(connection) as cursor:
         cursor.execute(_OPENING_SQL, [int_array(players), int_array(periods), rating_list])
-        return {(pid, period_id): (status, before) for pid, period_id, status, before in cursor}
+        rows = cursor.fetchall()  # at once: iterating the cursor fetched a row a call
+        return {(pid, period_id): (status, before) for pid, period_id, status, before in rows}
 
 
 # Through the rows' unique index (player, list, period), a probe a pair.
@@ -641,7 +644,7 @@ def _line(
     if white_score is None:
         return Line(game, opponent, colour, None, opp_rating, False, "unplayed: not rated", None)
     score_units = white_score if white else fide.UNIT - white_score
-    score = fide.units_to_decimal(score_units)
+    score = _score(score_units)
     if opp_rating is None:
         note = (
             "opponent unrated: counts for nobody"
@@ -663,6 +666,8 @@ def _line(
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
 
 
+# A game's score as a decimal, kept by its units (a win, a draw, a loss).
+_score = functools.lru_cache(maxsize=16)(fide.units_to_decimal)
 # ``fide.game_line``, kept by its arguments (a few thousand questions cover a club's lines,
 # asked again by every read of a history; a line is frozen, safe to share).
 _game_line = functools.lru_cache(maxsize=8192)(fide.game_line)
