@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rest_framework.permissions import DjangoModelPermissionsOrAnonReadOnly
+from rest_framework.permissions import SAFE_METHODS, DjangoModelPermissionsOrAnonReadOnly
 
 
 class ModelPermissions(DjangoModelPermissionsOrAnonReadOnly):
@@ -15,6 +15,10 @@ class ModelPermissions(DjangoModelPermissionsOrAnonReadOnly):
     def has_permission(self, request, view) -> bool:
         required = getattr(view, "action_permissions", {}).get(getattr(view, "action", None))
         if required is None:
+            if request.method in SAFE_METHODS and not self.perms_map.get(request.method):
+                # A read asks no permission: DRF's check would build the view's queryset
+                # (``get_queryset``) only to name its model, on every read.
+                return bool(request.user)
             return super().has_permission(request, view)
         user = request.user
         return bool(user and user.is_authenticated and user.has_perms(required))
