@@ -224,7 +224,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "simple_history.middleware.HistoryRequestMiddleware",
+    # django-simple-history's, for the requests that may write (ladder/middleware.py).
+    "ladder.middleware.history_request_middleware",
     # django-csp's, the policy built once (ladder/middleware.py).
     "ladder.middleware.ContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
