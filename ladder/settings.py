@@ -246,6 +246,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "ladder.web.context_processors.freshness",
+                "ladder.web.context_processors.site_urls",
             ],
         },
     },

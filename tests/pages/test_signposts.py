@@ -5,6 +5,7 @@ from http import HTTPStatus
 
 import pytest
 from django.test import override_settings
+from django.test.utils import override_script_prefix
 from django.urls import reverse
 
 from ladder.templatetags.ladder_pages import month_name
@@ -79,6 +80,20 @@ def test_every_page_links_to_the_admin_and_the_api_docs(client):
     html = client.get(reverse("ladder:periods")).content.decode()
     assert '<a href="/admin/">Administration</a>' in html
     assert '<a href="/api/v1/docs/">API documentation</a>' in html
+
+
+def test_the_header_and_footer_links_follow_the_script_prefix(client):
+    # The links every page shares are reversed once per script prefix: a club served under
+    # /club/ links there, and the root's pages still link to the root.
+    plain = client.get(reverse("ladder:periods")).content.decode()
+    with override_script_prefix("/club/"):  # as the WSGI handler sets it from SCRIPT_NAME
+        prefixed = client.get("/periods/").content.decode()
+
+    for page, prefix in [(prefixed, "/club"), (plain, "")]:
+        for path in ["/", "/periods/", "/statistics/", "/calculator/", "/rules/", "/admin/",
+                     "/api/v1/docs/", "/api/v1/schema/", "/i18n/setlang/"]:  # fmt: skip
+            assert f'"{prefix}{path}"' in page, (prefix, path)
+    assert '"/club/periods/" aria-current="page"' in prefixed
 
 
 @pytest.mark.parametrize(
