@@ -4,6 +4,7 @@ and of no read (``ladder.middleware.history_request_middleware``)."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.http import HttpResponse
@@ -39,7 +40,9 @@ def test_the_same_under_asgi(method, seen):
 
     request = getattr(RequestFactory(), method)("/")
 
-    response = asyncio.run(history_request_middleware(view)(request))
+    # In a thread of its own: a browser test may leave this thread's event loop running.
+    with ThreadPoolExecutor(1) as thread:
+        response = thread.submit(asyncio.run, history_request_middleware(view)(request)).result()
 
     assert response.content.decode() == seen
 
