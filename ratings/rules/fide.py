@@ -523,6 +523,7 @@ def is_inactive(last_rated_on: date | None, on: date) -> bool:
     return last_rated_on <= inactive_cutoff(on)
 
 
+@functools.lru_cache(maxsize=64)  # asked for every rated player read, mostly about today
 def inactive_cutoff(on: date) -> date:
     """Return the date on or before which a last rated game makes a player inactive (7.3)."""
     return add_months(on, -INACTIVE_AFTER_MONTHS)
