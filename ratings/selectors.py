@@ -355,7 +355,7 @@ def k_on_list(
     club_k: int | None = _SETTINGS,
 ) -> fide.KFactor | None:
     """``current_k`` of a player's state on a list already read (``Player.on_list``);
-    ``club_k``: ``club_k()``, when the caller has read it for many players."""
+    ``club_k``: ``current_club_k()``, when the caller has read it for many players."""
     if state.rating is None:
         return None
     if club_k is _SETTINGS:
