@@ -13,7 +13,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.conf import settings
 from django.db import connections, router
 from django.db.models import (
     BooleanField,
@@ -44,6 +43,7 @@ from ladder.records import (
 from ladder.records.compiled import Compiled, CompiledPages, prepared_cursor
 from ratings.models import RatingChange, Status
 from ratings.recompute.bulk import int_array
+from ratings.recompute.states import current_club_k as current_club_k  # for the doors' pages
 from ratings.recompute.states import latest_changes, ratings_in_force, rules
 from ratings.rules import engine, eras, fide
 
@@ -337,11 +337,6 @@ def current_k(
 
     Eligibility counts that list's games and peak only (FIDE.md 9)."""
     return k_on_list(player.on_list(rating_list), birth_year=player.birth_year, year=year)
-
-
-def current_club_k() -> int | None:
-    """The club K (``LADDER_CLUB_K``) as ``rules()`` reads it, without building the rules."""
-    return settings.LADDER_CLUB_K
 
 
 _SETTINGS: Any = object()  # ``k_on_list``: the club K read from the settings

@@ -34,10 +34,16 @@ def rules(rating_list: str = RatingList.STANDARD) -> engine.Rules:
     sets by date, or one day's for everything)."""
     return engine.Rules(
         method=settings.LADDER_RATING_METHOD,
-        club_k=settings.LADDER_CLUB_K,
+        club_k=current_club_k(),
         rating_list=rating_list,
         fixed=settings.LADDER_RULES_FIXED,
     )
+
+
+def current_club_k() -> int | None:
+    """The club K of ``rules()`` (``LADDER_CLUB_K``; None: FIDE's K), without building the
+    rules: a page of players reads it once for all its rows."""
+    return settings.LADDER_CLUB_K
 
 
 def load_players(
