@@ -372,15 +372,17 @@ class Player(models.Model):
         return ListState(rating_list, *_DERIVED[rating_list](self))
 
 
-# Each list's derived fields of a player, read at once (a page of players reads six states a row).
+# Each list's derived fields of a player, read at once (a page of players reads a state a list
+# a row).
 _DERIVED = {name: operator.attrgetter(*fields.derived) for name, fields in LIST_FIELDS.items()}
 
 
 class ListState(NamedTuple):
     """What one list says of a player now (derived: written by the rating runs).
 
-    A named tuple, not a frozen dataclass: a page of players makes six a row, and a frozen
-    dataclass sets each field through ``object.__setattr__`` (a twentieth of a page)."""
+    A named tuple, not a frozen dataclass, which sets each field through
+    ``object.__setattr__``: a page of players makes one a list a row (three for the API's
+    list), and the dataclass's were a twentieth of the page."""
 
     rating_list: str
     rating: int | None
