@@ -6,10 +6,12 @@ benchmark). A run here reads:
 
 - each seed's games once for all the periods from the one it became a seed in (a period none
   of the seeds plays in, and that nothing else reaches, is not read at all);
-- a period's games of the players rated again, then the entry data, opening rows and stored
-  rows of everyone in them (``RunReads.period``): two statements, each prepared once for the
-  run's period after period on PostgreSQL (planning them was a third of their server time);
-- the standard list (R&B 7.2.1, on rapid and blitz) a player at a time for all periods;
+- a period's games of the players rated again, then the opening rows and stored rows of
+  everyone in them, and the entry data of those met for the first time in the run
+  (``RunReads.period``): two statements, each prepared once for the run's period after
+  period on PostgreSQL (planning them was a third of their server time);
+- the standard list (R&B 7.2.1, on rapid and blitz) a player at a time for all periods, in SQL
+  written once;
 
 and writes every period's rows at the end: the rows it has rewritten are laid over what the
 database holds while it runs (``RunRows``).
@@ -206,22 +208,28 @@ class RunReads:
         entry_columns = ", ".join(
             f"pl.{quote(name)}" for name in (*LIST_FIELDS[self.rating_list].entry, "birth_year")
         )  # fmt: skip
+        # Per player: whether their entry data is still to be read (each player's once in the
+        # run), whether their row of the period is wanted; each a flag PostgreSQL tests before
+        # the probe it guards (a lateral's condition on the outer row alone).
         states_sql = f"""
-            WITH w(id) AS (SELECT unnest(%s::bigint[]))
-            SELECT w.id, {entry_columns},
+            WITH w(id, fresh, wanted) AS (
+                SELECT * FROM unnest(%s::bigint[], %s::boolean[], %s::boolean[]))
+            SELECT w.id, pl.*,
                    o.period_id, {", ".join(f"o.{quote(c)}" for c in state)},
                    {", ".join(f"s.{quote(c)}" for c in names)}
             FROM w
-            JOIN {quote(Player._meta.db_table)} pl ON pl.id = w.id
+            LEFT JOIN LATERAL (
+                SELECT {entry_columns} FROM {quote(Player._meta.db_table)} pl
+                WHERE pl.id = w.id AND w.fresh
+            ) pl ON TRUE
             LEFT JOIN LATERAL (
                 SELECT o.* FROM {changes} o {join}
                 WHERE o.player_id = w.id AND o.rating_list = %s AND {bound} LIMIT 1
             ) o ON TRUE
             LEFT JOIN LATERAL (
                 SELECT s.* FROM {changes} s WHERE s.player_id = w.id AND s.rating_list = %s
-                    AND s.period_id = %s AND w.id = ANY(%s::bigint[]) LIMIT 1
+                    AND s.period_id = %s AND w.wanted LIMIT 1
             ) s ON TRUE"""
-        wanted_ids = bulk.int_array(sorted(wanted))
         # Two prepared statements (``prepared_cursor``), their texts the same period after
         # period: the states of the players the games name, sent back. Sent as one text of
         # two statements, bound on the client, each was planned afresh on every period, about
@@ -230,15 +238,25 @@ class RunReads:
         with prepared_cursor(connection) as cursor:
             cursor.execute(games_sql, games_params)
             games = cursor.fetchall()
-            players = {white for white, *_ in games} | {black for _, black, *_ in games} | wanted
-            params = [bulk.int_array(sorted(players)), self.rating_list, at, self.rating_list,
-                      current.pk, wanted_ids]  # fmt: skip
+            players = sorted(
+                {white for white, *_ in games} | {black for _, black, *_ in games} | wanted
+            )
+            known = self._entry
+            params = [
+                bulk.int_array(players),
+                _bool_array(pid not in known for pid in players),
+                _bool_array(pid in wanted for pid in players),
+                self.rating_list, at, self.rating_list, current.pk,
+            ]  # fmt: skip
             cursor.execute(states_sql, params)
             found = cursor.fetchall()
         entry, latest, stored = {}, {}, {}
         width = 1 + len(state)
         for pid, rating, played, peak, born, *row in found:
-            entry[pid] = entry_state(rating, played, peak, born)
+            if pid in known:
+                entry[pid] = known[pid]
+            else:
+                entry[pid] = known[pid] = entry_state(rating, played, peak, born)
             if row[0] is not None:
                 latest[pid] = tuple(row[:width])
             if row[width] is not None:
@@ -292,22 +310,7 @@ class RunReads:
                 return ratings_in_force(date.fromordinal(day), players, RatingList.STANDARD)
             missing = set(players) - self._standard_rows.keys()
             if missing:
-                # Each player's standard entry rating and standard rows (start, end, rating).
-                field = LIST_FIELDS[RatingList.STANDARD].entry[0]
-                players_id = f"{connection.ops.quote_name(Player._meta.db_table)}.id"
-                rows = (
-                    Player.objects.filter(storage.among(missing, players_id))
-                    .annotate(
-                        standard=FilteredRelation(
-                            "rating_changes",
-                            condition=Q(rating_changes__rating_list=RatingList.STANDARD),
-                        )
-                    )
-                    .order_by()
-                    .values_list("pk", field, "standard__period__start", "standard__period__end",
-                                 "standard__rating_after")
-                )  # fmt: skip
-                for pid, entry, start, end, rating in bulk.fetch_rows(rows):
+                for pid, entry, start, end, rating in _standard_rows(missing):
                     self._standard_entry[pid] = entry
                     held = self._standard_rows.setdefault(pid, [])
                     if start is not None:
@@ -323,6 +326,45 @@ class RunReads:
             return found
 
         return read
+
+
+def _bool_array(flags: Iterable[bool]) -> str:
+    """``flags`` as the text of a PostgreSQL boolean array, for a parameter read as
+    ``%s::boolean[]`` (as ``bulk.int_array``)."""
+    return "{" + ",".join("t" if flag else "f" for flag in flags) + "}"
+
+
+def _standard_rows(players: set[int]) -> Iterable[Row]:
+    """Each player's standard entry rating and standard rows (the period's start and end, the
+    rating after), a row each (one with None for a player without rows). On PostgreSQL in
+    SQL written once: a rapid or blitz run asks it of each period with unrated players (about
+    a hundred times in a correction ten years back), and the ORM built the query each time,
+    most of the call."""
+    entry = LIST_FIELDS[RatingList.STANDARD].entry[0]
+    if connection.vendor != "postgresql":
+        players_id = f"{connection.ops.quote_name(Player._meta.db_table)}.id"
+        rows = (
+            Player.objects.filter(storage.among(players, players_id))
+            .annotate(
+                standard=FilteredRelation(
+                    "rating_changes",
+                    condition=Q(rating_changes__rating_list=RatingList.STANDARD),
+                )
+            )
+            .order_by()
+            .values_list("pk", entry, "standard__period__start", "standard__period__end",
+                         "standard__rating_after")
+        )  # fmt: skip
+        return bulk.fetch_rows(rows)
+    quote = connection.ops.quote_name
+    sql = f"""
+        SELECT pl.id, pl.{quote(entry)}, p.start, p.{quote("end")}, rc.rating_after
+        FROM {quote(Player._meta.db_table)} pl
+        LEFT JOIN {quote(RatingChange._meta.db_table)} rc
+            ON rc.player_id = pl.id AND rc.rating_list = %s
+        LEFT JOIN {quote(RatingPeriod._meta.db_table)} p ON p.id = rc.period_id
+        WHERE pl.id = ANY(%s::bigint[])"""
+    return bulk.fetch_rows_sql(sql, [RatingList.STANDARD, bulk.int_array(sorted(players))])
 
 
 def state_of(row: Sequence[Any], birth_year: int | None) -> engine.PlayerState:

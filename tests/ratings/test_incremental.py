@@ -478,7 +478,8 @@ def test_a_correction_s_period_reads_are_prepared_and_survive_a_rollback():
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         statements = [statement for (statement,) in cursor.fetchall()]
-    assert any("unnest($1::bigint[])" in statement for statement in statements), statements
+    states = "unnest($1::bigint[], $2::boolean[]"
+    assert any(states in statement for statement in statements), statements
 
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT 1 / 0")
