@@ -281,16 +281,12 @@ def rate_period(
     nobody. On a rapid or blitz list whose rule set has R&B 7.2.1, a player unrated there but
     rated on the standard list (``standard``) is rated with that rating, as a rated player.
     """
-    found = rate_period_columns(period, states, games, rules, earlier, standard)
+    found = rate_period_columns(period, states, games, rules, earlier, standard, only)
     if found is None:
         return {}
-    ids, at = found.ids, found.at.tolist()
-    rows = None if only is None else [j for j, k in enumerate(at) if ids[k] in only]
-    picked = at if rows is None else [at[j] for j in rows]
-    results = dict(zip(picked, rated_results(found.rated, rows), strict=True))
-    for k, result in found.unrated.items():
-        if only is None or ids[k] in only:
-            results[k] = result
+    ids = found.ids
+    results = dict(zip(found.at.tolist(), rated_results(found.rated), strict=True))
+    results.update(found.unrated.items())
     return {ids[k]: results[k] for k in sorted(results)}
 
 
@@ -338,14 +334,23 @@ def rate_period_columns(
     rules: Rules = Rules(),  # noqa: B008 - frozen, so a shared default is safe
     earlier: Earlier | None = None,
     standard: StandardRatings | None = None,
+    only: AbstractSet[int] | None = None,
 ) -> PeriodColumns | None:
-    """``rate_period`` with the rated players' results left as columns; None without games."""
+    """``rate_period`` with the rated players' results left as columns; None without games.
+    ``only``: the results of those players alone (the others' sums are still taken: their
+    ratings are what their opponents meet)."""
     columns = games if isinstance(games, GameColumns) else columns_of(games)
     if not len(columns.white):
         return None
     seeds = _Seeds(period, rules, standard)
     ids, opening, totals, pools_of = _tally(period, states, columns, rules, earlier or {}, seeds)
-    rated = np.flatnonzero(totals.rating >= 0)
+    is_rated, unrated_at = totals.rating >= 0, totals.rating < 0
+    if only is not None:
+        # A correction rates a few dozen players among the few hundred they met: K, the
+        # rounding and the results of the others would be thrown away.
+        asked = np.fromiter((pid in only for pid in ids), bool, len(ids))
+        is_rated, unrated_at = is_rated & asked, unrated_at & asked
+    rated = np.flatnonzero(is_rated)
     rated_columns = _rate_rated(period, opening.take(rated), ids, rated, totals, rules)
 
     def rate_unrated() -> dict[int, PlayerPeriod]:
@@ -353,7 +358,7 @@ def rate_period_columns(
         era = rules.era(period.start)
         return {
             k: _rate_unrated(period, states[ids[k]], pools.get(k, []), era)
-            for k in np.flatnonzero(totals.rating < 0).tolist()
+            for k in np.flatnonzero(unrated_at).tolist()
         }
 
     unrated = _Later(rate_unrated)
@@ -774,9 +779,8 @@ def _k_factors(
     )  # fmt: skip
 
 
-def rated_results(rated: RatedColumns, rows: Sequence[int] | None = None) -> list[PlayerPeriod]:
-    """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order (of the
-    positions ``rows`` only, when given)."""
+def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
+    """The rated players' results as ``PlayerPeriod`` objects, in ``rated.ids`` order."""
     days = {day: date.fromordinal(day) for day in set(rated.last.tolist()) if day >= 0}
     opening = rated.opening
     columns = zip(
@@ -786,14 +790,10 @@ def rated_results(rated: RatedColumns, rows: Sequence[int] | None = None) -> lis
             rated.after.tolist(), strict=True),
         rated.peak.tolist(), rated.last.tolist(), rated.performance, strict=True,
     )  # fmt: skip
-    chosen = enumerate(columns)
-    if rows is not None:
-        values = list(columns)
-        chosen = ((i, values[i]) for i in rows)  # type: ignore[assignment]
     return [
         _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
                       days.get(day), rp, rated.floor)
-        for i, (k, reason, sums, changed, peak, day, rp) in chosen
+        for i, (k, reason, sums, changed, peak, day, rp) in enumerate(columns)
     ]  # fmt: skip
 
 

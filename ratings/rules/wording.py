@@ -73,8 +73,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     return _compiled
 
 
+@functools.lru_cache(maxsize=8192, typed=True)  # a K's reasons: the same few hundred, each period
 def fill(template: str, value: object) -> str:
-    """Fill the one value a template names, whatever its name."""
+    """Fill the one value a template names, whatever its name (a hashable value)."""
     place = _PLACE.search(template)
     if place is None or not place.group(1):
         raise ValueError(f"{template!r} names no value")
