@@ -69,8 +69,15 @@ class Game(models.Model):
             "and its period is the game's."
         ),
     )
-    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
-    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    # Indexed with the list and the period (game_white_list_period_idx and its Black twin):
+    # a player's games are read a list at a time, and a correction reads a few dozen players'
+    # games of one period after another.
+    white = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="games_as_white", db_index=False
+    )
+    black = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="games_as_black", db_index=False
+    )
     result = models.CharField(max_length=7, choices=Result.choices)
     event = models.CharField(max_length=200, blank=True, validators=[refuse_control_characters])
     round = models.CharField(max_length=20, blank=True, validators=[refuse_control_characters])
@@ -120,7 +127,11 @@ class Game(models.Model):
                 violation_error_message=gettext_lazy("Unknown list."),
             ),
         ]
-        indexes = [models.Index(fields=["period", "rating_list"], name="game_period_list_idx")]
+        indexes = [
+            models.Index(fields=["period", "rating_list"], name="game_period_list_idx"),
+            models.Index(fields=["white", "rating_list", "period"], name="game_white_list_idx"),
+            models.Index(fields=["black", "rating_list", "period"], name="game_black_list_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.date} {self.white.name} - {self.black.name} {self.result}"
