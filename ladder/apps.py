@@ -9,7 +9,7 @@ class LadderConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_delete, post_save
 
-        from ladder.records import player_search
+        from ladder.records import player_search, timestamps
         from ladder.records import versions as data_version
         from ladder.writes import webhooks
 
@@ -17,5 +17,8 @@ class LadderConfig(AppConfig):
         post_delete.connect(data_version.record_changed, dispatch_uid="ladder.records.versions.del")
         connection_created.connect(
             player_search.set_threshold, dispatch_uid="ladder.records.player_search.threshold"
+        )
+        connection_created.connect(
+            timestamps.use_c_loader, dispatch_uid="ladder.records.timestamps.c_loader"
         )
         webhooks.connect()  # recorded webhook events are sent after their commit
