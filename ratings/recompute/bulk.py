@@ -400,6 +400,12 @@ def int_array(ids: Iterable[int]) -> str:
     return "{" + ",".join(map(str, map(int, ids))) + "}"
 
 
+def bool_array(flags: Iterable[bool]) -> str:
+    """``flags`` as the text of a PostgreSQL boolean array (``{t,f}``), for a parameter read as
+    ``%s::boolean[]``, for the reason ``int_array`` gives."""
+    return "{" + ",".join("t" if flag else "f" for flag in flags) + "}"
+
+
 def fill_ids(table: str, ids: Iterable[int]) -> str:
     """Fill a scratch table of one ``id`` column with ``ids``; return its quoted name.
 

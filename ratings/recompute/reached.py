@@ -244,8 +244,8 @@ class RunReads:
             known = self._entry
             params = [
                 bulk.int_array(players),
-                _bool_array(pid not in known for pid in players),
-                _bool_array(pid in wanted for pid in players),
+                bulk.bool_array(pid not in known for pid in players),
+                bulk.bool_array(pid in wanted for pid in players),
                 self.rating_list, at, self.rating_list, current.pk,
             ]  # fmt: skip
             cursor.execute(states_sql, params)
@@ -326,12 +326,6 @@ class RunReads:
             return found
 
         return read
-
-
-def _bool_array(flags: Iterable[bool]) -> str:
-    """``flags`` as the text of a PostgreSQL boolean array, for a parameter read as
-    ``%s::boolean[]`` (as ``bulk.int_array``)."""
-    return "{" + ",".join("t" if flag else "f" for flag in flags) + "}"
 
 
 def _standard_rows(players: set[int]) -> Iterable[Row]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 
+import psycopg
 import pytest
 from django.db import connection, connections
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
@@ -18,7 +19,7 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's loaders")
 
-TIMESTAMPTZ = 1184  # PostgreSQL's type oid
+TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
 
 
 class DjangosLoader(BaseTzLoader):
