@@ -75,6 +75,10 @@ class RatingChange(models.Model):
     change = models.IntegerField(default=0)
     rating_after = models.PositiveSmallIntegerField(null=True, blank=True)
     performance = models.IntegerField(null=True, blank=True)
+    # The sum of the ratings the period's counted games met (the performance's Ra x n): what a
+    # correction rates an opponent of a moved player again from, game by game, without their
+    # other opponents (``engine.rate_again``). None on rows written before it was kept.
+    opponents_total = models.IntegerField(null=True, blank=True)
     # A one-off adjustment of FIDE's (FIDE.md 10.2) made to the list that closes the period:
     # the points it added to the rating after the period's games, and the day FIDE dates it.
     adjustment = models.IntegerField(default=0)

@@ -71,6 +71,7 @@ def rated_columns(
         "pool": bulk.Same("[]"),
         "adjustment": bulk.Same(0),
         "adjusted_on": bulk.Same(None),
+        "opponents_total": rated.opponents,
     }
 
 

@@ -493,6 +493,7 @@ def _alone_columns(
         "pool": bulk.Same("[]"),
         "adjustment": raised.after[alone] - raised.before[alone],
         "adjusted_on": [raised.on[k] for k in alone.tolist()],
+        "opponents_total": bulk.Same(None),
     }
     return [values[c] for c in ROW_COLUMNS]
 

@@ -24,7 +24,7 @@ ROW_COLUMNS = (
     "player", "period", "rating_list", "status", "rating_before", "k", "k_reason", "k_applied",
     "games", "score_units", "expected_units", "change_exact_units", "change", "rating_after",
     "performance", "rated_games_after", "peak_after", "last_rated_on", "first_event", "pool",
-    "adjustment", "adjusted_on",
+    "adjustment", "adjusted_on", "opponents_total",
 )  # fmt: skip
 
 
@@ -39,6 +39,7 @@ def change_row(
         result.change_exact, result.change, result.rating_after, result.performance,
         state.rated_games, state.peak_rating, state.last_rated_on, state.first_event or "",
         pool_text(result.pool) if result.pool else "[]", result.adjustment, result.adjusted_on,
+        result.opponents_total,
     )  # fmt: skip
 
 

@@ -175,6 +175,7 @@ class PlayerPeriod:
     change: int = 0
     rating_after: int | None = None
     performance: int | None = None
+    opponents_total: int | None = None  # the ratings the counted games met, summed
     pool: tuple[PoolGame, ...] = ()  # an unrated player's pool, or the pool a first rating used
     first_rating: fide.FirstRating | None = None
     adjustment: int = 0  # a one-off adjustment of the closing list (FIDE.md 10.2), in points
@@ -311,6 +312,7 @@ class RatedColumns(NamedTuple):
     peak: np.ndarray  # max(opening peak, after), -1 for none
     last: np.ndarray  # ordinal of the last rated game's date, -1 = none
     performance: list[int | None]
+    opponents: np.ndarray  # the ratings each player's rated games met, summed
     floor: int = fide.FLOOR  # the rule set's (7.2.1)
 
     def below_floor(self) -> np.ndarray:
@@ -761,10 +763,11 @@ def _rate_rated(
     after = totals.rating[at] + change
     peak = np.maximum(opening.peak, after)
     last = np.maximum(totals.last[at], opening.last)
-    performances = _performances(totals.opponents[at], games, score)
+    opponents = totals.opponents[at]
+    performances = _performances(opponents, games, score)
     return RatedColumns(
         [ids[k] for k in at.tolist()], opening, k, reasons, games, score, expected, applied,
-        exact, change, after, peak, last, performances, era.floor.value,
+        exact, change, after, peak, last, performances, opponents, era.floor.value,
     )  # fmt: skip
 
 
@@ -788,12 +791,13 @@ def rated_results(rated: RatedColumns) -> list[PlayerPeriod]:
         zip(rated.games.tolist(), rated.score.tolist(), rated.expected.tolist(), strict=True),
         zip(rated.applied.tolist(), rated.exact.tolist(), rated.change.tolist(),
             rated.after.tolist(), strict=True),
-        rated.peak.tolist(), rated.last.tolist(), rated.performance, strict=True,
+        rated.peak.tolist(), rated.last.tolist(), rated.performance, rated.opponents.tolist(),
+        strict=True,
     )  # fmt: skip
     return [
         _rated_result(opening.state(i), fide.KFactor(k, reason), sums, changed, peak,
-                      days.get(day), rp, rated.floor)
-        for i, (k, reason, sums, changed, peak, day, rp) in enumerate(columns)
+                      days.get(day), (rp, met), rated.floor)
+        for i, (k, reason, sums, changed, peak, day, rp, met) in enumerate(columns)
     ]  # fmt: skip
 
 
@@ -804,10 +808,11 @@ def _rated_result(
     changed: tuple[int, int, int, int],
     peak: int | None,
     last: date | None,
-    performance: int | None,
+    performance: tuple[int | None, int],
     floor: int,
 ) -> PlayerPeriod:
-    """One rated player's result from the column arithmetic of ``_rate_rated``."""
+    """One rated player's result from the column arithmetic of ``_rate_rated``
+    (``performance``: the performance rating and the opponents' total it comes from)."""
     (games, score, expected), (applied, exact, change, after) = sums, changed
     if after < floor:
         # 7.2.1: shown unrated on the next list, starts again as unrated; games count kept.
@@ -820,7 +825,81 @@ def _rated_result(
     )  # fmt: skip
     return PlayerPeriod(
         state.rating, status, new_state, games, score, expected, k, applied, exact, change,
-        rating_after, performance,
+        rating_after, *performance,
+    )  # fmt: skip
+
+
+class StoredSums(NamedTuple):
+    """What a rated player's stored period says of their games: ``rate_again`` starts there."""
+
+    k: int
+    k_reason: str
+    k_applied: int
+    games: int
+    score: int  # UNIT
+    expected: int  # UNIT
+    opponents_total: int
+    last_rated_on: date | None
+
+
+def rates_again(rules: Rules, start: date) -> bool:
+    """Whether ``rate_again`` can rate a period starting on ``start`` at all: not while 8.3.1's
+    cap upgrades one game per tournament (2022-24), which ties a game's D to the player's other
+    games of the event."""
+    return not rules.era(start).cap.value.once_per_tournament
+
+
+def rate_again(
+    period: Period,
+    rules: Rules,
+    state: PlayerState,
+    stored: StoredSums,
+    moved: Iterable[tuple[int, int]],
+) -> PlayerPeriod | None:
+    """A rated player's period rated again from its stored sums when only the ratings some of
+    their opponents met them with have moved: a correction's reach, whose opponents' other
+    games are not read.
+
+    ``state``: the player on the list opening the period, as when it was stored (so K, the
+    games counted and the score are as stored); ``moved``: for each of their games, of a
+    tournament inside the period and played, against an opponent whose rating may have moved,
+    the opponent's rating then and now, both rated. Each game's PD and the opponents' total
+    take the difference (8.1.2, 8.3.1's cap as ``_GameRules.difference_used``); the 700 rule,
+    the rounding, the floor and the peak are applied as ``_rate_rated`` does. None when the
+    period's rules make the result depend on more than those games: the cap upgraded once per
+    tournament (2022-24), or R&B 7.3.1 ruling one of them out then or now (the caller rates
+    the player in full).
+    """
+    era = rules.era(period.start)
+    cap = era.cap.value
+    own = state.rating
+    if cap.once_per_tournament or own is None:
+        return None
+    six = era.six_hundred.value
+    exempt = cap.exempt_from is not None and own >= cap.exempt_from
+    table = _expectation_table(rules.method)
+
+    def pd(opponent: int) -> int:
+        d = own - opponent
+        used = d if exempt else min(max(d, -cap.points), cap.points)
+        return int(table[min(max(used, -_OFFSET), _OFFSET) + _OFFSET])
+
+    expected, opponents = stored.expected, stored.opponents_total
+    for then, now in moved:
+        if six is not None and not (six.game_rated(own, then) and six.game_rated(own, now)):
+            return None
+        expected += pd(now) - pd(then)
+        opponents += now - then
+    applied = stored.k_applied
+    exact = applied * (stored.score - expected)
+    change = (1 if exact > 0 else -1 if exact < 0 else 0) * ((abs(exact) + UNIT // 2) // UNIT)
+    after = own + change
+    peak = max(state.peak_rating if state.peak_rating is not None else -1, after)
+    performance = fide.performance_rating(opponents, stored.games, stored.score)
+    return _rated_result(
+        state, fide.KFactor(stored.k, stored.k_reason), (stored.games, stored.score, expected),
+        (applied, exact, change, after), peak, stored.last_rated_on, (performance, opponents),
+        era.floor.value,
     )  # fmt: skip
 
 
@@ -856,14 +935,14 @@ def _rate_unrated(
     )
     last = max(filter(None, (state.last_rated_on, *(g.on for g in new_games))), default=None)
     period_score = sum(g.score for g in new_games)
-    performance = _performance(
-        sum(g.opponent_rating for g in new_games), len(new_games), period_score
-    )
+    opponents_total = sum(g.opponent_rating for g in new_games)
+    performance = _performance(opponents_total, len(new_games), period_score)
     common: dict[str, Any] = {
         "rating_before": None,
         "games": len(new_games),
         "score": period_score,
         "performance": performance,
+        "opponents_total": opponents_total,
         "first_rating": result,
     }
     if result is not None and result.published:

@@ -39,6 +39,7 @@ def three_rated(
         peak=np.array([1900, 1373, 2450]),
         last=np.array([date(2026, 2, 9).toordinal(), date(2026, 2, 3).toordinal(), -1]),
         performance=[2100, None, None],
+        opponents=np.array([2600, 1600, 0]),
     )
 
 

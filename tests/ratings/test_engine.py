@@ -169,3 +169,57 @@ def test_the_results_of_some_players_are_theirs_of_the_whole_period(games, only)
     some = rate_period(FEB, states, games, only=only)
     assert some == {pid: result for pid, result in everyone.items() if pid in only}
     assert list(some) == sorted(some)
+
+
+ratings_strategy = st.sampled_from([None, 1400, 1450, 1600, 1800, 2050, 2300, 2640, 2660, 2700])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    games_strategy,
+    st.sampled_from([1500, 1800, 2660]),
+    st.lists(ratings_strategy, min_size=5, max_size=5),
+    st.lists(ratings_strategy, min_size=5, max_size=5),
+    st.sampled_from([date(2015, 1, 1), date(2023, 1, 1), None]),
+)
+def test_a_player_rated_again_from_their_sums_gets_what_a_whole_rating_gives(
+    games, rating, then, now, fixed
+):
+    """Player 1's opponents' ratings move from ``then`` to ``now``, player 1's own stays: rated
+    again from the first result's sums, with each game's opponent's rating then and now,
+    player 1 gets what rating the whole period again gives; ``rate_again`` declines only
+    under the cap upgraded once per tournament (2023) or when R&B 7.3.1 rules a game out."""
+    rules = engine.Rules(fixed=fixed)
+    own = rated(rating, games=40)
+
+    def states(ratings):
+        return {1: own} | {pid: PlayerState(r, 40, r) for pid, r in enumerate(ratings, 2)}
+
+    before, after = states(then), states(now)
+    first = rate_period(FEB, before, games, rules).get(1)
+    if first is None or first.k is None:
+        return  # no game of player 1's
+    moved = []
+    for white, black, result, *_ in games:
+        if 1 not in (white, black) or engine.WHITE_SCORE.get(result) is None:
+            continue
+        other = black if white == 1 else white
+        old, new = before[other].rating, after[other].rating
+        if old is None and new is None:
+            continue  # rated for player 1 neither time
+        if old is None or new is None:
+            return  # rated one time and not the other: the caller rates player 1 in full
+        moved.append((old, new))
+    sums = engine.StoredSums(
+        first.k.value, first.k.reason, first.k_applied, first.games, first.score,
+        first.expected, first.opponents_total, first.state.last_rated_on,
+    )  # fmt: skip
+    found = engine.rate_again(FEB, rules, own, sums, moved)
+    if found is not None:
+        assert found == rate_period(FEB, after, games, rules)[1]
+        return
+    six = rules.era(FEB.start).six_hundred.value
+    ruled_out = six is not None and any(
+        not six.game_rated(rating, opponent) for pair in moved for opponent in pair
+    )
+    assert not engine.rates_again(rules, FEB.start) or ruled_out

@@ -143,6 +143,68 @@ def test_an_incremental_recompute_equals_a_full_replay(specs, games, edits):
         transaction.set_rollback(True)
 
 
+# A correction's reach: most players rated and playing several games a month, so that the
+# changed players' opponents are rated again from their stored rows (``engine.rate_again``).
+reach_player = st.tuples(
+    st.sampled_from([None, 1450, 1600, 1700, 1800, 1800, 2050, 2390, 2660]),  # entry rating
+    st.sampled_from([12, 40]),
+    st.sampled_from([1970, 2000, 2011]),
+)
+reach_pair = st.tuples(st.integers(0, 13), st.integers(0, 13)).filter(lambda p: p[0] != p[1])
+reach_game = st.tuples(
+    st.integers(0, 5), reach_pair, st.sampled_from(RESULTS[:6] + ["+/-"]), st.integers(0, 27),
+    st.sampled_from(["", "Open"]),
+)  # fmt: skip
+reach_edit = st.one_of(
+    st.tuples(st.just("correct"), st.integers(0, 99), st.sampled_from(RESULTS)),
+    st.tuples(st.just("delete"), st.integers(0, 99)),
+    st.tuples(st.just("swap"), st.integers(0, 99), st.integers(0, 13)),
+    st.tuples(st.just("entry"), st.integers(0, 13), reach_player),
+)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [None, date(2015, 1, 1), date(2023, 1, 1)],
+    ids=["by-date", "400-cap-no-600-rule", "cap-once-per-tournament"],
+)
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    specs=st.lists(reach_player, min_size=14, max_size=14),
+    games=st.lists(reach_game, min_size=30, max_size=80),
+    edits=st.lists(reach_edit, min_size=1, max_size=2),
+)
+def test_a_correction_reaching_far_equals_a_full_replay(rules, specs, games, edits):
+    """Fourteen players over six months: a correction in the first months reaches players
+    through their opponents month after month, most rated again from their stored rows."""
+    with override_settings(LADDER_RULES_FIXED=rules), transaction.atomic():
+        players = [
+            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
+                          entry_peak_rating=rating, birth_year=born)
+            for rating, rated, born in specs
+        ]  # fmt: skip
+        Game.objects.bulk_create(
+            game(players, month, white, black, result, day, event)
+            for month, (white, black), result, day, event in games
+        )
+        recompute_from(None)
+        affected, since = set(), date.max
+        for step in edits:
+            players_hit, day = apply(step, players)
+            if players_hit:
+                affected |= players_hit
+                since = min(since, day or date.min)
+        first = None if since == date.min else RatingPeriod.objects.for_date(since)
+        recompute_from(first, players=affected)
+        incremental = snapshot()
+        replay_from_scratch()
+        assert incremental == snapshot()
+        transaction.set_rollback(True)
+
+
 def build_chain(months: int = 5):
     """A league where a and b meet every month, and c and d (who never meet a or b) too."""
     a, b, c, d = (PlayerFactory(entry_rating=r) for r in (1800, 1750, 1900, 1600))
