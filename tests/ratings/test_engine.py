@@ -223,3 +223,16 @@ def test_a_player_rated_again_from_their_sums_gets_what_a_whole_rating_gives(
         not six.game_rated(rating, opponent) for pair in moved for opponent in pair
     )
     assert not engine.rates_again(rules, FEB.start) or ruled_out
+
+
+@settings(max_examples=100, deadline=None)
+@given(games_strategy, st.sampled_from([0, 1000, 10**6, 10**9]))
+def test_a_period_rates_the_same_whatever_the_players_ids(games, offset):
+    """The same games between players numbered 1-6 or far apart (a federation's ids)."""
+    unrated = PlayerState(rating=None)
+    states = {1: rated(1500), 2: rated(1900, games=10), 3: unrated, 4: rated(2450),
+              5: unrated, 6: rated(1420, birth_year=2012)}  # fmt: skip
+    far = {pid: pid * (1 + offset) for pid in states}
+    moved = [(far[w], far[b], *rest) for w, b, *rest in games]
+    results = rate_period(FEB, {far[pid]: state for pid, state in states.items()}, moved)
+    assert results == {far[pid]: result for pid, result in rate_period(FEB, states, games).items()}
