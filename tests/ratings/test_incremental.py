@@ -205,6 +205,35 @@ def test_a_correction_reaching_far_equals_a_full_replay(rules, specs, games, edi
         transaction.set_rollback(True)
 
 
+def test_rows_written_before_the_opponents_total_was_kept_are_rated_in_full():
+    """Rows from before migration ratings 0014 hold no opponents' total: an opponent of a moved
+    player with such a row is rated on all their games, with the same result a full replay
+    gives, and the rows the correction rewrites hold the total again."""
+    people = [PlayerFactory(entry_rating=r) for r in (1800, 1750, 1900, 1600, 2000, 1500)]
+    # a-b corrected in January; b (given) meets c six times in February, which moves c (not
+    # given); c meets d in March, who also meets e and f there.
+    Game.objects.bulk_create(
+        [game(people, 0, 0, 1, "1/2-1/2"), *(game(people, 1, 1, 2, "1/2-1/2") for _ in range(6)),
+         game(people, 2, 2, 3, "1-0"), game(people, 2, 3, 4, "1/2-1/2"),
+         game(people, 2, 5, 3, "0-1")]
+    )  # fmt: skip
+    march = RatingChange.objects.filter(period__label="2026-03")
+    recompute_from(None)
+    RatingChange.objects.update(opponents_total=None)
+    Game.objects.filter(white=people[0]).update(result="1-0")
+
+    recompute_from(None, players={people[0].pk, people[1].pk})
+
+    columns = ("player_id", "period_id", "rating_before", "expected_units", "change_exact_units",
+               "change", "rating_after", "performance", "peak_after")  # fmt: skip
+    incremental = sorted(RatingChange.objects.values_list(*columns))
+    # d, rated again on all three games of March (c's rating moved), holds the total again
+    c_in_march = march.get(player=people[2]).rating_before
+    assert march.get(player=people[3]).opponents_total == c_in_march + 2000 + 1500
+    replay_from_scratch()
+    assert sorted(RatingChange.objects.values_list(*columns)) == incremental
+
+
 def build_chain(months: int = 5):
     """A league where a and b meet every month, and c and d (who never meet a or b) too."""
     a, b, c, d = (PlayerFactory(entry_rating=r) for r in (1800, 1750, 1900, 1600))
