@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from ladder.records import Game, Player, RatingPeriod
 from ladder.writes import actions
 from ladder.writes.validation import GameEntry
-from ratings.models import Publication
+from ratings.models import Publication, RatingChange
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +170,16 @@ def test_closing_again_without_a_correction_publishes_nothing(newcomers):
     actions.reopen_period(period=period("2026-03"), reason="A look.")
     actions.close_period(period=period("2026-03"))
     assert published_ids() == before  # nor a revision of April blaming March
+
+
+def test_the_full_run_after_migration_0014_fills_the_totals_and_publishes_nothing(newcomers):
+    """Rows written before migration ratings 0014 hold no opponents' total; the full run
+    docs/commands.md asks for after upgrading writes it and leaves every published list."""
+    RatingChange.objects.update(opponents_total=None)
+    before = published_ids()
+    call_command("recompute_ratings", stdout=StringIO())
+    assert published_ids() == before
+    assert not RatingChange.objects.filter(games__gt=0, opponents_total=None).exists()
 
 
 def test_a_revision_lists_only_the_lines_that_changed_and_names_the_correction(
