@@ -8,20 +8,20 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping
 from datetime import date
-from typing import Any
 
 from ladder.records import RatingList, RatingPeriod
-from ratings.models import RatingChange, Status
+from ratings.models import RatingChange
 from ratings.recompute import bulk, storage
 from ratings.recompute.reached import RunReads
 from ratings.recompute.rows import (
     CHANGE,
     RATING_AFTER,
-    ROW_COLUMNS,
     STATE,
     Row,
     change_row,
     comparable,
+    rating_met,
+    stored_sums,
     write_players,
 )
 from ratings.recompute.states import (
@@ -123,11 +123,7 @@ def _rate_reached(
     rating_list = reads.rating_list
     seeds = players | changed
     redo: set[int] = set()
-    # Rated in full: the players given or changed, their opponents in the games of the players
-    # given (a game given may have changed, whoever its caller named), and those an earlier
-    # list reaches. The other opponents of changed players are rated again from their stored
-    # sums where the rules allow (``_rate_some``).
-    full: set[int] = set()
+    beside_given: set[int] = set()  # both players of each game of a player given
     for white, black in reads.seed_pairs(current, seeds):
         redo.update(p for p in (white, black) if p in seeds)
         if white in changed:
@@ -135,17 +131,20 @@ def _rate_reached(
         if black in changed:
             redo.add(white)
         if white in players or black in players:
-            full.update((white, black))
+            beside_given.update((white, black))
     earlier = _reached_earlier(reads.earlier.get(current.pk, []), history)
     redo |= earlier
     given = reads.given_rows(current, players)
     if not redo and not due and not given:  # nothing of the period moves: not read
         return 0, set()
     others = (changed | players) - redo if due else set()
-    if due or not engine.rates_again(rules(rating_list), current.start):
-        full = redo
-    else:
-        full = (full & redo) | (redo & seeds) | earlier
+    # Rated in full: the players given or changed, their opponents in the games of the players
+    # given (a game given may have changed, whoever its caller named), and those an earlier
+    # list reaches. The other opponents of changed players are rated again from their stored
+    # sums where the rules allow (``_rate_some``).
+    full = redo
+    if not due and engine.rates_again(rules(rating_list), current.start):
+        full = (beside_given & redo) | (redo & seeds) | earlier
     rated, old = _rate_some(current, redo, full, reads, given | others)
     if others or due:
         reads.rows.flush()  # the adjustments read the list as stored
@@ -260,20 +259,14 @@ def _rate_some(
     rating_list = reads.rating_list
     span = engine.Period(current.start, current.end, current.label)
     games, opening, old = reads.period(current, full, redo | also)
-    rows = [
-        (w, b, result, bulk.as_date(day), event, _earlier(current, start))
-        for w, b, result, day, event, start in games
-    ]
+    rows = _game_rows(current, games)
     fixes = reads.fixes.get(current.pk, {})
     states = corrected(opening, fixes)
     again, rest = _rated_again(span, rows, redo - full, states, old, rating_list)
     if rest:
         more, more_opening, _ = reads.period(current, rest, set())
-        rows += [
-            (w, b, result, bulk.as_date(day), event, _earlier(current, start))
-            for w, b, result, day, event, start in more
-            if w not in full and b not in full  # a game with a player of ``full``: read
-        ]  # fmt: skip
+        # A game with a player of ``full`` is read already.
+        rows += _game_rows(current, [g for g in more if g[0] not in full and g[1] not in full])
         states = corrected({**more_opening, **opening}, fixes)
     rated = full | rest
     if not rows or not rated:
@@ -299,34 +292,27 @@ def _rated_again(
 ) -> tuple[dict[int, engine.PlayerPeriod], set[int]]:
     """Rate ``players`` again from their stored rows (``engine.rate_again``), ``games`` holding
     every game of theirs against a player rated in full; return the results, and the players
-    it cannot rate (no stored sums to start from, a game of a tournament started earlier, an
-    opponent rated then or now but not both, or unrated on a rapid or blitz list, where R&B
-    7.2.1 may rate them with their standard rating)."""
+    it cannot rate (no stored sums to start from, a game of a tournament started earlier or
+    against an opponent without a row in the period, or one ``rate_again`` declines)."""
     if not players:
         return {}, set()
     rest: set[int] = set()
-    moved: dict[int, list[tuple[int, int]]] = {pid: [] for pid in players}
+    moved: dict[int, list[tuple[int | None, int | None]]] = {pid: [] for pid in players}
     for white, black, result, _day, _event, start in games:
         for own, other in ((white, black), (black, white)):
             if own not in moved or own in rest:
                 continue
-            if start is not None:
-                rest.add(own)
-                continue
             if engine.WHITE_SCORE.get(result) is None:
                 continue  # not played: counts for nobody
-            then = _rating_before(old.get(other))
-            now = states[other].rating
-            if then is None and now is None and rating_list not in eras.RAPID_BLITZ_LISTS:
-                continue  # unrated then and now: not rated for the player either time
-            if then is None or now is None or then is _UNKNOWN:
+            row = old.get(other)
+            if start is not None or row is None:
                 rest.add(own)
                 continue
-            moved[own].append((then, now))
+            moved[own].append((rating_met(row), states[other].rating))
     again = {}
     check = rules(rating_list)
     for pid in players - rest:
-        sums = _stored_sums(old.get(pid), states[pid].rating)
+        sums = stored_sums(old.get(pid), states[pid].rating)
         found = (
             engine.rate_again(span, check, states[pid], sums, moved[pid])
             if sums is not None
@@ -339,40 +325,12 @@ def _rated_again(
     return again, rest
 
 
-_UNKNOWN: Any = object()  # an opponent without a stored row in the period
-_AT = {name: ROW_COLUMNS.index(name) for name in ROW_COLUMNS}
-
-
-def _rating_before(row: Row | None) -> Any:
-    """The rating a stored row says its player was met with in the period's tournaments."""
-    if row is None:
-        return _UNKNOWN
-    if row[_AT["status"]] not in (Status.RATED, Status.BELOW_FLOOR):
-        return None
-    return row[_AT["rating_before"]]
-
-
-def _stored_sums(row: Row | None, rating: int | None) -> engine.StoredSums | None:
-    """A rated player's stored sums (``engine.rate_again``) when their row can be rated
-    again from them: rated from ``rating`` on the opening list, without an adjustment, its
-    opponents' total kept."""
-    if row is None or rating is None:
-        return None
-    at = _AT
-    if (
-        row[at["status"]] not in (Status.RATED, Status.BELOW_FLOOR)
-        or row[at["rating_before"]] != rating
-        or row[at["adjustment"]]
-        or row[at["opponents_total"]] is None
-        or row[at["k_applied"]] is None
-        or row[at["k"]] is None
-    ):
-        return None
-    return engine.StoredSums(
-        row[at["k"]], row[at["k_reason"]], row[at["k_applied"]], row[at["games"]],
-        row[at["score_units"]], row[at["expected_units"]], row[at["opponents_total"]],
-        row[at["last_rated_on"]],
-    )  # fmt: skip
+def _game_rows(current: RatingPeriod, games: Iterable[Row]) -> list[Row]:
+    """A period's games as the read gives them, in the engine's form (``rate_period``)."""
+    return [
+        (w, b, result, bulk.as_date(day), event, _earlier(current, start))
+        for w, b, result, day, event, start in games
+    ]
 
 
 def _earlier(current: RatingPeriod, start: date | str | None) -> date | None:

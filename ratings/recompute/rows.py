@@ -96,6 +96,37 @@ STATE = [ROW_COLUMNS.index(c) for c in ("status", "rating_after", "rated_games_a
 
 
 RATING_AFTER, CHANGE = ROW_COLUMNS.index("rating_after"), ROW_COLUMNS.index("change")
+_AT = {name: ROW_COLUMNS.index(name) for name in ROW_COLUMNS}
+_RATED = (engine.STATUS_RATED, engine.STATUS_BELOW_FLOOR)
+
+
+def rating_met(row: Row) -> int | None:
+    """The rating a stored row's player was met with in the period's tournaments (None:
+    unrated then)."""
+    return row[_AT["rating_before"]] if row[_AT["status"]] in _RATED else None
+
+
+def stored_sums(row: Row | None, rating: int | None) -> engine.StoredSums | None:
+    """A rated player's stored sums (``engine.rate_again``) when their row can be rated again
+    from them: rated from ``rating`` on the opening list, without an adjustment, its opponents'
+    total kept (rows written before it was kept have none)."""
+    if row is None or rating is None:
+        return None
+    at = _AT
+    if (
+        row[at["status"]] not in _RATED
+        or row[at["rating_before"]] != rating
+        or row[at["adjustment"]]
+        or row[at["opponents_total"]] is None
+        or row[at["k_applied"]] is None
+        or row[at["k"]] is None
+    ):
+        return None
+    return engine.StoredSums(
+        row[at["k"]], row[at["k_reason"]], row[at["k_applied"]], row[at["games"]],
+        row[at["score_units"]], row[at["expected_units"]], row[at["opponents_total"]],
+        row[at["last_rated_on"]],
+    )  # fmt: skip
 
 
 def comparable(row: Row) -> Row:

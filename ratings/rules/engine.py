@@ -857,7 +857,7 @@ def rate_again(
     rules: Rules,
     state: PlayerState,
     stored: StoredSums,
-    moved: Iterable[tuple[int, int]],
+    moved: Iterable[tuple[int | None, int | None]],
 ) -> PlayerPeriod | None:
     """A rated player's period rated again from its stored sums when only the ratings some of
     their opponents met them with have moved: a correction's reach, whose opponents' other
@@ -866,19 +866,20 @@ def rate_again(
     ``state``: the player on the list opening the period, as when it was stored (so K, the
     games counted and the score are as stored); ``moved``: for each of their games, of a
     tournament inside the period and played, against an opponent whose rating may have moved,
-    the opponent's rating then and now, both rated. Each game's PD and the opponents' total
+    the opponent's rating then and now (None: unrated). Each game's PD and the opponents' total
     take the difference (8.1.2, 8.3.1's cap as ``_GameRules.difference_used``); the 700 rule,
-    the rounding, the floor and the peak are applied as ``_rate_rated`` does. None when the
-    period's rules make the result depend on more than those games: the cap upgraded once per
-    tournament (2022-24), or R&B 7.3.1 ruling one of them out then or now (the caller rates
-    the player in full).
+    the rounding, the floor and the peak are applied as ``_rate_rated`` does. A game against
+    an opponent unrated then and now counts neither time. None when the result depends on
+    more than those games (the caller rates the player in full): an opponent rated one time
+    and not the other, or unrated where R&B 7.2.1 may rate them with their standard rating;
+    the cap upgraded once per tournament (2022-24); R&B 7.3.1 ruling a game out then or now.
     """
     era = rules.era(period.start)
     cap = era.cap.value
     own = state.rating
     if cap.once_per_tournament or own is None:
         return None
-    six = era.six_hundred.value
+    six, seeded = era.six_hundred.value, era.seeded_from_standard.value
     exempt = cap.exempt_from is not None and own >= cap.exempt_from
     table = _expectation_table(rules.method)
 
@@ -889,13 +890,17 @@ def rate_again(
 
     expected, opponents = stored.expected, stored.opponents_total
     for then, now in moved:
+        if then is None or now is None:
+            if then is None and now is None and not seeded:
+                continue  # unrated then and now: counted for the player neither time
+            return None
         if six is not None and not (six.game_rated(own, then) and six.game_rated(own, now)):
             return None
         expected += pd(now) - pd(then)
         opponents += now - then
     applied = stored.k_applied
     exact = applied * (stored.score - expected)
-    change = (1 if exact > 0 else -1 if exact < 0 else 0) * ((abs(exact) + UNIT // 2) // UNIT)
+    change = fide.round_units(exact)
     after = own + change
     peak = max(state.peak_rating if state.peak_rating is not None else -1, after)
     performance = fide.performance_rating(opponents, stored.games, stored.score)

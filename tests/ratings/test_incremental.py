@@ -119,28 +119,34 @@ def apply(step, players) -> tuple[set[int], date | None]:
 )
 def test_an_incremental_recompute_equals_a_full_replay(specs, games, edits):
     with transaction.atomic():
-        players = [
-            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
-                          entry_peak_rating=rating, birth_year=born)
-            for rating, rated, born in specs
-        ]  # fmt: skip
-        Game.objects.bulk_create(
-            game(players, month, white, black, result, day, event)
-            for month, (white, black), result, day, event in games
-        )
-        recompute_from(None)
-        affected, since = set(), date.max
-        for step in edits:
-            players_hit, day = apply(step, players)
-            if players_hit:
-                affected |= players_hit
-                since = min(since, day or date.min)
-        first = None if since == date.min else RatingPeriod.objects.for_date(since)
-        recompute_from(first, players=affected)
-        incremental = snapshot()
-        replay_from_scratch()
-        assert incremental == snapshot()
+        assert_edits_rated_as_a_full_replay(specs, games, edits)
         transaction.set_rollback(True)
+
+
+def assert_edits_rated_as_a_full_replay(specs, games, edits):
+    """Rate ``games`` between players made from ``specs``, make ``edits``, recompute the
+    players they touch from the earliest day they touch: the same as a full replay."""
+    players = [
+        PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
+                      entry_peak_rating=rating, birth_year=born)
+        for rating, rated, born in specs
+    ]  # fmt: skip
+    Game.objects.bulk_create(
+        game(players, month, white, black, result, day, event)
+        for month, (white, black), result, day, event in games
+    )
+    recompute_from(None)
+    affected, since = set(), date.max
+    for step in edits:
+        players_hit, day = apply(step, players)
+        if players_hit:
+            affected |= players_hit
+            since = min(since, day or date.min)
+    first = None if since == date.min else RatingPeriod.objects.for_date(since)
+    recompute_from(first, players=affected)
+    incremental = snapshot()
+    replay_from_scratch()
+    assert incremental == snapshot()
 
 
 # A correction's reach: most players rated and playing several games a month, so that the
@@ -181,27 +187,7 @@ def test_a_correction_reaching_far_equals_a_full_replay(rules, specs, games, edi
     """Fourteen players over six months: a correction in the first months reaches players
     through their opponents month after month, most rated again from their stored rows."""
     with override_settings(LADDER_RULES_FIXED=rules), transaction.atomic():
-        players = [
-            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
-                          entry_peak_rating=rating, birth_year=born)
-            for rating, rated, born in specs
-        ]  # fmt: skip
-        Game.objects.bulk_create(
-            game(players, month, white, black, result, day, event)
-            for month, (white, black), result, day, event in games
-        )
-        recompute_from(None)
-        affected, since = set(), date.max
-        for step in edits:
-            players_hit, day = apply(step, players)
-            if players_hit:
-                affected |= players_hit
-                since = min(since, day or date.min)
-        first = None if since == date.min else RatingPeriod.objects.for_date(since)
-        recompute_from(first, players=affected)
-        incremental = snapshot()
-        replay_from_scratch()
-        assert incremental == snapshot()
+        assert_edits_rated_as_a_full_replay(specs, games, edits)
         transaction.set_rollback(True)
 
 
