@@ -421,14 +421,38 @@ def inactive_on_list(state: ListState, *, on: date | None = None) -> bool:
 # --- per-game lines ------------------------------------------------------------------------
 
 
+class TournamentSeen(NamedTuple):
+    """What a line shows of a game's tournament."""
+
+    name: str
+    start: date
+
+
+class GameSeen(NamedTuple):
+    """What a line shows of a game, read as plain values: a history's 150 games made as
+    model instances, each with its tournament's, and their related fields read through
+    descriptors were a third of the API's history at 5,000 players."""
+
+    pk: int
+    date: date
+    result: str
+    event: str
+    round: str
+    white_id: int
+    black_id: int
+    period_id: int
+    tournament_id: int | None
+    tournament: TournamentSeen | None
+
+
 class Line(NamedTuple):
     """One game of a player in a period, with the numbers it contributed (or why none).
 
     A named tuple, not a frozen dataclass: a history page makes one a game, and a frozen
     dataclass sets each field through ``object.__setattr__``."""
 
-    game: Game
-    opponent: Player
+    game: Game | GameSeen
+    opponent: Player | OpponentSeen
     colour: str  # "white" or "black"
     score: Decimal | None  # None for an unplayed game
     # from the list in force when the game's tournament started (most often the one that
@@ -450,43 +474,57 @@ def game_lines(
     Ratings used are those of the list that opened each period (8.3.2), read from both
     players' RatingChange rows of that period on that list.
     """
+    starts: dict[int, date]
     if isinstance(periods, list):  # a page of history's: the SQL compiled once
-        games = _GAMES_IN.objects(player.pk, rating_list, tuple(p.pk for p in periods))
-        # The periods as given, one instance a period rather than one a game (a history's
-        # 150 games made 150 periods: a quarter of the instances a request built).
-        given = {p.pk: p for p in periods}
-        for game in games:
-            _GAME_PERIOD.set_cached_value(game, given[game.period_id])
+        rows = _GAMES_IN.rows(player.pk, rating_list, tuple(p.pk for p in periods))
+        starts = {p.pk: p.start for p in periods}
     else:
         selected = _games(player.pk, rating_list)
-        games = list(selected if periods is None else selected.filter(period__in=periods))
-    # Each game's ids read once: a foreign key's id is a descriptor's call on every read, and
-    # the lines read each a few times over (a tenth of a history's time at 5,000 players).
-    read = [(game, game.white_id, game.black_id, game.period_id) for game in games]
+        if periods is not None:
+            selected = selected.filter(period__in=periods)
+        rows = list(selected.values_list(*_SEEN, "period__start"))
+        starts = {row[7]: row[-1] for row in rows}
+    games = [_seen(row) for row in rows]
+    ids = {game.white_id for game in games} | {game.black_id for game in games}
     # The players apart, by id: joined to the games, both colours' were hashed whole (the
     # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
-    ids = {white for _, white, _, _ in read} | {black for _, _, black, _ in read}
     players = {p.pk: p for p in _opponents(sorted(ids))}
     # The rows of both players of each game in its period, through the players' index: the
     # opponents named by subqueries of every game had the rows of the periods scanned whole
     # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
     # rows for a player's 150 games.
     by_period: dict[int, set[int]] = defaultdict(set)
-    for game, white, black, period_id in read:
-        # each game's own players, by their ids: as ``game.white = ...`` sets them
-        _GAME_WHITE.set_cached_value(game, players[white])
-        _GAME_BLACK.set_cached_value(game, players[black])
-        by_period[period_id].update((white, black))
+    for game in games:
+        by_period[game.period_id].update((game.white_id, game.black_id))
     opening = _opening(by_period, rating_list) if by_period else {}
-    earlier = _earlier_ratings(games, rating_list)
+    earlier = _earlier_ratings(
+        [(g.white_id, g.black_id, _started(g), starts[g.period_id]) for g in games], rating_list
+    )
     method = rules().method
     pk = player.pk
     lines: dict[int, list[Line]] = defaultdict(list)
-    for game, white, black, period_id in read:
-        opponent = black if white == pk else white
-        ratings = _ratings_used(pk, opponent, game, period_id, opening, earlier)
-        lines[period_id].append(_line(game, players[opponent], white == pk, ratings, method))
+    for game in games:
+        white = game.white_id == pk
+        opponent = game.black_id if white else game.white_id
+        start = starts[game.period_id]
+        ratings = _ratings_used(
+            pk, opponent, _started(game), start, game.period_id, opening, earlier
+        )
+        lines[game.period_id].append(_line(game, players[opponent], white, ratings, method, start))
     return dict(lines)
+
+
+def _seen(row: tuple[Any, ...]) -> GameSeen:
+    """A row of ``_SEEN`` as a ``GameSeen``."""
+    pk, day, result, event, round_, white, black, period, tournament, name, start = row[:11]
+    seen = None if tournament is None else TournamentSeen(name, start)
+    return GameSeen(pk, day, result, event, round_, white, black, period, tournament, seen)
+
+
+def _started(game: Game | GameSeen) -> date | None:
+    """The start of a game's tournament (None: no tournament)."""
+    tournament = game.tournament
+    return None if tournament is None else tournament.start
 
 
 def _opening(by_period: dict[int, set[int]], rating_list: str) -> _Opening:
@@ -528,61 +566,70 @@ JOIN "{RatingChange._meta.db_table}" rc
   ON rc.player_id = wanted.player_id AND rc.period_id = wanted.period_id AND rc.rating_list = %s
 """
 
-# When a record was written: nothing a line shows, and each is a time stamp to parse a row.
-_STAMPS = ("created", "updated")
 # What a line shows of a game's players (an API line's opponent, a page's link): a player's
 # other forty-odd columns made a history's opponents a third of its time.
 _OPPONENT = ("name", "fide_id", "title", "rating")
 
 
-def _games(player: int, rating_list: str, *, periods: bool = True) -> QuerySet[Game]:
-    """A player's games on a list, with what a line shows of their tournament and (unless the
-    caller has their ``periods`` already, ``game_lines``) of their period."""
-    related = ("period", "tournament") if periods else ("tournament",)
-    deferred = ("period__created", "period__closed_at") if periods else ()
-    return (
-        Game.objects.for_player(player)
-        .on_list(rating_list)
-        .select_related(*related)
-        .defer(*_STAMPS, *deferred, "tournament__created")
-        .order_by("date", "pk")
-    )
+def _games(player: int, rating_list: str) -> QuerySet[Game]:
+    """A player's games on a list, oldest first (``game_lines`` reads ``_SEEN`` of them)."""
+    return Game.objects.for_player(player).on_list(rating_list).order_by("date", "pk")
 
 
-# A player's games in the periods given: each game's period is one of the caller's instances
-# (``game_lines``), not one made a game.
+# What ``GameSeen`` reads of a game, in its order.
+_SEEN = (
+    "pk", "date", "result", "event", "round", "white_id", "black_id", "period_id",
+    "tournament_id", "tournament__name", "tournament__start",
+)  # fmt: skip
+# A player's games in the periods given (``game_lines``).
 _GAMES_IN = Compiled(
-    lambda player, rating_list, periods: _games(player, rating_list, periods=False).filter(
-        period__in=periods
+    lambda player, rating_list, periods: (
+        _games(player, rating_list).filter(period__in=periods).values_list(*_SEEN)
     )
 )
-_GAME_PERIOD = Game._meta.get_field("period")
-_GAME_WHITE, _GAME_BLACK = Game._meta.get_field("white"), Game._meta.get_field("black")
 # ``in_bulk`` of the opponents, as a query compiled once per count of players; on PostgreSQL
 # once, the ids one array: psycopg parses a statement of more than 50 parameters afresh on
 # every call (148 ids: 0.75 ms of the client's time, against 0.33 ms as one array).
-_OPPONENTS = Compiled(lambda ids: Player.objects.only(*_OPPONENT).filter(pk__in=ids))
+_OPPONENTS = Compiled(lambda ids: Player.objects.filter(pk__in=ids).values_list("pk", *_OPPONENT))
 _OPPONENTS_ANY = Compiled(
-    lambda ids: Player.objects.only(*_OPPONENT).filter(
+    lambda ids: Player.objects.filter(
         RawSQL(f'"{Player._meta.db_table}"."id" = ANY(%s::bigint[])', [ids], BooleanField())
-    )
+    ).values_list("pk", *_OPPONENT)
 )
 
 
-def _opponents(ids: list[int]) -> list[Player]:
+class OpponentSeen:
+    """What a line shows of a game's opponent, read as plain values (a model instance an
+    opponent was a seventh of the API's history at 5,000 players). A plain object, not a
+    tuple: the player's page gives each its links (``ladder.web.views``)."""
+
+    def __init__(self, pk: int, name: str, fide_id: int | None, title: str, rating: int | None):
+        self.pk = self.id = pk
+        self.name, self.fide_id, self.title, self.rating = name, fide_id, title, rating
+
+    def __repr__(self) -> str:
+        return f"<OpponentSeen {self.pk}: {self.name}>"
+
+
+def _opponents(ids: list[int]) -> list[OpponentSeen]:
     """The players ``ids`` with what a line shows of them."""
     if connections[router.db_for_read(Player)].vendor == "postgresql":
-        return _OPPONENTS_ANY.objects(int_array(ids))
-    return _OPPONENTS.objects(tuple(ids))
+        rows = _OPPONENTS_ANY.rows(int_array(ids))
+    else:
+        rows = _OPPONENTS.rows(tuple(ids))
+    return [OpponentSeen(*row) for row in rows]
 
 
-def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int, int | None]]:
-    """For the games of tournaments that started before their period, both players' ratings on
-    the list in force at the start (FIDE.md 10.1): two queries a start, usually none."""
+def _earlier_ratings(
+    games: list[tuple[int, int, date | None, date]], rating_list: str
+) -> dict[date, dict[int, int | None]]:
+    """For the games (White, Black, their tournament's start or None, their period's start) of
+    tournaments that started before their period, both players' ratings on the list in force
+    at the start (FIDE.md 10.1): two queries a start, usually none."""
     starts: dict[date, set[int]] = defaultdict(set)
-    for game in games:
-        if game.tournament is not None and game.tournament.start < game.period.start:
-            starts[game.tournament.start].update((game.white_id, game.black_id))
+    for white, black, started, period_start in games:
+        if started is not None and started < period_start:
+            starts[started].update((white, black))
     found = {day: ratings_in_force(day, players, rating_list) for day, players in starts.items()}
     options = rules(rating_list)
     for day, then in found.items():
@@ -597,21 +644,22 @@ def _earlier_ratings(games: list[Game], rating_list: str) -> dict[date, dict[int
 def _ratings_used(
     player: int,
     opponent: int,
-    game: Game,
+    started: date | None,
+    period_start: date,
     period_id: int,
     opening: _Opening,
     earlier: dict[date, dict[int, int | None]],
 ) -> tuple[int | None, int | None]:
-    """The rating ``player`` is rated with in ``game`` (against ``opponent``, both ids) and
-    the opponent's as they count it: the opening list's, or for a tournament that started
-    earlier the list then (8.2.4: a player unrated then but rated now uses their current
-    rating, and counts as unrated for the opponent), as ``engine.rate_period`` rates it."""
+    """The rating ``player`` is rated with in a game (against ``opponent``, both ids; of a
+    tournament ``started`` then, None: of none) and the opponent's as they count it: the
+    opening list's, or for a tournament that started earlier the list then (8.2.4: a player
+    unrated then but rated now uses their current rating, and counts as unrated for the
+    opponent), as ``engine.rate_period`` rates it."""
     own = opening.get((player, period_id), _NO_ROW)[1]
     opp = opening.get((opponent, period_id), _NO_ROW)[1]
-    tournament = game.tournament
-    if tournament is None or tournament.start >= game.period.start:
+    if started is None or started >= period_start:
         return own, opp
-    then = earlier[tournament.start]
+    then = earlier[started]
     own_then = then.get(player)
     return (None if own is None else (own_then if own_then is not None else own)), then.get(
         opponent
@@ -626,13 +674,15 @@ _Opening = dict[tuple[int, int], tuple[str, int | None]]
 
 
 def _line(
-    game: Game,
-    opponent: Player,
+    game: Game | GameSeen,
+    opponent: Player | OpponentSeen,
     white: bool,
     ratings: tuple[int | None, int | None],
     method: str,
+    period_start: date,
 ) -> Line:
-    """A game's line for the player who had ``white`` or not, against ``opponent``."""
+    """A game's line for the player who had ``white`` or not, against ``opponent``, in a
+    period that started on ``period_start``."""
     own_rating, opp_rating = ratings
     white_score = engine.WHITE_SCORE.get(game.result)
     colour = "white" if white else "black"
@@ -656,7 +706,7 @@ def _line(
         opp_rating,
         score_units,
         method=method,
-        exemption=fide.cap_exemption_in_force(game.period.start),
+        exemption=fide.cap_exemption_in_force(period_start),
     )
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
 
@@ -883,7 +933,14 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
     )
     opening: dict[str, _Opening] = defaultdict(dict)
     earlier = {
-        name: _earlier_ratings([g for g in games if g.rating_list == name], name)
+        name: _earlier_ratings(
+            [
+                (g.white_id, g.black_id, _started(g), g.period.start)
+                for g in games
+                if g.rating_list == name
+            ],
+            name,
+        )
         for name in {g.rating_list for g in games}
     }
     k_applied: dict[tuple[int, int, str], int | None] = {}
@@ -902,10 +959,12 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
         white = game.white_id == player.pk
         opponent = game.black_id if white else game.white_id
         name = game.rating_list
+        start = game.period.start
         used = _ratings_used(
-            player.pk, opponent, game, game.period_id, opening[name], earlier[name]
-        )
-        line = _line(game, game.black if white else game.white, white, used, method)
+            player.pk, opponent, _started(game), start, game.period_id, opening[name],
+            earlier[name],
+        )  # fmt: skip
+        line = _line(game, game.black if white else game.white, white, used, method, start)
         k = k_applied.get((player.pk, game.period_id, game.rating_list))
         effect = None
         if line.calculation is not None and k is not None:
