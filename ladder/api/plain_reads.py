@@ -5,13 +5,14 @@ how fresh the ratings are.
 writes validate with; the reads build the same JSON from plain values here. DRF builds a
 serializer's thirty fields afresh for each request and walks them for each row (measured with
 the read cache off: three quarters of a player's detail, most of a 50-player page). The keys
-come from the serializers' own ``Meta.fields``, in their order, and
-``tests/api/test_plain_reads.py`` holds each builder equal to its serializer, so the two
-cannot drift.
+come from the serializers' own ``Meta.fields``, in their order (a player's written out, field
+by field), and ``tests/api/test_plain_reads.py`` holds each builder's JSON equal to its
+serializer's to the byte, so the two cannot drift.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -22,12 +23,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from rest_framework import ISO_8601, serializers
 from rest_framework.settings import api_settings
+from rest_framework.utils.encoders import JSONEncoder
 
 from ladder.api.serializers import (
     ChangeSerializer,
     PeriodRefSerializer,
     PlayerRefSerializer,
-    PlayerSerializer,
     fide_list_data,
     k_data,
     official_data,
@@ -35,7 +36,7 @@ from ladder.api.serializers import (
 from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, fide_list, kept_lists
 from ladder.records.translations import rules_text
 from ratings import selectors
-from ratings.models import RatingChange
+from ratings.models import Publication, RatingChange
 from ratings.publication import official
 from ratings.rules import fide
 from ratings.runs.status import Freshness
@@ -43,19 +44,8 @@ from ratings.runs.status import Freshness
 # DRF's own representation of a date-time (the current time zone, "Z" for UTC): one field,
 # never bound, so that the text is the serializers' to the character.
 _DATETIME = serializers.DateTimeField()
+_ENCODER = JSONEncoder()
 
-# The fields each builder computes; the others are the model's, as ModelSerializer shows them.
-_PLAYER_COMPUTED = {
-    "k", "level", "inactive", "ratings", "fide", "official_rating", "official_list",
-    "provisional",
-}  # fmt: skip
-_PLAYER_FIELDS = tuple(PlayerSerializer.Meta.fields)
-# The model's fields ModelSerializer writes as text (dates, date-times); the rest as they are.
-_PLAYER_DATES = {
-    field.name
-    for field in Player._meta.get_fields()
-    if isinstance(field, models.DateField) and field.name in _PLAYER_FIELDS
-}
 _CHANGE_FIELDS = tuple(ChangeSerializer.Meta.fields)
 _CHANGE_TEXTS = {"k_reason", "adjustment_reason"}  # sentences of the rules, translated
 _CHANGE_DECIMALS = {"score", "expected", "change_exact"}  # exact digits, as text
@@ -124,6 +114,7 @@ class _Page:
     def __init__(self, year: int, today: date) -> None:
         self.year, self.today = year, today
         self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
+        self._published: dict[int, dict[str, Any] | None] = {}
         self._language = get_language()
         self.club_k = selectors.current_club_k()
         self._zone = timezone.get_current_timezone() if settings.USE_TZ else None
@@ -143,6 +134,19 @@ class _Page:
             return self._datetimes.to_representation(value)
         return _value(value)
 
+    def published(self, publication: Publication | None) -> dict[str, Any] | None:
+        """``official_data``'s ``official_list`` of a publication, once a page: every row of
+        a list shares it."""
+        if publication is None:
+            return None
+        found = self._published.get(publication.pk)
+        if found is None:
+            found = official_data(official.Standing(None, None, publication, False))
+            found = self._published[publication.pk] = found["official_list"]
+            # As text, as the JSON renderer writes it (DRF's encoder), once a page.
+            found["published_at"] = _ENCODER.default(found["published_at"])
+        return found
+
     def k(self, k: fide.KFactor | None) -> dict[str, Any] | None:
         if k is None:
             return None
@@ -158,53 +162,90 @@ def _player(
     fide_rows: dict[int, FideListEntry],
     page: _Page,
 ) -> dict[str, Any]:
-    today, year = page.today, page.year
+    # Written out, field by field in ``PlayerSerializer.Meta.fields``' order (its test holds
+    # the JSON equal to the serializer's, to the byte): a loop over the fields, asking each
+    # whether it is computed or a date, was a third of a 50-player page's time.
+    today, year, club_k, value = page.today, page.year, page.club_k, page.value
+    pk, birth_year = player.pk, player.birth_year
     ratings: dict[str, dict[str, Any]] = {}
     for name in lists:
         state = player.on_list(name)
-        fields = LIST_FIELDS[name]
-        k = selectors.k_on_list(state, birth_year=player.birth_year, year=year, club_k=page.club_k)
+        listed = officials[name]
+        line = listed.lines.get(pk)
+        rated_on = state.last_rated_on  # as text: the JSON renderer's callback, once a list
+        on_official = None if line is None else line.rating
+        entry_rating, entry_games, entry_peak = _ENTRY[name](player)
         ratings[name] = {
             "rating": state.rating,
-            **official_data(officials[name].standing(player, live=state.rating)),
+            "official_rating": on_official,
+            "official_list": page.published(listed.publication),
+            "provisional": state.rating != on_official,
             "rated_games": state.rated_games,
             "peak_rating": state.peak_rating,
-            "last_rated_on": state.last_rated_on,
+            "last_rated_on": None if rated_on is None else rated_on.isoformat(),
             "last_change": state.last_change,
-            "k": page.k(k),
+            "k": page.k(
+                selectors.k_on_list(state, birth_year=birth_year, year=year, club_k=club_k)
+            ),
             "inactive": selectors.inactive_on_list(state, on=today),
-            "entry_rating": getattr(player, fields.entry_rating),
-            "entry_rated_games": getattr(player, fields.entry_rated_games),
-            "entry_peak_rating": getattr(player, fields.entry_peak_rating),
+            "entry_rating": entry_rating,
+            "entry_rated_games": entry_games,
+            "entry_peak_rating": entry_peak,
         }
     standard = ratings.get(RatingList.STANDARD)
     if standard is None:  # a club without the standard list: nothing official on it
-        flat = official_data(official.Standing(None, player.rating, None, False))
         own = player.on_list(RatingList.STANDARD)
-        k = selectors.k_on_list(own, birth_year=player.birth_year, year=year, club_k=page.club_k)
-        flat_k = page.k(k)
+        official_rating, official_list, provisional = None, None, player.rating is not None
+        k = page.k(selectors.k_on_list(own, birth_year=birth_year, year=year, club_k=club_k))
         inactive = selectors.inactive_on_list(own, on=today)
     else:
-        flat = {name: standard[name] for name in ("official_rating", "official_list")}
-        flat["provisional"] = standard["provisional"]
-        flat_k, inactive = standard["k"], standard["inactive"]
+        official_rating, official_list = standard["official_rating"], standard["official_list"]
+        provisional, k, inactive = standard["provisional"], standard["k"], standard["inactive"]
     row = fide_rows.get(player.fide_id) if player.fide_id else None
-    computed = {
-        **flat,
-        "k": flat_k,
+    last_rated_on = player.last_rated_on
+    return {
+        "id": pk,
+        "name": player.name,
+        "fide_id": player.fide_id,
+        "birth_year": birth_year,
+        "sex": player.sex,
+        "federation": player.federation,
+        "title": player.title,
+        "national_federation": player.national_federation,
+        "national_id": player.national_id,
+        "entry_rating": player.entry_rating,
+        "entry_rated_games": player.entry_rated_games,
+        "entry_peak_rating": player.entry_peak_rating,
+        "rapid_entry_rating": player.rapid_entry_rating,
+        "rapid_entry_rated_games": player.rapid_entry_rated_games,
+        "rapid_entry_peak_rating": player.rapid_entry_peak_rating,
+        "blitz_entry_rating": player.blitz_entry_rating,
+        "blitz_entry_rated_games": player.blitz_entry_rated_games,
+        "blitz_entry_peak_rating": player.blitz_entry_peak_rating,
+        "rating": player.rating,
+        "official_rating": official_rating,
+        "official_list": official_list,
+        "provisional": provisional,
+        "rated_games": player.rated_games,
+        "peak_rating": player.peak_rating,
+        "last_rated_on": None if last_rated_on is None else last_rated_on.isoformat(),
+        "last_change": player.last_change,
+        "k": k,
         "level": fide.level(player.title, player.rating),
         "inactive": inactive,
         "ratings": ratings,
         "fide": fide_list_data(row) if row is not None else None,
+        "created": value(player.created),
+        "updated": value(player.updated),
     }
-    return {
-        name: computed[name]
-        if name in _PLAYER_COMPUTED
-        else page.value(getattr(player, name))
-        if name in _PLAYER_DATES
-        else getattr(player, name)
-        for name in _PLAYER_FIELDS
-    }
+
+
+# Each list's entry data of a player, read at once.
+_ENTRY = {
+    name: operator.attrgetter(fields.entry_rating, fields.entry_rated_games,
+                              fields.entry_peak_rating)
+    for name, fields in LIST_FIELDS.items()
+}  # fmt: skip
 
 
 # --- history -------------------------------------------------------------------------------
