@@ -36,7 +36,7 @@ from ladder.api.serializers import (
 from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, fide_list, kept_lists
 from ladder.records.translations import rules_text
 from ratings import selectors
-from ratings.models import Publication, RatingChange
+from ratings.models import Publication, PublishedRating, RatingChange
 from ratings.publication import official
 from ratings.rules import fide
 from ratings.runs.status import Freshness
@@ -85,7 +85,12 @@ def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
     start: Any = vars(players[0]).get(OPEN_START, _UNREAD) if players else _UNREAD
     year = selectors.current_year() if start is _UNREAD else selectors.year_from(start)
     page = _Page(year, timezone.localdate())
-    return [_player(p, lists, officials, fide_rows, page) for p in players]
+    # Each list's lines, its publication as written and its entry fields, once a page.
+    plan = [
+        (name, officials[name].lines, page.published(officials[name].publication), _ENTRY[name])
+        for name in lists
+    ]
+    return [_player(p, plan, fide_rows, page) for p in players]
 
 
 def _fide_rows(players: Sequence[Player]) -> dict[int, FideListEntry]:
@@ -113,7 +118,7 @@ class _Page:
 
     def __init__(self, year: int, today: date) -> None:
         self.year, self.today = year, today
-        self._ks: dict[fide.KFactor, dict[str, Any] | None] = {}
+        self._ks: dict[int, tuple[fide.KFactor, dict[str, Any] | None]] = {}
         self._published: dict[int, dict[str, Any] | None] = {}
         self._language = get_language()
         self.club_k = selectors.current_club_k()
@@ -150,15 +155,18 @@ class _Page:
     def k(self, k: fide.KFactor | None) -> dict[str, Any] | None:
         if k is None:
             return None
-        if k not in self._ks:
-            self._ks[k] = k_data(k, self._language)
-        return self._ks[k]
+        # By identity (``selectors.k_on_list`` hands out the same K for the same question;
+        # hashing a frozen dataclass was a tenth of a page), the K kept beside its text so
+        # that its id is not another's while the page lives.
+        found = self._ks.get(id(k))
+        if found is None:
+            found = self._ks[id(k)] = (k, k_data(k, self._language))
+        return found[1]
 
 
 def _player(
     player: Player,
-    lists: Sequence[str],
-    officials: dict[str, official.OfficialList],
+    plan: list[tuple[str, dict[int, PublishedRating], dict[str, Any] | None, Any]],
     fide_rows: dict[int, FideListEntry],
     page: _Page,
 ) -> dict[str, Any]:
@@ -166,19 +174,18 @@ def _player(
     # the JSON equal to the serializer's, to the byte): a loop over the fields, asking each
     # whether it is computed or a date, was a third of a 50-player page's time.
     today, year, club_k, value = page.today, page.year, page.club_k, page.value
-    pk, birth_year = player.pk, player.birth_year
+    pk, birth_year = player.id, player.birth_year
     ratings: dict[str, dict[str, Any]] = {}
-    for name in lists:
+    for name, lines, published, entry in plan:
         state = player.on_list(name)
-        listed = officials[name]
-        line = listed.lines.get(pk)
+        line = lines.get(pk)
         rated_on = state.last_rated_on  # as text: the JSON renderer's callback, once a list
         on_official = None if line is None else line.rating
-        entry_rating, entry_games, entry_peak = _ENTRY[name](player)
+        entry_rating, entry_games, entry_peak = entry(player)
         ratings[name] = {
             "rating": state.rating,
             "official_rating": on_official,
-            "official_list": page.published(listed.publication),
+            "official_list": published,
             "provisional": state.rating != on_official,
             "rated_games": state.rated_games,
             "peak_rating": state.peak_rating,
