@@ -221,7 +221,9 @@ class RunReads:
         )  # fmt: skip
         # Per player: whether their entry data is still to be read (each player's once in the
         # run), whether their row of the period is wanted; each a flag PostgreSQL tests before
-        # the probe it guards (a lateral's condition on the outer row alone).
+        # the probe it guards (a lateral's condition on the outer row alone; the LIMIT keeps
+        # the players' lateral a subquery: pulled up into a join, its flag was tested after
+        # the probe).
         states_sql = f"""
             WITH w(id, fresh, wanted) AS (
                 SELECT * FROM unnest(%s::bigint[], %s::boolean[], %s::boolean[]))
@@ -231,7 +233,7 @@ class RunReads:
             FROM w
             LEFT JOIN LATERAL (
                 SELECT {entry_columns} FROM {quote(Player._meta.db_table)} pl
-                WHERE pl.id = w.id AND w.fresh
+                WHERE pl.id = w.id AND w.fresh LIMIT 1
             ) pl ON TRUE
             LEFT JOIN LATERAL (
                 SELECT o.* FROM {changes} o {join}
