@@ -142,9 +142,7 @@ def _rate_reached(
     # given (a game given may have changed, whoever its caller named), and those an earlier
     # list reaches. The other opponents of changed players are rated again from their stored
     # sums where the rules allow (``_rate_some``).
-    full = redo
-    if not due and engine.rates_again(rules(rating_list), current.start):
-        full = (beside_given & redo) | (redo & seeds) | earlier
+    full = redo if due else (beside_given & redo) | (redo & seeds) | earlier
     rated, old = _rate_some(current, redo, full, reads, given | others)
     if others or due:
         reads.rows.flush()  # the adjustments read the list as stored

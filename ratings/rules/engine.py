@@ -845,13 +845,6 @@ class StoredSums(NamedTuple):
     last_rated_on: date | None
 
 
-def rates_again(rules: Rules, start: date) -> bool:
-    """Whether ``rate_again`` can rate a period starting on ``start`` at all: not while 8.3.1's
-    cap upgrades one game per tournament (2022-24), which ties a game's D to the player's other
-    games of the event."""
-    return not rules.era(start).cap.value.once_per_tournament
-
-
 def rate_again(
     period: Period,
     rules: Rules,
@@ -872,15 +865,20 @@ def rate_again(
     an opponent unrated then and now counts neither time. None when the result depends on
     more than those games (the caller rates the player in full): an opponent rated one time
     and not the other, or unrated where R&B 7.2.1 may rate them with their standard rating;
-    the cap upgraded once per tournament (2022-24); R&B 7.3.1 ruling a game out then or now.
+    under the cap upgraded once per tournament (2022-24), a gap beyond the cap then or now;
+    R&B 7.3.1 ruling a game out then or now.
     """
     era = rules.era(period.start)
     cap = era.cap.value
     own = state.rating
-    if cap.once_per_tournament or own is None:
+    if own is None:
         return None
     six, seeded = era.six_hundred.value, era.seeded_from_standard.value
     exempt = cap.exempt_from is not None and own >= cap.exempt_from
+    # 2022-24: only the game of largest gap beyond the cap in each of the player's
+    # tournaments is upgraded. A game within the cap then and now is never a candidate, so
+    # its PD is the table's and the choice among the player's other games stays as stored.
+    once = cap.once_per_tournament and not exempt
     table = _expectation_table(rules.method)
 
     def pd(opponent: int) -> int:
@@ -895,6 +893,8 @@ def rate_again(
                 continue  # unrated then and now: counted for the player neither time
             return None
         if six is not None and not (six.game_rated(own, then) and six.game_rated(own, now)):
+            return None
+        if once and (abs(own - then) > cap.points or abs(own - now) > cap.points):
             return None
         expected += pd(now) - pd(then)
         opponents += now - then
