@@ -230,6 +230,32 @@ def test_a_player_rated_again_from_their_sums_gets_what_a_whole_rating_gives(
     assert ruled_out or beyond
 
 
+def test_rated_again_under_the_cap_upgraded_once_per_tournament_at_its_edge():
+    """2023: of player 1's two games beyond 400 points in one event only the larger gap is
+    upgraded. An opponent of the third game, within the cap, moves to exactly 400 points away
+    (still within: "more than 400 points" is capped): rated again, as a whole rating gives;
+    moved ten points further, the game becomes a candidate for the upgrade: declined."""
+    rules = engine.Rules(fixed=date(2023, 1, 1))
+    own = rated(1800, games=40)
+    day, event = date(2026, 2, 7), "event:Spring Open"
+    games = games_of(1, [(2, 1), (3, 0.5), (4, 0)], day, event)
+
+    def period(third):
+        states = {1: own, 2: rated(1300), 3: rated(1350), 4: rated(third)}
+        return rate_period(FEB, states, games, rules)[1]
+
+    first = period(1450)
+    assert first.expected != period(1400).expected  # the moved game counts
+    sums = engine.StoredSums(
+        first.k.value, first.k.reason, first.k_applied, first.games, first.score,
+        first.expected, first.opponents_total, first.state.last_rated_on,
+    )  # fmt: skip
+    assert engine.rate_again(FEB, rules, own, sums, [(1450, 1400)]) == period(1400)
+    assert engine.rate_again(FEB, rules, own, sums, [(1450, 1390)]) is None
+    assert engine.rate_again(FEB, engine.Rules(fixed=date(2015, 1, 1)), own,
+                             sums, [(1450, 1390)]) is not None  # fmt: skip
+
+
 @settings(max_examples=100, deadline=None)
 @given(games_strategy, st.sampled_from([0, 1000, 10**6, 10**9]))
 def test_a_period_rates_the_same_whatever_the_players_ids(games, offset):
