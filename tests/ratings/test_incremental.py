@@ -4,6 +4,7 @@ Games are written through bulk paths (``bulk_create``, ``QuerySet.update``, ``.d
 which send no signals, so each test decides exactly which recompute runs.
 """
 
+import sys
 from datetime import date
 
 import pytest
@@ -34,8 +35,14 @@ def replay_from_scratch():
     recompute_from(None)
 
 
+# The first month the generated games fall in (a test may move it: ``across_the_rise``).
+FIRST_MONTH = date(2026, 1, 1)
+
+
 def day_in(month: int, day: int) -> date:
-    return date(2026, 1 + month, 1 + day % 28)
+    """The day ``day`` (modulo 28) of the ``month``-th month from ``FIRST_MONTH``."""
+    year, index = divmod(FIRST_MONTH.month - 1 + month, 12)
+    return date(FIRST_MONTH.year + year, index + 1, 1 + day % 28)
 
 
 def game(players, month, white, black, result, day=0, event=""):
@@ -187,6 +194,34 @@ def test_a_correction_reaching_far_equals_a_full_replay(rules, specs, games, edi
     """Fourteen players over six months: a correction in the first months reaches players
     through their opponents month after month, most rated again from their stored rows."""
     with override_settings(LADDER_RULES_FIXED=rules), transaction.atomic():
+        assert_edits_rated_as_a_full_replay(specs, games, edits)
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def across_the_rise(monkeypatch):
+    """The generated months from December 2023: the list closing February 2024 carries the
+    rise of 1 March 2024 (ratings below 2000 raised), made again for every player a
+    correction reaches there."""
+    monkeypatch.setattr(sys.modules[__name__], "FIRST_MONTH", date(2023, 12, 1))
+
+
+@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    specs=st.lists(reach_player, min_size=14, max_size=14),
+    games=st.lists(reach_game, min_size=30, max_size=80),
+    edits=st.lists(reach_edit, min_size=1, max_size=2),
+)
+def test_a_correction_reaching_across_a_one_off_rise_equals_a_full_replay(
+    across_the_rise, specs, games, edits
+):
+    """As above over December 2023 to May 2024, by the rules of each date (the cap upgraded
+    once per tournament until February): the period the rise closes is rated again in full
+    for everyone a correction reaches there, then raised."""
+    with transaction.atomic():
         assert_edits_rated_as_a_full_replay(specs, games, edits)
         transaction.set_rollback(True)
 
