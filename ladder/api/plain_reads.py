@@ -118,7 +118,7 @@ class _Page:
 
     def __init__(self, year: int, today: date) -> None:
         self.year, self.today = year, today
-        self._ks: dict[int, tuple[fide.KFactor, dict[str, Any] | None]] = {}
+        self._ks: dict[tuple[int, str], dict[str, Any] | None] = {}
         self._published: dict[int, dict[str, Any] | None] = {}
         self._language = get_language()
         self.club_k = selectors.current_club_k()
@@ -155,13 +155,13 @@ class _Page:
     def k(self, k: fide.KFactor | None) -> dict[str, Any] | None:
         if k is None:
             return None
-        # By identity (``selectors.k_on_list`` hands out the same K for the same question;
-        # hashing a frozen dataclass was a tenth of a page), the K kept beside its text so
-        # that its id is not another's while the page lives.
-        found = self._ks.get(id(k))
+        # By its value and reason, as a plain tuple: a frozen dataclass hashes in Python, a
+        # tenth of a page; players of different states often share a K's text.
+        key = (k.value, k.reason)
+        found = self._ks.get(key)
         if found is None:
-            found = self._ks[id(k)] = (k, k_data(k, self._language))
-        return found[1]
+            found = self._ks[key] = k_data(k, self._language)
+        return found
 
 
 def _player(
