@@ -166,7 +166,9 @@ class _Page:
 
 def _player(
     player: Player,
-    plan: list[tuple[str, dict[int, PublishedRating], dict[str, Any] | None, Any]],
+    plan: list[
+        tuple[str, dict[int, PublishedRating | official.RatingLine], dict[str, Any] | None, Any]
+    ],
     fide_rows: dict[int, FideListEntry],
     page: _Page,
 ) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.paginator import Page
 from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
@@ -60,7 +60,8 @@ class OfficialList:
 
     rating_list: str
     publication: Publication | None
-    lines: dict[int, PublishedRating] = field(default_factory=dict)
+    # each player's line (a page of players reads only its rating: ``RatingLine``)
+    lines: dict[int, PublishedRating | RatingLine] = field(default_factory=dict)
 
     def standing(self, player: Player, *, live: int | None = _READ) -> Standing:
         """The player's official rating on this list beside their live one (``live``: the
@@ -121,15 +122,16 @@ def official_lists(
         return _one_players_lists(tuple(rating_lists), players[0])
     publications = latest_publications(rating_lists, people=False)
     found = tuple(p.pk for p in publications.values())
+    by_publication: dict[int, dict[int, PublishedRating | RatingLine]] = {}
     if not found:  # nothing published: no lines (and no query, as the ORM asks none)
-        lines: Iterable[PublishedRating] = []
+        pass
     elif players is None:
-        lines = list(_lines(found).order_by())
-    else:  # a player's or a page's lines, on every player read: the SQL compiled once
-        lines = _PLAYERS_LINES.objects(found, tuple(p.pk for p in players))
-    by_publication: dict[int, dict[int, PublishedRating]] = {}
-    for line in lines:
-        by_publication.setdefault(line.publication_id, {})[line.player_id] = line
+        for line in _lines(found).order_by():
+            by_publication.setdefault(line.publication_id, {})[line.player_id] = line
+    else:  # a page's lines, on every read of a page of players: the SQL compiled once
+        rows = _PLAYERS_LINES.rows(found, tuple(p.pk for p in players))
+        for publication, player, rating in rows:
+            by_publication.setdefault(publication, {})[player] = RatingLine(rating)
     return {
         name: OfficialList(
             name,
@@ -145,8 +147,20 @@ def _lines(publications: tuple[int, ...]) -> QuerySet[PublishedRating]:
 
 
 _PLAYERS_LINES = Compiled(
-    lambda publications, players: _lines(publications).filter(player_id__in=players).order_by()
+    lambda publications, players: (
+        _lines(publications)
+        .filter(player_id__in=players)
+        .order_by()
+        .values_list("publication_id", "player_id", "rating")
+    )
 )
+
+
+class RatingLine(NamedTuple):
+    """What a page of players reads of each one's published line: its rating (a line made as
+    a model instance a player and list was a fifth of an uncached 42-player page)."""
+
+    rating: int | None
 
 
 # A line's columns, read beside its publication for one player.
