@@ -493,7 +493,7 @@ def game_lines(
         if periods is not None:
             selected = selected.filter(period__in=periods)
         rows = list(selected.values_list(*_SEEN, "period__start"))
-        starts = {row[7]: row[-1] for row in rows}
+        starts = {row[_SEEN_PERIOD]: row[-1] for row in rows}
     games = [_seen(row) for row in rows]
     ids = {game.white_id for game in games} | {game.black_id for game in games}
     # The players apart, by id: joined to the games, both colours' were hashed whole (the
@@ -525,10 +525,10 @@ def game_lines(
 
 
 def _seen(row: tuple[Any, ...]) -> GameSeen:
-    """A row of ``_SEEN`` as a ``GameSeen``."""
-    pk, day, result, event, round_, white, black, period, tournament, name, start = row[:11]
+    """A row of ``_SEEN`` (and anything after) as a ``GameSeen``."""
+    *game, tournament, name, start = row[: len(_SEEN)]
     seen = None if tournament is None else TournamentSeen(name, start)
-    return GameSeen(pk, day, result, event, round_, white, black, period, tournament, seen)
+    return GameSeen._make((*game, tournament, seen))
 
 
 def _started(game: Game | GameSeen) -> date | None:
@@ -591,6 +591,7 @@ _SEEN = (
     "pk", "date", "result", "event", "round", "white_id", "black_id", "period_id",
     "tournament_id", "tournament__name", "tournament__start",
 )  # fmt: skip
+_SEEN_PERIOD = _SEEN.index("period_id")
 # A player's games in the periods given (``game_lines``).
 _GAMES_IN = Compiled(
     lambda player, rating_list, periods: (
