@@ -35,7 +35,7 @@ def replay_from_scratch():
     recompute_from(None)
 
 
-# The first month the generated games fall in (a test may move it: ``across_the_rise``).
+# The first month the generated games fall in (a test may move it).
 FIRST_MONTH = date(2026, 1, 1)
 
 
@@ -130,17 +130,19 @@ def test_an_incremental_recompute_equals_a_full_replay(specs, games, edits):
         transaction.set_rollback(True)
 
 
-def assert_edits_rated_as_a_full_replay(specs, games, edits):
-    """Rate ``games`` between players made from ``specs``, make ``edits``, recompute the
-    players they touch from the earliest day they touch: the same as a full replay."""
+def assert_edits_rated_as_a_full_replay(specs, games, edits, *, make=game, first_of=None):
+    """Rate ``games`` (each made by ``make``) between players made from ``specs``, make
+    ``edits``, recompute the players they touch from the period of the earliest day they
+    touch (``first_of`` that day, by default the period holding it): the same as a full
+    replay. Returns the incremental recompute's snapshot."""
     players = [
         PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
                       entry_peak_rating=rating, birth_year=born)
         for rating, rated, born in specs
     ]  # fmt: skip
     Game.objects.bulk_create(
-        game(players, month, white, black, result, day, event)
-        for month, (white, black), result, day, event in games
+        make(players, month, white, black, result, day, last)
+        for month, (white, black), result, day, last in games
     )
     recompute_from(None)
     affected, since = set(), date.max
@@ -149,11 +151,14 @@ def assert_edits_rated_as_a_full_replay(specs, games, edits):
         if players_hit:
             affected |= players_hit
             since = min(since, day or date.min)
-    first = None if since == date.min else RatingPeriod.objects.for_date(since)
+    first = None
+    if since != date.min:
+        first = (first_of or RatingPeriod.objects.for_date)(since)
     recompute_from(first, players=affected)
     incremental = snapshot()
     replay_from_scratch()
     assert incremental == snapshot()
+    return incremental
 
 
 # A correction's reach: most players rated and playing several games a month, so that the
@@ -177,9 +182,17 @@ reach_edit = st.one_of(
 
 
 @pytest.mark.parametrize(
-    "rules",
-    [None, date(2015, 1, 1), date(2023, 1, 1)],
-    ids=["by-date", "400-cap-no-600-rule", "cap-once-per-tournament"],
+    ("rules", "first_month"),
+    [
+        (None, FIRST_MONTH),
+        (date(2015, 1, 1), FIRST_MONTH),
+        (date(2023, 1, 1), FIRST_MONTH),
+        # December 2023 to May 2024 by each date's rules: the list closing February 2024
+        # carries the rise of 1 March 2024 (ratings below 2000 raised), made again for every
+        # player a correction reaches there.
+        (None, date(2023, 12, 1)),
+    ],
+    ids=["by-date", "400-cap-no-600-rule", "cap-once-per-tournament", "across-the-2024-rise"],
 )
 @settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
     deadline=None,
@@ -190,38 +203,13 @@ reach_edit = st.one_of(
     games=st.lists(reach_game, min_size=30, max_size=80),
     edits=st.lists(reach_edit, min_size=1, max_size=2),
 )
-def test_a_correction_reaching_far_equals_a_full_replay(rules, specs, games, edits):
+def test_a_correction_reaching_far_equals_a_full_replay(
+    monkeypatch, rules, first_month, specs, games, edits
+):
     """Fourteen players over six months: a correction in the first months reaches players
     through their opponents month after month, most rated again from their stored rows."""
+    monkeypatch.setattr(sys.modules[__name__], "FIRST_MONTH", first_month)
     with override_settings(LADDER_RULES_FIXED=rules), transaction.atomic():
-        assert_edits_rated_as_a_full_replay(specs, games, edits)
-        transaction.set_rollback(True)
-
-
-@pytest.fixture
-def across_the_rise(monkeypatch):
-    """The generated months from December 2023: the list closing February 2024 carries the
-    rise of 1 March 2024 (ratings below 2000 raised), made again for every player a
-    correction reaches there."""
-    monkeypatch.setattr(sys.modules[__name__], "FIRST_MONTH", date(2023, 12, 1))
-
-
-@settings(  # max_examples: the Hypothesis profile's (tests/conftest.py)
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    specs=st.lists(reach_player, min_size=14, max_size=14),
-    games=st.lists(reach_game, min_size=30, max_size=80),
-    edits=st.lists(reach_edit, min_size=1, max_size=2),
-)
-def test_a_correction_reaching_across_a_one_off_rise_equals_a_full_replay(
-    across_the_rise, specs, games, edits
-):
-    """As above over December 2023 to May 2024, by the rules of each date (the cap upgraded
-    once per tournament until February): the period the rise closes is rated again in full
-    for everyone a correction reaches there, then raised."""
-    with transaction.atomic():
         assert_edits_rated_as_a_full_replay(specs, games, edits)
         transaction.set_rollback(True)
 
@@ -398,35 +386,21 @@ spanning_game = st.tuples(
     ),
 )
 def test_an_incremental_recompute_equals_a_full_replay_across_tournaments(specs, games, edits):
-    with transaction.atomic():
-        players = [
-            PlayerFactory(entry_rating=rating, entry_rated_games=rated if rating else 0,
-                          entry_peak_rating=rating, birth_year=born)
-            for rating, rated, born in specs
-        ]  # fmt: skip
-        Game.objects.bulk_create(
-            tournament_game(players, month, white, black, result, day, "", where)
-            for month, (white, black), result, day, where in games
-        )
-        recompute_from(None)
-        affected, since = set(), date.max
-        for step in edits:
-            players_hit, day = apply(step, players)
-            if players_hit:
-                affected |= players_hit
-                since = min(since, day or date.min)
+    def first_of(since):
         # A game's period is its tournament's (a late one's lies after its date).
-        first = None
-        if since != date.min:
-            later = Game.objects.filter(date__gte=since).select_related("period")
-            first = min(
-                [RatingPeriod.objects.for_date(since), *(g.period for g in later)],
-                key=lambda p: p.start,
-            )
-        recompute_from(first, players=affected)
-        incremental = snapshot()
-        replay_from_scratch()
-        assert incremental == snapshot()
+        later = Game.objects.filter(date__gte=since).select_related("period")
+        return min(
+            [RatingPeriod.objects.for_date(since), *(g.period for g in later)],
+            key=lambda p: p.start,
+        )
+
+    def make(players, month, white, black, result, day, where):
+        return tournament_game(players, month, white, black, result, day, "", where)
+
+    with transaction.atomic():
+        incremental = assert_edits_rated_as_a_full_replay(
+            specs, games, edits, make=make, first_of=first_of
+        )
         # And with its rows written without the table's index by player (PostgreSQL), which
         # comes back for the reads of a tournament that started in the month before.
         with override_settings(LADDER_EXCLUSIVE_REPLAY_PERIODS=1):
