@@ -36,7 +36,7 @@ from ladder.api.serializers import (
 from ladder.records import LIST_FIELDS, FideListEntry, Player, RatingList, fide_list, kept_lists
 from ladder.records.translations import rules_text
 from ratings import selectors
-from ratings.models import Publication, PublishedRating, RatingChange
+from ratings.models import Publication, RatingChange
 from ratings.publication import official
 from ratings.rules import fide
 from ratings.runs.status import Freshness
@@ -87,7 +87,7 @@ def players_data(players: Sequence[Player]) -> list[dict[str, Any]]:
     page = _Page(year, timezone.localdate())
     # Each list's lines, its publication as written and its entry fields, once a page.
     plan = [
-        (name, officials[name].lines, page.published(officials[name].publication), _ENTRY[name])
+        (name, officials[name], page.published(officials[name].publication), _ENTRY[name])
         for name in lists
     ]
     return [_player(p, plan, fide_rows, page) for p in players]
@@ -166,9 +166,7 @@ class _Page:
 
 def _player(
     player: Player,
-    plan: list[
-        tuple[str, dict[int, PublishedRating | official.RatingLine], dict[str, Any] | None, Any]
-    ],
+    plan: list[tuple[str, official.OfficialList, dict[str, Any] | None, Any]],
     fide_rows: dict[int, FideListEntry],
     page: _Page,
 ) -> dict[str, Any]:
@@ -178,17 +176,16 @@ def _player(
     today, year, club_k, value = page.today, page.year, page.club_k, page.value
     pk, birth_year = player.id, player.birth_year
     ratings: dict[str, dict[str, Any]] = {}
-    for name, lines, published, entry in plan:
+    for name, listed, published, entry in plan:
         state = player.on_list(name)
-        line = lines.get(pk)
+        on_official, provisional = listed.official(pk, state.rating)
         rated_on = state.last_rated_on  # as text: the JSON renderer's callback, once a list
-        on_official = None if line is None else line.rating
         entry_rating, entry_games, entry_peak = entry(player)
         ratings[name] = {
             "rating": state.rating,
             "official_rating": on_official,
             "official_list": published,
-            "provisional": state.rating != on_official,
+            "provisional": provisional,
             "rated_games": state.rated_games,
             "peak_rating": state.peak_rating,
             "last_rated_on": None if rated_on is None else rated_on.isoformat(),

@@ -74,6 +74,14 @@ class OfficialList:
             on_list=line is not None,
         )
 
+    def official(self, player_id: int, live: int | None) -> tuple[int | None, bool]:
+        """``standing``'s official rating of a player and whether ``live`` differs from it
+        (provisional), without making a ``Standing``: a page of players asks it a row and
+        list."""
+        line = self.lines.get(player_id)
+        official = None if line is None else line.rating
+        return official, live != official
+
 
 def latest_publications(
     rating_lists: Sequence[str], *, people: bool = True
