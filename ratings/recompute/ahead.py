@@ -21,7 +21,7 @@ import logging
 import queue
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import psycopg
@@ -45,13 +45,29 @@ Groups = list[tuple[tuple[Any, ...], np.ndarray]]
 Query = tuple[int, str, Sequence[Any], np.dtype[Any]]
 
 
+class Half(NamedTuple):
+    """One of two halves of a period's games, cut at a page of the games table: the games
+    stored before ``page`` (``low``) or from it on. Two connections each read one half at
+    once, each scanning its own pages (a TID range scan, PostgreSQL 14+)."""
+
+    low: bool
+    page: int
+
+    def other(self) -> Half:
+        return Half(not self.low, self.page)
+
+    def condition(self) -> str:
+        return f"AND ctid {'<' if self.low else '>='} '({self.page},0)'::tid"
+
+
 class GamesAhead:
     """Reads the packed games of each period in turn (``storage.games_query``), ahead of the
     replay; ``take`` returns them period by period, in the same order, or None once the
     reading ahead has stopped (the caller then reads for itself)."""
 
-    def __init__(self, queries: list[Query]) -> None:
+    def __init__(self, queries: list[Query], *, half_left: tuple[int, Half] | None = None) -> None:
         self._queries = queries
+        self._half_left = half_left
         self._found: queue.Queue[tuple[int, Groups] | BaseException] = queue.Queue(DEPTH)
         self._stop = threading.Event()
         self._stopped = False
@@ -68,6 +84,16 @@ class GamesAhead:
             with contextlib.suppress(queue.Empty):
                 self._found.get(timeout=0.05)
         self._thread.join()
+
+    def half_left(self, period: RatingPeriod) -> Half | None:
+        """For the period whose games this reads one half of (the first of a replay, which
+        nothing else overlaps), the half (``storage.games_query``) left to the caller, to
+        read on its own connection meanwhile; asked once. The two halves together take
+        about two thirds of the whole's time on a 2-core machine (docs/benchmarks.md)."""
+        if self._half_left is None or self._half_left[0] != period.pk:
+            return None
+        half, self._half_left = self._half_left[1], None
+        return half
 
     def take(self, period: RatingPeriod) -> Groups | None:
         """The packed games of ``period`` (the next one read), or None."""

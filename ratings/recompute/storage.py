@@ -24,7 +24,7 @@ from ladder.records import LIST_FIELDS, Game, Player, RatingList, RatingPeriod, 
 from ratings.exceptions import UnknownRatingList
 from ratings.models import RatingChange, Status
 from ratings.recompute import bulk
-from ratings.recompute.ahead import GamesAhead
+from ratings.recompute.ahead import GamesAhead, Groups, Half
 from ratings.recompute.summary import Recompute
 from ratings.rules import engine
 
@@ -299,13 +299,21 @@ def games_by_list(
                 _starts(earlier, [row[5] for row in chosen]),
             )  # fmt: skip
         return found
-    groups = ahead.take(period) if ahead is not None else None
-    if groups is None:
-        before_reading()
-        _, sql, params, dtype = games_query(period, rating_lists, narrow=narrow)
-        groups = bulk.fetch_packed(sql, params, dtype, meanwhile=meanwhile)
-    elif meanwhile is not None:
-        meanwhile()
+    groups: Groups | None
+    if ahead is not None and (half := ahead.half_left(period)) is not None:
+        before_reading()  # one half here, the other ahead, at once (``GamesAhead.half_left``)
+        groups = _packed_games(period, rating_lists, narrow, half, meanwhile)
+        other = ahead.take(period)
+        if other is None:  # the reading ahead stopped: the other half read here too
+            other = _packed_games(period, rating_lists, narrow, half.other())
+        groups += other
+    else:
+        groups = ahead.take(period) if ahead is not None else None
+        if groups is None:
+            before_reading()
+            groups = _packed_games(period, rating_lists, narrow, None, meanwhile)
+        elif meanwhile is not None:
+            meanwhile()
     found = {}
     for rating_list in rating_lists:
         mine = [(event, tid, records) for (name, event, tid), records in groups
@@ -334,11 +342,43 @@ def games_by_list(
     return found
 
 
+def _packed_games(
+    period: RatingPeriod,
+    rating_lists: Sequence[str],
+    narrow: bool,
+    half: Half | None,
+    meanwhile: Callable[[], object] | None = None,
+) -> Groups:
+    """``games_query``'s packed groups, read on this connection."""
+    _, sql, params, dtype = games_query(period, rating_lists, narrow=narrow, half=half)
+    return bulk.fetch_packed(sql, params, dtype, meanwhile=meanwhile)
+
+
+def games_middle(period: RatingPeriod) -> int | None:
+    """The page of the games table halfway through ``period``'s games (PostgreSQL), None when
+    it has none: from the first and last entries of the index by period, which PostgreSQL
+    keeps in the order of the rows' places for equal keys. Any page cuts the games into two
+    halves that hold each game once; this one into halves of about equal size when the
+    period's games are stored together (as a month's import leaves them)."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    page = f"SELECT (ctid::text::point)[0] FROM {table} WHERE period_id = %s"
+    first = f"{page} ORDER BY period_id, rating_list LIMIT 1"
+    last = f"{page} ORDER BY period_id DESC, rating_list DESC LIMIT 1"
+    sql = f"SELECT ({first}), ({last})"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [period.pk, period.pk])
+        first, last = cursor.fetchone()
+    if first is None or last is None:
+        return None
+    return int(first + last) // 2
+
+
 def games_query(
-    period: RatingPeriod, rating_lists: Sequence[str], *, narrow: bool
+    period: RatingPeriod, rating_lists: Sequence[str], *, narrow: bool, half: Half | None = None
 ) -> tuple[int, str, list[Any], np.dtype[Any]]:
     """The PostgreSQL query of ``games_by_list`` for ``period`` (its id, the SQL, the
-    parameters and the packed games' dtype), for ``bulk.fetch_packed`` or ``ahead``."""
+    parameters and the packed games' dtype), for ``bulk.fetch_packed`` or ``ahead``; with
+    ``half``, of the games of that half only."""
     table = connection.ops.quote_name(Game._meta.db_table)
     marks = ", ".join(["%s"] * len(rating_lists))
     # A game packs into 12 bytes (20 when ids need int8): the players, then White's score and
@@ -348,10 +388,11 @@ def games_query(
         if narrow
         else "int8send(white_id) || int8send(black_id)"
     )
+    halves = "" if half is None else half.condition()
     sql = f"""SELECT rating_list, event, tournament_id,
                      string_agg({players} || int4send((CASE result {_SCORES} ELSE -1 END) * 65536
                                                       + (date - %s)::int2), ''::bytea)
-              FROM {table} WHERE period_id = %s AND rating_list IN ({marks})
+              FROM {table} WHERE period_id = %s AND rating_list IN ({marks}) {halves}
               GROUP BY rating_list, event, tournament_id"""
     return (
         period.pk,

@@ -58,10 +58,19 @@ def reading_itself() -> None:
         cursor.execute("SELECT pg_current_xact_id()")
 
 
+def halves_read(queries: CaptureQueriesContext) -> list[str]:
+    """The conditions of the halves of a period's games read on the replay's own connection."""
+    found = [q["sql"] for q in queries.captured_queries if GAMES_READ in q["sql"]]
+    return [sql[sql.index("ctid") :].split("::tid")[0] for sql in found if "ctid" in sql]
+
+
 def test_games_read_ahead_rate_as_the_replay_reading_them_itself(club):
     with CaptureQueriesContext(connection) as queries:
         replay_all()
-    assert games_reads(queries) == 0  # every period's games came from the other connection
+    # The first period's games in two halves at once, the replay reading the upper one; every
+    # later period's games came from the other connection.
+    assert games_reads(queries) == 1
+    assert [half.split(" '")[0] for half in halves_read(queries)] == ["ctid >="]
     ahead_result = snapshot()
     RatingChange.objects.all().delete()
 
@@ -99,10 +108,10 @@ def test_when_the_other_connection_fails_midway_the_replay_reads_the_rest_itself
 
     started = ahead.GamesAhead.__init__
 
-    def broken_second(self, queries):  # the second period's read fails on the other connection
+    def broken_second(self, queries, **kwargs):  # the second period's read fails there
         pk, _, _, dtype = queries[1]
         started(self, [queries[0], (pk, "SELECT no_such_column FROM ladder_game", [], dtype),
-                       *queries[2:]])  # fmt: skip
+                       *queries[2:]], **kwargs)  # fmt: skip
 
     monkeypatch.setattr(ahead.GamesAhead, "__init__", broken_second)
     with (
@@ -110,8 +119,58 @@ def test_when_the_other_connection_fails_midway_the_replay_reads_the_rest_itself
         CaptureQueriesContext(connection) as queries,
     ):
         replay_all()
-    assert games_reads(queries) == len(MONTHS) - 1  # the first came from the other connection
+    # The first period's lower half came from the other connection.
+    assert games_reads(queries) == len(MONTHS) - 1 + 1
     assert "no_such_column" in caplog.text
+    assert snapshot() == expected
+
+
+def test_when_the_other_connection_fails_on_the_first_half_the_replay_reads_it_itself(
+    club, monkeypatch, caplog
+):
+    with transaction.atomic():
+        reading_itself()
+        replay_all()
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+
+    started = ahead.GamesAhead.__init__
+
+    def broken_first(self, queries, **kwargs):
+        pk, _, _, dtype = queries[0]
+        started(self, [(pk, "SELECT no_such_column FROM ladder_game", [], dtype),
+                       *queries[1:]], **kwargs)  # fmt: skip
+
+    monkeypatch.setattr(ahead.GamesAhead, "__init__", broken_first)
+    with (
+        caplog.at_level(logging.WARNING, "ratings.recompute.ahead"),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        replay_all()
+    assert [half.split(" '")[0] for half in halves_read(queries)] == ["ctid >=", "ctid <"]
+    assert games_reads(queries) == 2 + len(MONTHS) - 1
+    assert snapshot() == expected
+
+
+def test_the_first_period_s_halves_hold_each_of_its_games_once_wherever_they_are_stored(club):
+    """Its games stored apart (a correction months later is written at the table's end): the
+    cut falls anywhere between, each half still reads its own games and no other's."""
+    with transaction.atomic():
+        reading_itself()
+        replay_all()
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+    first = RatingPeriod.objects.order_by("start").first()
+    assert first is not None
+    games = Game.objects.filter(period=first).order_by("pk")
+    moved = list(games[: games.count() // 3])
+    Game.objects.filter(pk__in=[g.pk for g in moved]).delete()
+    for game in moved:  # written again: stored after every other period's games
+        game.pk = None
+    Game.objects.bulk_create(moved)
+    with CaptureQueriesContext(connection) as queries:
+        replay_all()
+    assert len(halves_read(queries)) == 1
     assert snapshot() == expected
 
 
@@ -124,7 +183,7 @@ def test_when_the_other_connection_cannot_connect_the_replay_reads_every_period(
     monkeypatch.setattr(connection, "get_connection_params", nowhere)
     with CaptureQueriesContext(connection) as queries:
         replay_all()
-    assert games_reads(queries) == len(MONTHS)
+    assert games_reads(queries) == len(MONTHS) + 1  # the first period's in its two halves
     assert RatingChange.objects.filter(rating_list="blitz").count() > 0
 
 
