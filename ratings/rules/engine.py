@@ -462,21 +462,26 @@ def _tally(
     real = _expectation_table(rules.method)
     d_w = game_rules.difference_used(sides.own_w - sides.seen_b, sides.own_w, wi, games, rated_w)
     d_b = game_rules.difference_used(sides.own_b - sides.seen_w, sides.own_b, bi, games, rated_b)
-    seen_b, seen_w = sides.seen_b[rated_w], sides.seen_w[rated_b]
-    side = np.concatenate([wi[rated_w], bi[rated_b]])
+    # Each side's rated games by position (found once, not once a column), summed side by
+    # side: no column of both sides' games is made.
+    rows_w, rows_b = np.flatnonzero(rated_w), np.flatnonzero(rated_b)
+    at_w, at_b = wi[rows_w], bi[rows_b]
     size = len(id_list)
 
-    def total(values: np.ndarray) -> np.ndarray:
-        return np.bincount(side, weights=values, minlength=size).astype(np.int64)
+    def total(white: np.ndarray | None, black: np.ndarray | None) -> np.ndarray:
+        found = np.bincount(at_w, weights=white, minlength=size)
+        found += np.bincount(at_b, weights=black, minlength=size)
+        return found.astype(np.int64)
 
     last = np.full(size, -1, np.int64)
-    np.maximum.at(last, side, np.concatenate([games.day[rated_w], games.day[rated_b]]))
+    np.maximum.at(last, at_w, games.day[rows_w])
+    np.maximum.at(last, at_b, games.day[rows_b])
     totals = Totals(
         rating,
-        np.bincount(side, minlength=size).astype(np.int64),
-        total(np.concatenate([score[rated_w], UNIT - score[rated_b]])),
-        total(np.concatenate([real[d_w[rated_w] + _OFFSET], real[d_b[rated_b] + _OFFSET]])),
-        total(np.concatenate([seen_b, seen_w])),
+        total(None, None),
+        total(score[rows_w], UNIT - score[rows_b]),
+        total(real[d_w[rows_w] + _OFFSET], real[d_b[rows_b] + _OFFSET]),
+        total(sides.seen_b[rows_w], sides.seen_w[rows_b]),
         last,
     )
     # The pools are collected only when the unrated players are rated (see ``_Later``): an
@@ -711,16 +716,19 @@ class _GameRules(NamedTuple):
         rated: np.ndarray,
     ) -> np.ndarray:
         """The D each game's player uses (8.3.1); games not ``rated`` for them get any value."""
-        capped = np.clip(d, -self.cap, self.cap)
-        over = np.abs(d) > self.cap
-        if np.any(self.once & over & rated):
-            # 2022-24: only the rated game with the largest gap of each player's tournament is
-            # upgraded; their other games beyond the cap use the real D. (A forfeit or a game
-            # not rated for them never takes the upgrade from one that is.)
-            chosen = _largest_gap(d, players, games, self.once & over & rated)
-            capped = np.where(self.once & over & ~chosen, d, capped)
-        used = np.where(own >= self.exempt_from, d, capped)
-        return np.clip(used, -_OFFSET, _OFFSET)
+        used: np.ndarray = np.clip(d, -self.cap, self.cap)
+        if np.any(self.once):
+            over = np.abs(d) > self.cap
+            if np.any(self.once & over & rated):
+                # 2022-24: only the rated game with the largest gap of each player's
+                # tournament is upgraded; their other games beyond the cap use the real D.
+                # (A forfeit or a game not rated for them never takes the upgrade from one
+                # that is.)
+                chosen = _largest_gap(d, players, games, self.once & over & rated)
+                used = np.where(self.once & over & ~chosen, d, used)
+        np.copyto(used, d, where=own >= self.exempt_from)  # the exempt use the real D
+        np.clip(used, -_OFFSET, _OFFSET, out=used)
+        return used
 
 
 def _largest_gap(
