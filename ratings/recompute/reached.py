@@ -209,7 +209,11 @@ class RunReads:
         # A player's latest row, and their row of the period, through their own index (player,
         # list, period), a probe each (laterals, each with a LIMIT that keeps PostgreSQL
         # from making it a join: planned over the period's rows, 100 ms):
-        # with ``ascending`` (``storage.periods_ascend``) by the periods' ids, else starts.
+        # with ``ascending`` (``storage.periods_ascend``) by the periods' ids, else starts. The
+        # row of the period is found as the latest up to it, in the order only that index
+        # gives: asked for by equality, it was read through the index by period whenever the
+        # table's statistics predated the period's rows (a correction just after a replay:
+        # 48,000 rows read a player, 5.8 s for 335 players in make bench's federation).
         join, bound = "", "o.period_id < %s ORDER BY o.period_id DESC"
         at: int | date = current.pk
         if not self.ascending:
@@ -240,8 +244,8 @@ class RunReads:
             ) o ON TRUE
             LEFT JOIN LATERAL (
                 SELECT s.* FROM {changes} s WHERE s.player_id = w.id AND s.rating_list = %s
-                    AND s.period_id = %s AND w.wanted LIMIT 1
-            ) s ON TRUE"""
+                    AND s.period_id <= %s AND w.wanted ORDER BY s.period_id DESC LIMIT 1
+            ) s ON s.period_id = %s"""
         # Two prepared statements (``prepared_cursor``), their texts the same period after
         # period: the states of the players the games name, sent back. Sent as one text of
         # two statements, bound on the client, each was planned afresh on every period, about
@@ -258,7 +262,7 @@ class RunReads:
                 bulk.int_array(players),
                 bulk.bool_array(pid not in known for pid in players),
                 bulk.bool_array(pid in wanted for pid in players),
-                self.rating_list, at, self.rating_list, current.pk,
+                self.rating_list, at, self.rating_list, current.pk, current.pk,
             ]  # fmt: skip
             cursor.execute(states_sql, params)
             found = cursor.fetchall()
