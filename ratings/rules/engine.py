@@ -469,9 +469,9 @@ def _tally(
     size = len(id_list)
 
     def total(white: np.ndarray | None, black: np.ndarray | None) -> np.ndarray:
+        # Not added in place: a side without games counts in integers, not floats.
         found = np.bincount(at_w, weights=white, minlength=size)
-        found += np.bincount(at_b, weights=black, minlength=size)
-        return found.astype(np.int64)
+        return (found + np.bincount(at_b, weights=black, minlength=size)).astype(np.int64)
 
     last = np.full(size, -1, np.int64)
     np.maximum.at(last, at_w, games.day[rows_w])

@@ -267,3 +267,18 @@ def test_a_period_rates_the_same_whatever_the_players_ids(games, offset):
     moved = [(far[w], far[b], *rest) for w, b, *rest in games]
     results = rate_period(FEB, {far[pid]: state for pid, state in states.items()}, moved)
     assert results == {far[pid]: result for pid, result in rate_period(FEB, states, games).items()}
+
+
+def test_a_period_whose_only_rated_game_is_black_s_is_rated():
+    """8.2.4: a player unrated when the tournament started (the month before) but rated on the
+    opening list is rated with their current rating and counted as unrated by the opponent. In
+    a period of that one game only Black's side is rated: White's sums are empty."""
+    start = date(2026, 1, 20)
+    states = {1: rated(1800), 2: rated(1700)}
+    earlier = {start.toordinal(): {1: None, 2: 1750}}
+    game = (2, 1, "0-1", date(2026, 2, 3), "event:Open", start)
+    result = rate_period(FEB, states, [game], earlier=earlier)
+    assert (result[2].games, result[2].change) == (0, 0)
+    assert result[1].games == 1
+    # Rated with 1800 against White's 1750 then: D = 50, PD 0.57, K 20: 20 x 0.43 = 8.6 -> +9.
+    assert result[1].change == 9
