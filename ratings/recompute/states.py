@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, Min, Q, QuerySet, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
@@ -523,26 +523,25 @@ def seeding_candidates(
     on ``rating_list`` from ``period`` on: those with a game on it from then who were unrated
     on it when the period opened, or fell below its floor later; each with the start of the
     first period from then in which they play on it (before it, the standard list does not
-    reach their rows there). Four queries."""
+    reach their rows there). Five queries."""
     games = Game.objects.filter(rating_list=rating_list)
     periods = RatingPeriod.objects.all()
     if period is not None:
         games = games.filter(period__start__gte=period.start)
         periods = periods.filter(start__gte=period.start)
-    if players is not None:
-        if not players:
-            return {}
-        games = games.filter(storage.among(players, "white_id", "black_id"))
+    if players is not None and not players:
+        return {}
     starts: dict[int, date] = dict(periods.values_list("pk", "start"))
     played: dict[int, date] = {}
-    rows = games.order_by().values_list("white_id", "black_id", "period_id")
-    for white, black, period_id in bulk.fetch_rows(rows):
-        day = starts[period_id]
-        for pid in (white, black):
-            if pid not in played or day < played[pid]:
+    # Each player's first period on the list, for each colour, found by the database (a
+    # correction's players had ten years of games each read one by one: 40 ms a list).
+    for side in ("white_id", "black_id"):
+        mine = games if players is None else games.filter(storage.among(players, side))
+        firsts = mine.order_by().values_list(side).annotate(first=Min("period__start"))
+        for pid, first in bulk.fetch_rows(firsts):
+            day = bulk.as_date(first)  # SQLite gives the aggregate as text
+            if day is not None and (pid not in played or day < played[pid]):
                 played[pid] = day
-    if players is not None:
-        played = {pid: day for pid, day in played.items() if pid in players}
     if not played:
         return {}
     start = period.start if period is not None else date.min
