@@ -9,6 +9,7 @@ import os
 import signal
 import threading
 import time
+from datetime import date
 
 import psycopg
 import pytest
@@ -360,3 +361,20 @@ def copying(watcher: psycopg.Connection, table: str) -> bool:
         [f"COPY %{table}%"],
     ).fetchone()
     return bool(row and row[0])
+
+
+def test_a_first_period_without_games_is_not_cut_and_the_rest_rate_as_read_itself(club):
+    """A period with no games (a month the club did not play) first: nothing to cut in two;
+    the later periods are read ahead as usual."""
+    empty = RatingPeriod.objects.for_date(date(2025, 12, 1))
+    assert not Game.objects.filter(period=empty).exists()
+    with transaction.atomic():
+        reading_itself()
+        services.recompute_lists(empty, rating_lists=LISTS)
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+    with CaptureQueriesContext(connection) as queries:
+        services.recompute_lists(empty, rating_lists=LISTS)
+    assert halves_read(queries) == []
+    assert games_reads(queries) <= 1  # the empty period's, if anything: the rest read ahead
+    assert snapshot() == expected
