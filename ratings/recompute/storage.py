@@ -461,6 +461,22 @@ def among(ids: Iterable[int], *columns: str) -> RawSQL:
     return RawSQL(f"({sql})", [], output_field=BooleanField())
 
 
+def among_each(ids: Iterable[int], *columns: str) -> list[RawSQL]:
+    """``among``'s condition for each of ``columns`` alone, the ids passed or filled once (on
+    SQLite the conditions hold until the next ``among`` fills the scratch table again)."""
+    if connection.vendor == "postgresql":
+        array = bulk.int_array(sorted(ids))
+        return [
+            RawSQL(f"({column} = ANY(%s::bigint[]))", [array], output_field=BooleanField())
+            for column in columns
+        ]
+    table = bulk.fill_ids(_IDS, ids)
+    return [
+        RawSQL(f"({column} IN (SELECT id FROM {table}))", [], output_field=BooleanField())
+        for column in columns
+    ]
+
+
 def periods_ascend() -> bool:
     """Whether the periods' ids ascend with their starts (periods made in date order, as a
     club makes them): then a player's latest row before a day is the one of the highest
