@@ -56,9 +56,6 @@ class Half(NamedTuple):
     def other(self) -> Half:
         return Half(not self.low, self.page)
 
-    def condition(self) -> str:
-        return f"AND ctid {'<' if self.low else '>='} '({self.page},0)'::tid"
-
 
 class GamesAhead:
     """Reads the packed games of each period in turn (``storage.games_query``), ahead of the

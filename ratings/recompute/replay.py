@@ -16,7 +16,7 @@ from ladder.records import Player, RatingList, RatingPeriod
 from ratings.exceptions import StorageError
 from ratings.models import AppliedAdjustment, RatingChange
 from ratings.recompute import bulk, columns, storage
-from ratings.recompute.ahead import GamesAhead, Half
+from ratings.recompute.ahead import GamesAhead, Half, Query
 from ratings.recompute.latest import LatestRows
 from ratings.recompute.rows import ROW_COLUMNS, Row, change_row, write_players
 from ratings.recompute.states import (
@@ -268,16 +268,14 @@ def _games_ahead(
     # The first period's games, which the replay waits for, in two halves read at once: one
     # here, the other by the replay on its own connection. The later ones are read whole
     # while the replay rates and stores the one before.
-    first, *later = periods
-    middle = storage.games_middle(first)
-    if middle is None:
-        return GamesAhead([storage.games_query(p, rating_lists, narrow=narrow) for p in periods])
-    half = Half(low=True, page=middle)
-    return GamesAhead(
-        [storage.games_query(first, rating_lists, narrow=narrow, half=half)]
-        + [storage.games_query(p, rating_lists, narrow=narrow) for p in later],
-        half_left=(first.pk, half.other()),
-    )
+    first = periods[0]
+    middle = storage.games_middle(first)  # None: no games to cut
+    half = None if middle is None else Half(low=True, page=middle)
+    queries: list[Query] = [
+        storage.games_query(p, rating_lists, narrow=narrow, half=half if p is first else None)
+        for p in periods
+    ]
+    return GamesAhead(queries, half_left=None if half is None else (first.pk, half.other()))
 
 
 def _players_from_memory(

@@ -388,7 +388,9 @@ def games_query(
         if narrow
         else "int8send(white_id) || int8send(black_id)"
     )
-    halves = "" if half is None else half.condition()
+    halves = ""
+    if half is not None:  # the half's own pages (``ahead.Half``), an int written in the SQL
+        halves = f"AND ctid {'<' if half.low else '>='} '({int(half.page)},0)'::tid"
     sql = f"""SELECT rating_list, event, tournament_id,
                      string_agg({players} || int4send((CASE result {_SCORES} ELSE -1 END) * 65536
                                                       + (date - %s)::int2), ''::bytea)
@@ -452,13 +454,10 @@ def among(ids: Iterable[int], *columns: str) -> RawSQL:
     limits the variables of a query, a scratch table filled in one statement (the condition
     then holds until the next call fills it again).
     """
-    if connection.vendor == "postgresql":
-        array = bulk.int_array(sorted(ids))
-        sql = " OR ".join(f"{column} = ANY(%s::bigint[])" for column in columns)
-        return RawSQL(f"({sql})", [array] * len(columns), output_field=BooleanField())
-    table = bulk.fill_ids(_IDS, ids)
-    sql = " OR ".join(f"{column} IN (SELECT id FROM {table})" for column in columns)
-    return RawSQL(f"({sql})", [], output_field=BooleanField())
+    each = among_each(ids, *columns)
+    sql = " OR ".join(condition.sql for condition in each)
+    params = [param for condition in each for param in condition.params]
+    return RawSQL(f"({sql})", params, output_field=BooleanField())
 
 
 def among_each(ids: Iterable[int], *columns: str) -> list[RawSQL]:
