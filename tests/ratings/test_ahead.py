@@ -60,9 +60,35 @@ def reading_itself() -> None:
 
 
 def halves_read(queries: CaptureQueriesContext) -> list[str]:
-    """The conditions of the halves of a period's games read on the replay's own connection."""
+    """The halves of a period's games read on the replay's own connection, by their condition
+    on the pages (``ctid <`` the lower one, ``ctid >=`` the upper one)."""
     found = [q["sql"] for q in queries.captured_queries if GAMES_READ in q["sql"]]
-    return [sql[sql.index("ctid") :].split("::tid")[0] for sql in found if "ctid" in sql]
+    return [" ".join(sql[sql.index("ctid") :].split()[:2]) for sql in found if "ctid" in sql]
+
+
+def rated_by_reading_itself(first: RatingPeriod | None = None) -> object:
+    """The ratings of a replay from ``first`` (default: the first period) that reads its games
+    itself, then the rows deleted for the replay under test."""
+    with transaction.atomic():
+        reading_itself()
+        services.recompute_lists(
+            first or RatingPeriod.objects.order_by("start").first(), rating_lists=LISTS
+        )
+    rated = snapshot()
+    RatingChange.objects.all().delete()
+    return rated
+
+
+def failing_read(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+    """The other connection's ``at``-th read fails (a column that does not exist)."""
+    started = ahead.GamesAhead.__init__
+
+    def broken(self, queries, **kwargs):
+        pk, _, _, dtype = queries[at]
+        bad = (pk, "SELECT no_such_column FROM ladder_game", [], dtype)
+        started(self, [*queries[:at], bad, *queries[at + 1 :]], **kwargs)
+
+    monkeypatch.setattr(ahead.GamesAhead, "__init__", broken)
 
 
 def test_games_read_ahead_rate_as_the_replay_reading_them_itself(club):
@@ -71,7 +97,7 @@ def test_games_read_ahead_rate_as_the_replay_reading_them_itself(club):
     # The first period's games in two halves at once, the replay reading the upper one; every
     # later period's games came from the other connection.
     assert games_reads(queries) == 1
-    assert [half.split(" '")[0] for half in halves_read(queries)] == ["ctid >="]
+    assert halves_read(queries) == ["ctid >="]
     ahead_result = snapshot()
     RatingChange.objects.all().delete()
 
@@ -101,20 +127,9 @@ def test_a_transaction_that_wrote_a_game_rates_it(club):
 def test_when_the_other_connection_fails_midway_the_replay_reads_the_rest_itself(
     club, monkeypatch, caplog
 ):
-    with transaction.atomic():
-        reading_itself()
-        replay_all()
-    expected = snapshot()
-    RatingChange.objects.all().delete()
+    expected = rated_by_reading_itself()
 
-    started = ahead.GamesAhead.__init__
-
-    def broken_second(self, queries, **kwargs):  # the second period's read fails there
-        pk, _, _, dtype = queries[1]
-        started(self, [queries[0], (pk, "SELECT no_such_column FROM ladder_game", [], dtype),
-                       *queries[2:]], **kwargs)  # fmt: skip
-
-    monkeypatch.setattr(ahead.GamesAhead, "__init__", broken_second)
+    failing_read(monkeypatch, 1)  # the second period's
     with (
         caplog.at_level(logging.WARNING, "ratings.recompute.ahead"),
         CaptureQueriesContext(connection) as queries,
@@ -129,26 +144,15 @@ def test_when_the_other_connection_fails_midway_the_replay_reads_the_rest_itself
 def test_when_the_other_connection_fails_on_the_first_half_the_replay_reads_it_itself(
     club, monkeypatch, caplog
 ):
-    with transaction.atomic():
-        reading_itself()
-        replay_all()
-    expected = snapshot()
-    RatingChange.objects.all().delete()
+    expected = rated_by_reading_itself()
 
-    started = ahead.GamesAhead.__init__
-
-    def broken_first(self, queries, **kwargs):
-        pk, _, _, dtype = queries[0]
-        started(self, [(pk, "SELECT no_such_column FROM ladder_game", [], dtype),
-                       *queries[1:]], **kwargs)  # fmt: skip
-
-    monkeypatch.setattr(ahead.GamesAhead, "__init__", broken_first)
+    failing_read(monkeypatch, 0)  # the first period's lower half
     with (
         caplog.at_level(logging.WARNING, "ratings.recompute.ahead"),
         CaptureQueriesContext(connection) as queries,
     ):
         replay_all()
-    assert [half.split(" '")[0] for half in halves_read(queries)] == ["ctid >=", "ctid <"]
+    assert halves_read(queries) == ["ctid >=", "ctid <"]
     assert games_reads(queries) == 2 + len(MONTHS) - 1
     assert snapshot() == expected
 
@@ -156,11 +160,7 @@ def test_when_the_other_connection_fails_on_the_first_half_the_replay_reads_it_i
 def test_the_first_period_s_halves_hold_each_of_its_games_once_wherever_they_are_stored(club):
     """Its games stored apart (a correction months later is written at the table's end): the
     cut falls anywhere between, each half still reads its own games and no other's."""
-    with transaction.atomic():
-        reading_itself()
-        replay_all()
-    expected = snapshot()
-    RatingChange.objects.all().delete()
+    expected = rated_by_reading_itself()
     first = RatingPeriod.objects.order_by("start").first()
     assert first is not None
     games = Game.objects.filter(period=first).order_by("pk")
@@ -219,11 +219,7 @@ def _side_connections() -> int:
 def test_a_second_connection_killed_midway_leaves_the_ratings_as_they_would_be(club, monkeypatch):
     """Its server process terminated (an administrator, a restart of a pooler) while the
     replay runs: the replay reads what is left itself."""
-    with transaction.atomic():
-        reading_itself()
-        replay_all()
-    expected = snapshot()
-    RatingChange.objects.all().delete()
+    expected = rated_by_reading_itself()
 
     take, killed = ahead.GamesAhead.take, []
 
@@ -368,11 +364,7 @@ def test_a_first_period_without_games_is_not_cut_and_the_rest_rate_as_read_itsel
     the later periods are read ahead as usual."""
     empty = RatingPeriod.objects.for_date(date(2025, 12, 1))
     assert not Game.objects.filter(period=empty).exists()
-    with transaction.atomic():
-        reading_itself()
-        services.recompute_lists(empty, rating_lists=LISTS)
-    expected = snapshot()
-    RatingChange.objects.all().delete()
+    expected = rated_by_reading_itself(empty)
     with CaptureQueriesContext(connection) as queries:
         services.recompute_lists(empty, rating_lists=LISTS)
     assert halves_read(queries) == []
