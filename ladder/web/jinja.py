@@ -3,14 +3,17 @@
 The pages are Django templates. A loop that writes a row per player, period or game is rendered
 by Jinja2 instead (``ladder/jinja2/``), its text put into the Django page by the view: Django's
 engine resolves every variable of every row afresh, which was most of a page's time with the
-read cache off (issue 25); Jinja2 compiles a template into Python once.
+read cache off (issue 25); Jinja2 compiles a template into Python once. The standings, the
+busiest page, are rendered whole by Jinja2, on ``ladder/base.html``, the twin of Django's
+``base.html`` (``views.jinja_page``).
 
 What these templates write is what Django's engine wrote, byte for byte:
 
 - every value goes through ``escape`` (Jinja2's ``finalize``), which escapes and localizes as
   Django's ``render_value_in_context`` does;
 - ``row.name`` reads a dict's key first, as Django's engine does;
-- ``{% translate "..." %}`` is ``{{ _("...") }}`` (Django's ``gettext``, escaped);
+- ``{% translate "..." %}`` is ``{{ _("...") }}`` (Django's ``gettext``, written as it is:
+  Django's engine takes a template's literals as safe);
   ``{% blocktranslate with a=x %}...{{ a }}...{% endblocktranslate %}`` is
   ``{{ _("...%(a)s...")|fill(a=x) }}`` (the translation as written, each value escaped); and
   ``{% blocktranslate count %}`` of a game count is ``games_text(n)``. ``makemessages`` reads
@@ -22,10 +25,13 @@ from __future__ import annotations
 
 import html
 from decimal import Decimal
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from django.conf import settings
-from django.template import defaultfilters
+from django.http import HttpRequest
+from django.template import Context, defaultfilters, defaulttags
+from django.templatetags.static import static
 from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
@@ -64,16 +70,22 @@ def environment(**options: Any) -> Environment:
     is a plain string, which ``escape`` would escape as text. A test refuses them; render
     such markup in the view, or write another template."""
     options["autoescape"] = False
+    # A template's last newline written, as Django's engine writes it (an include's too).
+    options["keep_trailing_newline"] = True
     env = _Environment(extensions=["jinja2.ext.i18n"], finalize=escape, **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.install_gettext_callables(literal, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.filters.update(
         rules_text=translations.rules_text,
         month_name=ladder_pages.month_name,
         day=day,
+        long_day=long_day,
+        day_time=day_time,
         default_if_none=defaultfilters.default_if_none,
         fill=fill,
     )
-    env.globals["games_text"] = games_text
+    env.globals.update(
+        games_text=games_text, static=static, querystring=querystring, page_query=page_query
+    )
     return env
 
 
@@ -100,6 +112,12 @@ def escape(value: object) -> str:
     return html.escape(str(formats.localize(template_localtime(value))))
 
 
+def literal(message: str) -> SafeString:
+    """``_("...")``: a literal's translation written as it is, as Django's ``{% translate
+    "..." %}`` writes it (Django's engine takes a template's string literals as safe)."""
+    return mark_safe(gettext(message))
+
+
 def fill(text: str, **values: object) -> SafeString:
     """A translated sentence with its values, as ``{% blocktranslate with ... %}`` writes it:
     the translation as it is (it may hold markup), each value escaped."""
@@ -115,3 +133,26 @@ def games_text(count: int) -> SafeString:
 def day(value: object) -> str:
     """The ``day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
     return ladder_pages.day(template_localtime(value))
+
+
+def long_day(value: object) -> str:
+    """The ``long_day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
+    return ladder_pages.long_day(template_localtime(value))
+
+
+def day_time(value: object) -> str:
+    """The ``day_time`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
+    return ladder_pages.day_time(template_localtime(value))
+
+
+def querystring(request: HttpRequest, **changes: object) -> str:
+    """Django's ``{% querystring %}``: the request's query string with ``changes`` (None
+    removes a parameter). It reads only the context's request."""
+    context = cast(Context, SimpleNamespace(request=request))
+    return defaulttags.querystring(context, None, **changes)
+
+
+def page_query(request: HttpRequest, param: str, number: int) -> str:
+    """``ladder_pages``' ``{% page_query %}``: the query string with the page ``param`` (page,
+    upage or rpage; page when empty) set to ``number``."""
+    return querystring(request, **{param or "page": number})

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, QuerySet
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template import engines
 from django.template.loader import render_to_string
@@ -21,7 +22,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from ladder.records import (
     LIST_FIELDS,
@@ -37,7 +38,7 @@ from ladder.records import (
 )
 from ladder.records.compiled import Compiled, CompiledPages
 from ladder.records.paging import Paginator
-from ladder.web import merged
+from ladder.web import context_processors, merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
@@ -139,11 +140,6 @@ def standings(request):
                 "ladder/_level.html", {"level": row["level"], "is_title": row["is_title"]}
             )
         row["level_html"] = badges[key]
-    # The rows by Jinja2 (ladder/web/jinja.py): Django's engine resolving each row's
-    # variables was most of the page's time with the read cache off.
-    rows_html = jinja_rows(
-        "ladder/standings_rows.html", {"rows": rows, "official": official_list.publication}
-    )
     unrated_page = Paginator(unrated_players, PER_PAGE).get_page(request.GET.get("upage"))
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:
@@ -154,7 +150,6 @@ def standings(request):
         "show_inactive": show_inactive,
         "page": page,
         "rows": rows,
-        "rows_html": rows_html,
         "unrated": unrated_page,
         "unrated_rows": [(p, url(p.pk)) for p in unrated_page.object_list],
         "as_of": today,
@@ -163,7 +158,30 @@ def standings(request):
         "live_periods": live_periods,
         "movers": selectors.top_movers(rating_list),
     }
-    return render(request, "ladder/standings.html", context)
+    # The whole page by Jinja2 (ladder/jinja2/ladder/standings.html): with the read cache
+    # off, Django's engine was half of its time, its rows rendered apart already.
+    return jinja_page(request, "ladder/standings.html", context)
+
+
+def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:
+    """A page rendered whole by Jinja2 on ``ladder/jinja2/ladder/base.html``, which is given
+    what ``templates/base.html`` reads through the context processors (``context`` first, as
+    Django's engine reads a view's context before theirs)."""
+    return HttpResponse(
+        engines["jinja2"]
+        .get_template(template)
+        .render(
+            {
+                **context_processors.site_urls(request),
+                **context_processors.freshness(request),
+                "language": get_language(),
+                "languages": [(code, gettext(name)) for code, name in settings.LANGUAGES],
+                "club_name": settings.LADDER_CLUB_NAME,
+                **context,
+            },
+            request,
+        )
+    )
 
 
 def jinja_rows(template: str, context: dict[str, Any]) -> SafeString:
