@@ -24,6 +24,7 @@ What these templates write is what Django's engine wrote, byte for byte:
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any, cast
@@ -35,7 +36,7 @@ from django.templatetags.static import static
 from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, trans_real
 from jinja2 import Environment
 
 from ladder.records import translations
@@ -116,6 +117,17 @@ def literal(message: str) -> SafeString:
     """``_("...")``: a literal's translation written as it is, as Django's ``{% translate
     "..." %}`` writes it (Django's engine takes a template's string literals as safe)."""
     return mark_safe(gettext(message))
+
+
+def texts() -> Callable[[str], SafeString]:
+    """``_`` for one render (the render's ``gettext``, which the i18n extension reads before
+    the environment's): ``literal`` with the active language's catalogue found once. Django's
+    ``gettext`` finds it again for every text (a lookup of the thread's language, 1.4 µs
+    against 0.15 µs for the catalogue's own), and a page has sixty-odd."""
+    if not settings.USE_I18N:
+        return literal
+    catalog = trans_real.catalog()  # what Django's gettext would read: the active, or default
+    return lambda message: mark_safe(catalog.gettext(message))
 
 
 def fill(text: str, **values: object) -> SafeString:

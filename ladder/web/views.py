@@ -38,7 +38,7 @@ from ladder.records import (
 )
 from ladder.records.compiled import Compiled, CompiledPages
 from ladder.records.paging import Paginator
-from ladder.web import context_processors, merged
+from ladder.web import context_processors, jinja, merged
 from ladder.web.forms import OTHER, CalculatorForm, KHelperForm, WhatIfForm
 from ratings import publication, selectors, statistics
 from ratings.models import RatingChange
@@ -177,6 +177,7 @@ def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:
                 "language": get_language(),
                 "languages": [(code, gettext(name)) for code, name in settings.LANGUAGES],
                 "club_name": settings.LADDER_CLUB_NAME,
+                "gettext": jinja.texts(),
                 **context,
             },
             request,
@@ -187,7 +188,10 @@ def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:
 def jinja_rows(template: str, context: dict[str, Any]) -> SafeString:
     """A page's loop rendered by Jinja2 (``ladder/jinja2/``, ``ladder/web/jinja.py``), for the
     Django page to write as it is: every value in it is already escaped."""
-    return mark_safe(engines["jinja2"].get_template(template).render(context))
+    rendered = (
+        engines["jinja2"].get_template(template).render({"gettext": jinja.texts(), **context})
+    )
+    return mark_safe(rendered)
 
 
 def _player_urls(name: str = "ladder:player", *first: int) -> Callable[[int], str]:

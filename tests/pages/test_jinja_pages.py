@@ -78,3 +78,14 @@ def test_the_jinja2_list_selector_writes_what_djangos_writes(language, kept, que
             django = render_to_string("ladder/_list_selector.html", context, request)
             jinja = engines["jinja2"].get_template("ladder/_list_selector.html")
             assert jinja.render(context, request) == django
+
+
+@pytest.mark.django_db
+def test_the_jinja2_base_page_writes_what_djangos_writes_without_translations(settings):
+    settings.USE_I18N = False
+    request = _request(reverse("ladder:standings"))
+    freshness = FRESHNESS[2]
+    django = render_to_string("base.html", {"freshness": freshness}, request)
+    jinja = views.jinja_page(request, "ladder/base.html", {"freshness": freshness})
+    assert jinja.content.decode() == django
+    assert "Results entered since 2 Mar 2026, 23:59 are still being rated" in django
