@@ -12,7 +12,9 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db.models import Count, QuerySet
+from django.dispatch import receiver
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template import engines
@@ -130,16 +132,9 @@ def standings(request):
                 "inactive": selectors.inactive_on_list(state, on=today),
             }
         )
-    # A level's badge, rendered once per level shown rather than twice a row (an include a
-    # row was half of the page's time with the read cache off).
-    badges: dict[tuple[object, object], str] = {}
+    language = get_language()
     for row in rows:
-        key = (row["level"], row["is_title"])
-        if key not in badges:
-            badges[key] = render_to_string(
-                "ladder/_level.html", {"level": row["level"], "is_title": row["is_title"]}
-            )
-        row["level_html"] = badges[key]
+        row["level_html"] = _level_badge(row["level"], row["is_title"], language)
     unrated_page = Paginator(unrated_players, PER_PAGE).get_page(request.GET.get("upage"))
     latest = live_periods[-1] if live_periods else None
     if latest is None and official_list.publication is not None:
@@ -161,6 +156,21 @@ def standings(request):
     # The whole page by Jinja2 (ladder/jinja2/ladder/standings.html): with the read cache
     # off, Django's engine was half of its time, its rows rendered apart already.
     return jinja_page(request, "ladder/standings.html", context)
+
+
+@functools.lru_cache(maxsize=512)
+def _level_badge(level: str, is_title: bool, language: str | None) -> str:
+    """A title's or a rating level's badge (``ladder/_level.html``) in ``language``, rendered
+    once per process: the same few on every page (an include a row was half of the
+    standings' time with the read cache off, a render per level on a page still a
+    twentieth)."""
+    return render_to_string("ladder/_level.html", {"level": level, "is_title": is_title})
+
+
+@receiver(setting_changed)
+def _forget_badges(*, setting: str, **kwargs: object) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "TEMPLATES"}:
+        _level_badge.cache_clear()
 
 
 def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:

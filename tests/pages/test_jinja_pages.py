@@ -5,7 +5,8 @@ freshness of the ratings, the page and the query string."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from datetime import timezone as tz
 
 import pytest
 from django.core.paginator import Paginator
@@ -13,11 +14,13 @@ from django.template import engines
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import resolve, reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
+from ladder.templatetags.ladder_pages import day_time, long_day, month_name
 from ladder.web import views
-from ladder.web.views import list_choices
+from ladder.web.views import _level_badge, list_choices
 from ratings.runs.status import Freshness
+from tests.factories import PlayerFactory
 
 LANGUAGES = ["en", "de", "fr"]
 FRESHNESS = [
@@ -89,3 +92,38 @@ def test_the_jinja2_base_page_writes_what_djangos_writes_without_translations(se
     jinja = views.jinja_page(request, "ladder/base.html", {"freshness": freshness})
     assert jinja.content.decode() == django
     assert "Results entered since 2 Mar 2026, 23:59 are still being rated" in django
+
+
+@pytest.mark.django_db
+def test_the_standings_badges_and_days_are_written_in_each_requests_language(client):
+    # The badges and the days are kept once written, by their language: a page in one
+    # language after another's shows its own.
+    PlayerFactory(name="Strong", entry_rating=2460)
+    PlayerFactory(name="Titled", entry_rating=2300, title="FM")
+    pages = {
+        language: client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        for language in ["en", "de", "en", "fr"]
+    }
+    with translation.override("de"):
+        german_badge = _level_badge("IM level", False, "de")
+        german_day = long_day(timezone.localdate())
+    assert "IM-Niveau" in german_badge
+    assert german_badge in pages["de"]
+    assert german_badge not in pages["en"]
+    assert f"Stand {german_day}" in pages["de"]
+    assert "FIDE-Titel" in pages["de"]
+    assert "FIDE-Titel" not in pages["en"]
+    assert "As of " in pages["en"]
+    assert "Stand " not in pages["en"]
+
+
+def test_a_moment_is_written_in_its_own_time_zone_and_a_day_in_the_pages_language():
+    moment = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
+    east = moment.astimezone(tz(timedelta(hours=2)))  # the same moment, one key were it alone
+    assert moment == east
+    assert day_time(moment) == "2 Mar 2026, 23:30"
+    assert day_time(east) == "3 Mar 2026, 01:30"
+    with translation.override("de"):
+        assert month_name("2026-03") == "März 2026"
+        assert long_day(moment.date()) == "2. März 2026"
+    assert month_name("2026-03") == "March 2026"
