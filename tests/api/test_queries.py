@@ -74,7 +74,8 @@ ENDPOINTS = {
     "player": ("/api/v1/players/{hero}/", 2),
     "games": ("/api/v1/games/", 2),
     "periods": ("/api/v1/periods/", 2),
-    # + player, games, their players, opening ratings
+    # + player, games, their players, opening ratings (on PostgreSQL the games with the
+    # other two: ``JOINED``)
     "history": ("/api/v1/players/{hero}/history/", 6),
     "rating list": ("/api/v1/rating-list/", 3),  # latest period, changes, players
     "period report": ("/api/v1/periods/{period}/", 4),  # period, log, report, publications
@@ -96,9 +97,16 @@ SHORT = {
 }  # fmt: skip
 
 
+# On PostgreSQL a page of history reads its games, their players and their opening ratings in
+# one statement (``ratings.selectors._joined``): two queries fewer.
+JOINED = {"history", "history (rapid)"}
+
+
 @pytest.mark.parametrize("name", list(ENDPOINTS))
 def test_queries_do_not_grow_with_the_rows(crowd, name):
     path, queries = ENDPOINTS[name]
+    if name in JOINED and connection.vendor == "postgresql":
+        queries -= 2
     period = RatingPeriod.objects.order_by("start").first()
     path = path.format(hero=crowd.pk, period=period.pk)
     client = APIClient()

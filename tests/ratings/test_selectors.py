@@ -4,6 +4,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 
 from ladder.records import RatingPeriod
 from ladder.writes.actions import close_period
@@ -79,6 +80,39 @@ def test_game_lines_say_why_a_game_was_not_rated(committed):
     (line,) = next(iter(selectors.game_lines(newcomer).values()))
     assert line.note == "counts toward a first rating"
     assert line.opponent_rating == 1800
+
+
+def _shown(lines):
+    """What a line shows, its opponent by value (one statement or three make other objects)."""
+    return {
+        period: [(line.game, vars(line.opponent), *line[2:]) for line in period_lines]
+        for period, period_lines in lines.items()
+    }
+
+
+def test_a_history_pages_lines_read_in_one_statement_are_those_read_in_three(
+    example_a, committed, monkeypatch, django_assert_num_queries, django_assert_max_num_queries
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement on PostgreSQL only")
+    newcomer, rapid = UnratedPlayerFactory(), PlayerFactory(rapid_entry_rating=1700)
+    with committed():
+        GameFactory(white=newcomer, black=example_a, date=date(2026, 3, 20))
+        GameFactory(white=example_a, black=PlayerFactory(), result="+/-", date=date(2026, 3, 21))
+        GameFactory(white=rapid, black=example_a, rating_list="rapid", date=date(2026, 3, 22))
+    periods = list(RatingPeriod.objects.all())
+    for player in [example_a, newcomer, rapid]:
+        for rating_list in ["standard", "rapid"]:
+            with django_assert_num_queries(1):
+                joined = selectors.game_lines(player, periods, rating_list)
+            with monkeypatch.context() as patched:
+                patched.setattr(selectors, "_joined", lambda *args: None)
+                with django_assert_max_num_queries(3):  # none for opening rows of no games
+                    apart = selectors.game_lines(player, periods, rating_list)
+            assert _shown(joined) == _shown(apart)
+    notes = [line.note for line in selectors.game_lines(example_a, periods)[periods[0].pk]]
+    assert len(notes) == 11
+    assert set(notes) == {"rated", "opponent unrated: not rated for you", "unplayed: not rated"}
 
 
 def test_what_if_counts_the_games_already_played_this_period(example_a):
