@@ -518,15 +518,16 @@ def game_lines(
     )
     method = rules().method
     pk = player.pk
+    exempt = {period: fide.cap_exemption_in_force(start) for period, start in starts.items()}
     lines: dict[int, list[Line]] = defaultdict(list)
     for game in games:
         white = game.white_id == pk
         opponent = game.black_id if white else game.white_id
-        start = starts[game.period_id]
+        period = game.period_id
         ratings = _ratings_used(
-            pk, opponent, _started(game), start, game.period_id, opening, earlier
+            pk, opponent, _started(game), starts[period], period, opening, earlier
         )
-        lines[game.period_id].append(_line(game, players[opponent], white, ratings, method, start))
+        lines[period].append(_line(game, players[opponent], white, ratings, method, exempt[period]))
     return dict(lines)
 
 
@@ -762,10 +763,11 @@ def _line(
     white: bool,
     ratings: tuple[int | None, int | None],
     method: str,
-    period_start: date,
+    exemption: bool,
 ) -> Line:
     """A game's line for the player who had ``white`` or not, against ``opponent``, in a
-    period that started on ``period_start``."""
+    period whose rules exempt 2650+ players from the cap or not (``exemption``:
+    ``fide.cap_exemption_in_force`` of its start)."""
     own_rating, opp_rating = ratings
     white_score = engine.WHITE_SCORE.get(game.result)
     colour = "white" if white else "black"
@@ -784,21 +786,22 @@ def _line(
         return Line(
             game, opponent, colour, score, opp_rating, True, "counts toward a first rating", None
         )
-    calculation, _ = _game_line(
-        own_rating,
-        opp_rating,
-        score_units,
-        method=method,
-        exemption=fide.cap_exemption_in_force(period_start),
-    )
+    calculation, _ = _game_line(own_rating, opp_rating, score_units, method, exemption)
     return Line(game, opponent, colour, score, opp_rating, True, "rated", calculation)
 
 
 # A game's score as a decimal, kept by its units (a win, a draw, a loss).
 _score = functools.lru_cache(maxsize=16)(fide.units_to_decimal)
-# ``fide.game_line``, kept by its arguments (a few thousand questions cover a club's lines,
-# asked again by every read of a history; a line is frozen, safe to share).
-_game_line = functools.lru_cache(maxsize=8192)(fide.game_line)
+
+
+@functools.lru_cache(maxsize=8192)
+def _game_line(
+    own: int, opponent: int, score_units: int, method: str, exemption: bool
+) -> tuple[fide.GameLine, int]:
+    """``fide.game_line``, kept by its arguments, all positional (a key of keywords costs
+    more to make): a few thousand questions cover a club's lines, asked again by every read
+    of a history; a line is frozen, safe to share."""
+    return fide.game_line(own, opponent, score_units, method=method, exemption=exemption)
 
 
 @dataclass(frozen=True)
@@ -1047,7 +1050,8 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
             player.pk, opponent, _started(game), start, game.period_id, opening[name],
             earlier[name],
         )  # fmt: skip
-        line = _line(game, game.black if white else game.white, white, used, method, start)
+        exemption = fide.cap_exemption_in_force(start)
+        line = _line(game, game.black if white else game.white, white, used, method, exemption)
         k = k_applied.get((player.pk, game.period_id, game.rating_list))
         effect = None
         if line.calculation is not None and k is not None:
