@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -486,33 +487,19 @@ def game_lines(
     players' RatingChange rows of that period on that list.
     """
     starts: dict[int, date]
-    joined = None
     if isinstance(periods, list):  # a page of history's: the SQL compiled once
         starts = {p.pk: p.start for p in periods}
-        joined = _joined(player.pk, rating_list, [p.pk for p in periods])
-        rows = () if joined is not None else _GAMES_IN.rows(player.pk, rating_list, tuple(starts))
+        found = _joined(player.pk, rating_list, list(starts)) or _apart(
+            _GAMES_IN.rows(player.pk, rating_list, tuple(starts)), rating_list
+        )
     else:
         selected = _games(player.pk, rating_list)
         if periods is not None:
             selected = selected.filter(period__in=periods)
         rows = list(selected.values_list(*_SEEN, "period__start"))
         starts = {row[_SEEN_PERIOD]: row[-1] for row in rows}
-    if joined is not None:
-        games, players, opening = joined
-    else:
-        games = [_seen(row) for row in rows]
-        ids = {game.white_id for game in games} | {game.black_id for game in games}
-        # The players apart, by id: joined to the games, both colours' were hashed whole (the
-        # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
-        players = {p.pk: p for p in _opponents(sorted(ids))}
-        # The rows of both players of each game in its period, through the players' index:
-        # the opponents named by subqueries of every game had the rows of the periods scanned
-        # whole (0.4 s on a 5,000-player club), and every opponent's rows of every period read
-        # 3,500 rows for a player's 150 games.
-        by_period: dict[int, set[int]] = defaultdict(set)
-        for game in games:
-            by_period[game.period_id].update((game.white_id, game.black_id))
-        opening = _opening(by_period, rating_list) if by_period else {}
+        found = _apart(rows, rating_list)
+    games, players, opening = found
     earlier = _earlier_ratings(
         [(g.white_id, g.black_id, _started(g), starts[g.period_id]) for g in games], rating_list
     )
@@ -531,9 +518,26 @@ def game_lines(
     return dict(lines)
 
 
-def _joined(
-    player: int, rating_list: str, periods: list[int]
-) -> tuple[list[GameSeen], dict[int, OpponentSeen], _Opening] | None:
+def _apart(rows: Sequence[tuple[Any, ...]], rating_list: str) -> _Read:
+    """The games of ``rows`` (``_SEEN``, and anything after), with their players and opening
+    rows read in two queries of their own."""
+    games = [_seen(row) for row in rows]
+    ids = {game.white_id for game in games} | {game.black_id for game in games}
+    # The players apart, by id: joined to the games, both colours' were hashed whole (the
+    # planner's choice for a player's 150 games: 12 ms of 14 at 5,000 players).
+    players = {p.pk: p for p in _opponents(sorted(ids))}
+    # The rows of both players of each game in its period, through the players' index: the
+    # opponents named by subqueries of every game had the rows of the periods scanned whole
+    # (0.4 s on a 5,000-player club), and every opponent's rows of every period read 3,500
+    # rows for a player's 150 games.
+    by_period: dict[int, set[int]] = defaultdict(set)
+    for game in games:
+        by_period[game.period_id].update((game.white_id, game.black_id))
+    opening = _opening(by_period, rating_list) if by_period else {}
+    return games, players, opening
+
+
+def _joined(player: int, rating_list: str, periods: list[int]) -> _Read | None:
     """On PostgreSQL, a player's games of ``periods`` on a list with what ``game_lines``
     reads beside them, in one statement: each game's opponent and both players' rows of its
     period (``_JOINED_SQL``). None on any other database: three queries there, as before.
@@ -755,6 +759,8 @@ _NO_ROW = (None, None)
 
 # (player id, period id) -> (status, rating on the list that opened the period)
 _Opening = dict[tuple[int, int], tuple[str, int | None]]
+# A player's games (``_SEEN``), their players by id and both players' opening rows.
+_Read = tuple[list[GameSeen], dict[int, OpponentSeen], _Opening]
 
 
 def _line(

@@ -73,11 +73,14 @@ def _formatted(value: date, zone: object, layout: str, language: str | None) -> 
 
 @receiver(setting_changed)
 def _forget(*, setting: str, **kwargs: object) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "FORMAT_MODULE_PATH"} | {
-        "TIME_ZONE",
-        "USE_TZ",
-    }:
+    if setting in _FORMATTED_BY:
         _formatted.cache_clear()
+
+
+# The settings a day's text depends on.
+_FORMATTED_BY = {
+    "LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "FORMAT_MODULE_PATH", "TIME_ZONE", "USE_TZ",
+}  # fmt: skip
 
 
 @register.filter(expects_localtime=True)

@@ -78,9 +78,9 @@ def environment(**options: Any) -> Environment:
     env.filters.update(
         rules_text=translations.rules_text,
         month_name=ladder_pages.month_name,
-        day=day,
-        long_day=long_day,
-        day_time=day_time,
+        day=_in_local_time(ladder_pages.day),
+        long_day=_in_local_time(ladder_pages.long_day),
+        day_time=_in_local_time(ladder_pages.day_time),
         default_if_none=defaultfilters.default_if_none,
         fill=fill,
     )
@@ -142,19 +142,10 @@ def games_text(count: int) -> SafeString:
     return mark_safe(ngettext("%(count)s game", "%(count)s games", count) % {"count": count})
 
 
-def day(value: object) -> str:
-    """The ``day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
-    return ladder_pages.day(template_localtime(value))
-
-
-def long_day(value: object) -> str:
-    """The ``long_day`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
-    return ladder_pages.long_day(template_localtime(value))
-
-
-def day_time(value: object) -> str:
-    """The ``day_time`` filter of ``ladder_pages`` (a moment in the page's time zone first)."""
-    return ladder_pages.day_time(template_localtime(value))
+def _in_local_time(written: Callable[[object], str]) -> Callable[[object], str]:
+    """A day filter of ``ladder_pages`` as Jinja2's: a moment in the page's time zone first,
+    as Django's engine gives it to a filter that ``expects_localtime``."""
+    return lambda value: written(template_localtime(value))
 
 
 def querystring(request: HttpRequest, **changes: object) -> str:
