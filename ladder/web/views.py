@@ -152,6 +152,7 @@ def standings(request):
         "official": official_list.publication,
         "live_periods": live_periods,
         "movers": selectors.top_movers(rating_list),
+        "player_url": url,
     }
     # The whole page by Jinja2 (ladder/jinja2/ladder/standings.html): with the read cache
     # off, Django's engine was half of its time, its rows rendered apart already.
