@@ -258,7 +258,7 @@ _TIES = 20
 
 
 @functools.lru_cache(maxsize=16)
-def _top_movers(rating_list: str, limit: int) -> Compiled[RatingChange]:
+def _top_movers(rating_list: str, limit: int) -> Compiled[Any]:
     """``top_movers``' query, compiled once per process and list (its subqueries' building
     was a quarter of it), run afresh each time."""
     return Compiled(
@@ -271,7 +271,7 @@ def _top_movers(rating_list: str, limit: int) -> Compiled[RatingChange]:
 
 
 @functools.lru_cache(maxsize=16)
-def _top_movers_tied(rating_list: str, limit: int) -> Compiled[RatingChange]:
+def _top_movers_tied(rating_list: str, limit: int) -> Compiled[Any]:
     """Every gain at or above the ``limit``-th, for more ties than ``_top_movers`` reads."""
     return Compiled(lambda: _top_movers_query(rating_list, limit))
 
@@ -289,7 +289,7 @@ def _latest_gains(rating_list: str) -> QuerySet[RatingChange]:
     return rated.filter(period_id=Subquery(latest), change__gt=0)
 
 
-def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange]:
+def _top_movers_query(rating_list: str, limit: int) -> QuerySet[RatingChange, tuple[Any, ...]]:
     movers = _latest_gains(rating_list)
     # Only the rows at or above the ``limit``-th gain: every row tied on it, since the
     # players' names order the ties.
