@@ -412,10 +412,13 @@ def active_players(
 
 def active_since(players: PlayerQuerySet, *, cutoff: date, rating_list: str) -> PlayerQuerySet:
     """``active_players`` by the cutoff (``fide.inactive_cutoff``): rated after it, or unrated."""
+    return players.filter(active_since_condition(cutoff=cutoff, rating_list=rating_list))
+
+
+def active_since_condition(*, cutoff: date, rating_list: str) -> Q:
+    """``active_since`` as a condition, for a query that counts the active apart."""
     fields = LIST_FIELDS[rating_list]
-    return players.exclude(
-        **{f"{fields.rating}__isnull": False, f"{fields.last_rated_on}__lte": cutoff}
-    )
+    return ~Q(**{f"{fields.rating}__isnull": False, f"{fields.last_rated_on}__lte": cutoff})
 
 
 def junior_players(players: PlayerQuerySet, *, year: int | None = None) -> PlayerQuerySet:

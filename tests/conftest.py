@@ -94,7 +94,16 @@ def orm_only(monkeypatch):
     def as_the_orm():
         monkeypatch.setattr(Compiled, "_run", lambda self, values: None)
         # Pages as Django pages a QuerySet; the list through DRF's filter backends.
-        monkeypatch.setattr(CompiledPages, "of", lambda self, *values: self._build(*values))
+        monkeypatch.setattr(CompiledPages, "of", _the_orm_s_pages)
         monkeypatch.setattr(api_views, "_PLAIN_LIST", set())
 
     return as_the_orm
+
+
+def _the_orm_s_pages(pages, *values, count=None):
+    """``CompiledPages.of`` as the QuerySet itself; a count given (read with another, by
+    ``Compiled``, here the ORM's) is its ``count()``, so the same queries run."""
+    found = pages._build(*values)
+    if count is not None:
+        found.count = count
+    return found

@@ -369,9 +369,10 @@ class CompiledPages:
         self._count = Compiled(lambda *values: build(*values).order_by().values_list(_COUNT()))
         self._windows: dict[tuple[int, int], Compiled[Any]] = {}
 
-    def of(self, *values: Any) -> Paged:
-        """What ``Paginator`` pages: ``build(*values)``, counted and sliced."""
-        return Paged(self, values)
+    def of(self, *values: Any, count: Callable[[], int] | None = None) -> Paged:
+        """What ``Paginator`` pages: ``build(*values)``, counted and sliced. ``count``: how
+        to count it instead of its own ``COUNT`` (a count read with another's, in one scan)."""
+        return Paged(self, values, count)
 
     def window(self, bottom: int, top: int) -> Compiled[Any]:
         found = self._windows.get((bottom, top))
@@ -422,10 +423,17 @@ class _COUNT(models.Func):
 class Paged(Sequence[Any]):
     """``build(*values)`` as ``Paginator`` reads it: ``count()`` and slices."""
 
-    def __init__(self, pages: CompiledPages, values: tuple[Any, ...]) -> None:
-        self.pages, self.values = pages, values
+    def __init__(
+        self,
+        pages: CompiledPages,
+        values: tuple[Any, ...],
+        count: Callable[[], int] | None = None,
+    ) -> None:
+        self.pages, self.values, self._counted = pages, values, count
 
     def count(self) -> int:  # type: ignore[override]  # Paginator's count(), not a value's
+        if self._counted is not None:
+            return self._counted()
         return int(self.pages._count.rows(*self.values)[0][0])
 
     def __len__(self) -> int:

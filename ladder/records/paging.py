@@ -15,7 +15,17 @@ class Paginator(paginator.Paginator):
     a club smaller than a page, a search with few matches, a player's history of a few periods
     ask no count (a query of the standings' ten, on the demo club two of them). Any other page,
     or a first page that is full, is counted as Django counts it.
+
+    ``count``: the number of rows when the caller has it already (read with another count),
+    so that Django asks none and an empty list reads no page.
     """
+
+    def __init__(
+        self, object_list: Any, per_page: int, *, count: int | None = None, **options: Any
+    ) -> None:
+        super().__init__(object_list, per_page, **options)
+        if count is not None:
+            vars(self)["count"] = count  # Django's ``count`` is a cached property
 
     def validate_number(self, number: Any) -> int:
         if self._first(number):  # the first page is always there (an empty one allowed)

@@ -6,6 +6,8 @@ from html import unescape
 from http import HTTPStatus
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ladder.records import Player, RatingPeriod
@@ -110,6 +112,40 @@ def test_standings_page_the_rated_and_the_unrated_apart(client, monkeypatch):
     page = client.get(reverse("ladder:standings"), {"page": "2", "upage": "1"}).content.decode()
     assert 'href="?page=1&amp;upage=1"' in page  # the rated players' previous page
     assert 'href="?page=2&amp;upage=2"' in page  # the unrated players' next page
+
+
+def test_standings_count_the_rated_shown_and_the_unrated_of_a_ladder_of_pages(client, monkeypatch):
+    """A ladder longer than a page counts its two lists in one query: the rated it shows
+    (active, or every one when asked), the unrated, never a player merged into another."""
+    monkeypatch.setattr(views, "PER_PAGE", 2)
+    kept = PlayerFactory.create_batch(3, entry_rating=1900)
+    sleepy = PlayerFactory(name="Sleepy Sam", entry_rating=2000)
+    Player.objects.filter(pk=sleepy.pk).update(last_rated_on=date(2020, 1, 31))
+    PlayerFactory(entry_rating=2100, merged_into=kept[0])
+    UnratedPlayerFactory.create_batch(2)
+    UnratedPlayerFactory(merged_into=kept[1])
+    shown = text_of(client.get(reverse("ladder:standings")))
+    assert "Rated players (3)" in shown
+    assert "Unrated players (2)" in shown
+    every = text_of(client.get(reverse("ladder:standings"), {"inactive": "1", "page": "2"}))
+    assert "Rated players (4)" in every
+    assert "Unrated players (2)" in every
+
+
+def test_standings_read_no_unrated_page_when_every_player_is_rated(
+    client, monkeypatch, django_assert_num_queries
+):
+    """Counted with the rated, none unrated: their empty page costs no query."""
+    monkeypatch.setattr(views, "PER_PAGE", 2)
+    PlayerFactory.create_batch(3, entry_rating=1900)
+    client.get(reverse("ladder:standings"))  # the club's settings and the like read once
+    with CaptureQueriesContext(connection) as queries:
+        text = text_of(client.get(reverse("ladder:standings")))
+    assert "Rated players (3)" in text
+    assert "Every player has a rating" in text
+    unrated = [q["sql"] for q in queries if re.search(r'"rating" IS NULL\b', q["sql"])]
+    assert len(unrated) == 1, unrated  # the counts', none of a page
+    assert "COUNT(*) FILTER" in unrated[0]
 
 
 def test_standings_show_last_change_after_games(client, example_a):
