@@ -105,9 +105,11 @@ class RatingChange(models.Model):
             ),
         ]
         indexes = [
-            models.Index(
-                fields=["period", "rating_list", "-rating_after"], name="change_period_idx"
-            )
+            # A period's rows on a list, by their change, largest first: the standings' top
+            # movers read the first few (a scan of the latest period's rows was a millisecond
+            # of the server's a request at 5,000 players). By the rating after, as it was, it
+            # ordered nothing: a period's report sorts NULL ratings last and ties by name.
+            models.Index(fields=["period", "rating_list", "-change"], name="change_period_idx")
         ]
 
     def __str__(self) -> str:
