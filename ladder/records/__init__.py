@@ -48,7 +48,7 @@ from ladder.records.periods import (
     RatingPeriodQuerySet,
     closed_message,
 )
-from ladder.records.players import ListState, Player, PlayerQuerySet
+from ladder.records.players import ListState, Player, PlayerQuerySet, rated_on
 from ladder.records.text import (
     PERIOD_LABEL_VALIDATOR,
     FideIdFormField,
@@ -133,6 +133,7 @@ __all__ = [
     "parse_fide_id",
     "read_fide_id",
     "parse_list",
+    "rated_on",
     "refuse_control_characters",
     "refuse_control_characters_but_lines",
 ]

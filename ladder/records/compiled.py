@@ -420,6 +420,15 @@ class _COUNT(models.Func):
     output_field = models.IntegerField()
 
 
+class CountWhere(models.Func):
+    """``COUNT(*) FILTER (WHERE condition)`` as a plain function, as ``_COUNT`` is: Django
+    groups a query by nothing when it holds no aggregate, so several conditions are counted
+    in one row, one scan (PostgreSQL, SQLite 3.30 and later)."""
+
+    template = "COUNT(*) FILTER (WHERE %(expressions)s)"
+    output_field = models.IntegerField()
+
+
 class Paged(Sequence[Any]):
     """``build(*values)`` as ``Paginator`` reads it: ``count()`` and slices."""
 

@@ -70,6 +70,13 @@ def _entry_peak_rating(name: str) -> models.PositiveSmallIntegerField:
     )
 
 
+def rated_on(rating_list: str, *, rated: bool = True) -> Q:
+    """The players rated on a list (``rated=False``: unrated), as a condition: what
+    ``PlayerQuerySet.rated`` and ``unrated`` filter by, for a query that counts them beside
+    others."""
+    return Q(**{f"{LIST_FIELDS[rating_list].rating}__isnull": not rated})
+
+
 class PlayerQuerySet(models.QuerySet["Player"]):
     def bulk_create(self, objs, *args, **kwargs):
         """Create players in bulk, each with the search key of its name (``save`` sets it
@@ -89,10 +96,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return super().bulk_update(objs, fields, *args, **kwargs)
 
     def rated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
-        return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": False})
+        return self.filter(rated_on(rating_list))
 
     def unrated(self, rating_list: str = RatingList.STANDARD) -> PlayerQuerySet:
-        return self.filter(**{f"{LIST_FIELDS[rating_list].rating}__isnull": True})
+        return self.filter(rated_on(rating_list, rated=False))
 
     def current(self) -> PlayerQuerySet:
         """The players not merged into another (a merged record stays, for its old links)."""

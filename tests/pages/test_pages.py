@@ -132,9 +132,7 @@ def test_standings_count_the_rated_shown_and_the_unrated_of_a_ladder_of_pages(cl
     assert "Unrated players (2)" in every
 
 
-def test_standings_read_no_unrated_page_when_every_player_is_rated(
-    client, monkeypatch, django_assert_num_queries
-):
+def test_standings_read_no_unrated_page_when_every_player_is_rated(client, monkeypatch):
     """Counted with the rated, none unrated: their empty page costs no query."""
     monkeypatch.setattr(views, "PER_PAGE", 2)
     PlayerFactory.create_batch(3, entry_rating=1900)
