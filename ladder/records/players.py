@@ -136,10 +136,13 @@ def entry_rating_range(prefix: str) -> models.CheckConstraint:
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=200, db_index=True, validators=[refuse_control_characters])
+    # Indexed in Meta.indexes, not by db_index: on PostgreSQL, db_index adds a second index for
+    # LIKE 'prefix%' that no query of Ladder asks (its searches are trigram, equality or a
+    # part of a name), and every player written went through both.
+    name = models.CharField(max_length=200, validators=[refuse_control_characters])
     # Derived from the name (ladder.records.names.search_key), set on every save: what a
-    # search compares. Trigram-indexed on PostgreSQL (migration 0021).
-    search_key = models.TextField(editable=False, db_index=True, default="")
+    # search compares. Trigram-indexed on PostgreSQL (migration 0022).
+    search_key = models.TextField(editable=False, default="")
     fide_id = models.PositiveBigIntegerField(
         "FIDE id",
         null=True,
@@ -255,6 +258,10 @@ class Player(models.Model):
         verbose_name = gettext_lazy("player")
         verbose_name_plural = gettext_lazy("players")
         ordering = ["name", "pk"]
+        indexes = [
+            models.Index(fields=["name"], name="player_name_idx"),
+            models.Index(fields=["search_key"], name="player_search_key_idx"),
+        ]
         constraints = [
             entry_rating_range(""),
             models.UniqueConstraint(
