@@ -9,7 +9,7 @@ class LadderConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_delete, post_save
 
-        from ladder.records import player_search, timestamps
+        from ladder.records import checks, player_search, timestamps  # noqa: F401 (checks)
         from ladder.records import versions as data_version
         from ladder.writes import webhooks
 
