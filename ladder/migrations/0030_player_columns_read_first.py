@@ -129,6 +129,15 @@ def rebuild(cursor, table, first):
             (sequence,) = cursor.fetchone()
             cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
             identities[name] = cursor.fetchone()
+    # A serial column (a table made before Django 4.1) takes its values from a sequence the
+    # old column owns: the new column's default uses it, and it must outlive the old table.
+    serials = {}
+    for name, (_, _, identity, _, default) in columns.items():
+        if not identity and default is not None:
+            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, name])
+            (sequence,) = cursor.fetchone()
+            if sequence is not None:
+                serials[name] = sequence
 
     new = f"{table}__rebuilt"
     definitions = []
@@ -153,6 +162,8 @@ def rebuild(cursor, table, first):
     )
     for other, name, _ in pointing:
         cursor.execute(f"ALTER TABLE {other} DROP CONSTRAINT {quote(name)}")
+    for sequence in serials.values():
+        cursor.execute(f"ALTER SEQUENCE {sequence} OWNED BY NONE")
     cursor.execute(f"DROP TABLE {quote(table)}")
     cursor.execute(f"ALTER TABLE {quote(new)} RENAME TO {quote(table)}")
     for name, (last_value, is_called) in identities.items():
@@ -161,6 +172,8 @@ def rebuild(cursor, table, first):
         cursor.execute(f"ALTER SEQUENCE {sequence} RENAME TO {quote(f'{table}_{name}_seq')}")
         cursor.execute("SELECT setval(pg_get_serial_sequence(%s, %s), %s, %s)",
                        [table, name, last_value, is_called])  # fmt: skip
+    for name, sequence in serials.items():
+        cursor.execute(f"ALTER SEQUENCE {sequence} OWNED BY {quote(table)}.{quote(name)}")
     for name, definition in own:
         cursor.execute(f"ALTER TABLE {quote(table)} ADD CONSTRAINT {quote(name)} {definition}")
     for definition in indexes:

@@ -92,6 +92,26 @@ def test_a_rebuild_keeps_every_row_constraint_index_key_and_grant():
             )
 
 
+def test_a_serial_id_of_an_older_database_keeps_its_sequence():
+    """A table made before Django 4.1 numbers its rows with a sequence its id owns."""
+    PlayerFactory()
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no check pending: the table altered
+        cursor.execute("ALTER TABLE ladder_player ALTER COLUMN id DROP IDENTITY")
+        cursor.execute("CREATE SEQUENCE ladder_player_serial_seq OWNED BY ladder_player.id")
+        cursor.execute("SELECT setval('ladder_player_serial_seq', max(id)) FROM ladder_player")
+        cursor.execute(
+            "ALTER TABLE ladder_player ALTER COLUMN id SET DEFAULT "
+            "nextval('ladder_player_serial_seq')"
+        )
+        before = catalogue()
+        migration.rebuild(cursor, "ladder_player", migration.FIRST)
+        assert catalogue() == before
+        cursor.execute("SELECT pg_get_serial_sequence('ladder_player', 'id')")
+        assert cursor.fetchone() == ("public.ladder_player_serial_seq",)
+    assert PlayerFactory().pk == max(row[0] for row in before["rows"]) + 1
+
+
 def test_a_table_with_a_view_on_it_is_refused_untouched():
     with connection.cursor() as cursor:
         cursor.execute("CREATE VIEW ladder_player_names AS SELECT id, name FROM ladder_player")
