@@ -123,22 +123,20 @@ def rebuild(cursor, table, first):
         [table],
     )
     publications = [row[0] for row in cursor.fetchall()]
-    identities = {}
-    for name, (_, _, identity, _, _) in columns.items():
+    # An identity's sequence goes with the old table: its next value is carried over. A serial
+    # column (a table made before Django 4.1) takes its values from a sequence the old column
+    # owns, which the new column's default uses: it must outlive the old table.
+    identities, serials = {}, {}
+    for name, (_, _, identity, _, default) in columns.items():
+        if not identity and default is None:
+            continue
+        cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, name])
+        (sequence,) = cursor.fetchone()
         if identity:
-            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, name])
-            (sequence,) = cursor.fetchone()
             cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
             identities[name] = cursor.fetchone()
-    # A serial column (a table made before Django 4.1) takes its values from a sequence the
-    # old column owns: the new column's default uses it, and it must outlive the old table.
-    serials = {}
-    for name, (_, _, identity, _, default) in columns.items():
-        if not identity and default is not None:
-            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, name])
-            (sequence,) = cursor.fetchone()
-            if sequence is not None:
-                serials[name] = sequence
+        elif sequence is not None:
+            serials[name] = sequence
 
     new = f"{table}__rebuilt"
     definitions = []
