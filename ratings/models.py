@@ -9,10 +9,11 @@ that the next period can start from it. Per-game lines are derived on read
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -30,6 +31,41 @@ class Status(models.TextChoices):
     UNRATED = engine.STATUS_UNRATED, "unrated"
     BELOW_FLOOR = engine.STATUS_BELOW_FLOOR, "fell below floor"
     ADJUSTED = engine.STATUS_ADJUSTED, "adjusted"  # no game: a one-off adjustment only
+
+
+class JSONTextField(models.JSONField):
+    """A JSONField kept on PostgreSQL as ``json`` (the text as written, checked) rather than
+    ``jsonb`` (parsed into a binary form on the way in).
+
+    For a column written far more often than it is searched: a rating run writes a row a
+    player and period, each with a pool (``[]`` for all but the unrated), and parsing it into
+    ``jsonb`` was about a twentieth of ``make bench``'s first recompute (docs/benchmarks.md).
+    ``json`` has no equality: such a column cannot be filtered on, grouped or made distinct,
+    and its JSON lookups (``has_key``, ``contains``) are ``jsonb``'s only. Elsewhere it is
+    Django's JSONField as it is.
+    """
+
+    def db_type(self, connection: BaseDatabaseWrapper) -> str | None:
+        if connection.vendor == "postgresql":
+            return "json"
+        return super().db_type(connection)
+
+    def get_db_prep_value(
+        self, value: Any, connection: BaseDatabaseWrapper, prepared: bool = False
+    ) -> Any:
+        adapted = super().get_db_prep_value(value, connection, prepared)
+        if connection.vendor == "postgresql":
+            from psycopg.types.json import Json, Jsonb
+
+            if isinstance(adapted, Jsonb):  # sent as json: no cast from jsonb on the server
+                return Json(adapted.obj, dumps=adapted.dumps)
+        return adapted
+
+    def from_db_value(self, value: Any, expression: Any, connection: BaseDatabaseWrapper) -> Any:
+        # psycopg parses json itself (Django has it hand jsonb over as text only).
+        if value is None or isinstance(value, str):
+            return super().from_db_value(value, expression, connection)
+        return value
 
 
 class RatingChangeQuerySet(models.QuerySet["RatingChange"]):
@@ -88,7 +124,7 @@ class RatingChange(models.Model):
     peak_after = models.PositiveSmallIntegerField(null=True, blank=True)
     last_rated_on = models.DateField(null=True, blank=True)
     first_event = models.CharField(max_length=220, blank=True)
-    pool = models.JSONField(default=list, blank=True)
+    pool = JSONTextField(default=list, blank=True)
 
     objects = RatingChangeQuerySet.as_manager()
 
