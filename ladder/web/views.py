@@ -189,30 +189,32 @@ def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:
     """A page rendered whole by Jinja2 on ``ladder/jinja2/ladder/base.html``, which is given
     what ``templates/base.html`` reads through the context processors (``context`` first, as
     Django's engine reads a view's context before theirs)."""
-    return HttpResponse(
-        engines["jinja2"]
-        .get_template(template)
-        .render(
-            {
-                **context_processors.site_urls(request),
-                **context_processors.freshness(request),
-                "language": get_language(),
-                "languages": [(code, gettext(name)) for code, name in settings.LANGUAGES],
-                "club_name": settings.LADDER_CLUB_NAME,
-                "gettext": jinja.texts(),
-                **context,
-            },
-            request,
+    with jinja.rendering():
+        page = (
+            engines["jinja2"]
+            .get_template(template)
+            .render(
+                {
+                    **context_processors.site_urls(request),
+                    **context_processors.freshness(request),
+                    "language": get_language(),
+                    "languages": [(code, gettext(name)) for code, name in settings.LANGUAGES],
+                    "club_name": settings.LADDER_CLUB_NAME,
+                    "gettext": jinja.texts(),
+                    **context,
+                },
+                request,
+            )
         )
-    )
+    return HttpResponse(page)
 
 
 def jinja_rows(template: str, context: dict[str, Any]) -> SafeString:
     """A page's loop rendered by Jinja2 (``ladder/jinja2/``, ``ladder/web/jinja.py``), for the
     Django page to write as it is: every value in it is already escaped."""
-    rendered = (
-        engines["jinja2"].get_template(template).render({"gettext": jinja.texts(), **context})
-    )
+    loop = engines["jinja2"].get_template(template)
+    with jinja.rendering():
+        rendered = loop.render({"gettext": jinja.texts(), **context})
     return mark_safe(rendered)
 
 

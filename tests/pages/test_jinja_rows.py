@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from ladder.records import Player
-from ladder.web.jinja import escape
+from ladder.web.jinja import escape, rendering
 from tests.factories import GameFactory, PlayerFactory
 
 from .test_pages import text_of
@@ -44,7 +45,19 @@ VALUES = st.one_of(
 @given(value=VALUES)
 def test_a_value_is_written_as_djangos_engine_writes_it(language, value):
     with translation.override(language):
-        assert escape(value) == render_value_in_context(value, Context(autoescape=True))
+        expected = render_value_in_context(value, Context(autoescape=True))
+        assert escape(value) == expected
+        with rendering():  # the separator found once a render, a decimal's text kept
+            assert escape(value) == expected
+
+
+def test_equal_decimals_are_written_as_they_are_and_in_the_renders_language():
+    with translation.override("de"), rendering():
+        assert [escape(Decimal(text)) for text in ("0.5", "0.50", "-0", "0")] == [
+            "0,5", "0,50", "-0", "0"
+        ]  # fmt: skip
+    with translation.override("en"), rendering():
+        assert escape(Decimal("0.50")) == "0.50"
 
 
 def test_no_template_makes_markup_as_a_value_that_would_be_escaped_again():
