@@ -14,11 +14,12 @@ from django.db import connections
 
 from ladder.records.players import Player
 
-# The players' table is created half empty (migration ladder.0005): a rating run rewrites every
-# rated player's row, and the room lets PostgreSQL keep each new version on its page without
-# touching the table's indexes (an update five times slower without it, measured:
+# The players' pages are kept 55 % empty (migrations ladder.0005, then 0031): a rating run
+# rewrites every rated player's row, and the room lets PostgreSQL keep each new version on its
+# page without touching the table's indexes (an update five times slower without it, and a
+# first recompute 10-17 % slower at 50, where a page's last rows did not fit: measured,
 # docs/benchmarks.md).
-PLAYERS_FILLFACTOR = 50
+PLAYERS_FILLFACTOR = 45
 
 
 @checks.register(checks.Tags.database)

@@ -26,10 +26,13 @@ def test_a_players_table_without_its_room_is_named_with_the_fix():
     err = StringIO()
     call_command("check", "--database", "default", stderr=err)
     assert "fillfactor 100" in err.getvalue()
-    assert "ALTER TABLE ladder_player SET (fillfactor = 50)" in err.getvalue()
+    assert "ALTER TABLE ladder_player SET (fillfactor = 45)" in err.getvalue()
 
     with connection.cursor() as cursor:
         cursor.execute("ALTER TABLE ladder_player SET (fillfactor = 70)")
+    assert database_warnings() == ["ladder.W001"]
+    with connection.cursor() as cursor:  # migration 0005's, before 0031 made it 45
+        cursor.execute("ALTER TABLE ladder_player SET (fillfactor = 50)")
     assert database_warnings() == ["ladder.W001"]
     with connection.cursor() as cursor:
         cursor.execute("ALTER TABLE ladder_player SET (fillfactor = 40)")  # more room is fine
