@@ -105,11 +105,12 @@ def escape(value: object) -> str:
         return str(value)
     if type(value) is Decimal and not settings.USE_THOUSAND_SEPARATOR:
         # What ``formats.localize`` writes, without its walk through the number's parts
-        # (a player page writes a thousand decimals): the digits, the language's separator.
+        # (a player's page writes hundreds of decimals): the digits, the language's
+        # separator. Not 1E+999 and the like: ``localize`` below.
         parts = value.as_tuple()
         if isinstance(parts.exponent, int) and abs(parts.exponent) + len(parts.digits) <= 200:
             separator = _SEPARATOR.get() or formats.get_format("DECIMAL_SEPARATOR")
-            return _decimal_text(parts, separator)  # not 1E+999: above
+            return _decimal_text(parts, separator)
     html_of = getattr(value, "__html__", None)
     if html_of is not None:
         return str(html_of())
