@@ -5,7 +5,7 @@ touching no index (a "HOT" update), only when the page has room for it: at fillf
 page half full of rows cannot take a second version of each of them and the page's own
 overhead, so the last rows of each page (4 % of 100,000 players) moved to other pages and
 went through every index of the table, the trigram index included. At 45 every row stays in
-place: ``make bench``'s first recompute 1.92-2.15 s -> 1.64-1.73 s, taking turns; the
+place: ``make bench``'s first recompute 1.79-2.15 s -> 1.62-1.85 s, seven turns each; the
 standings' scans of 5,000 players took the same time (docs/benchmarks.md).
 
 Pages filled before this migration get the room as they are rewritten; ``VACUUM FULL
