@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -22,6 +21,8 @@ from ladder.records import RatingList
 from ratings.rules import engine, eras, fide
 
 if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
     from ladder.records import RatingPeriod
 
 
