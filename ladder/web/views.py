@@ -72,8 +72,10 @@ def list_choices(current: str) -> list[dict]:
     kept = kept_lists()
     if len(kept) < 2:
         return []
+    # The labels as text in the request's language, not lazy: a page writes each as a
+    # text, where a lazy one took Jinja2's way of any other object (localized, then escaped).
     return [
-        {"value": name, "label": RatingList(name).label, "current": name == current}
+        {"value": name, "label": str(RatingList(name).label), "current": name == current}
         for name in kept
     ]
 
@@ -81,7 +83,7 @@ def list_choices(current: str) -> list[dict]:
 def _list_context(current: str) -> dict:
     return {
         "list": current,
-        "list_label": RatingList(current).label,
+        "list_label": str(RatingList(current).label),
         "list_choices": list_choices(current),
     }
 

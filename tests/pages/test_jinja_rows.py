@@ -8,10 +8,13 @@ import re
 from datetime import UTC, date
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
-from django.template import Context, engines
+from django.http import QueryDict
+from django.template import Context, RequestContext, defaulttags, engines
 from django.template.base import render_value_in_context
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -21,7 +24,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from ladder.records import Player
-from ladder.web.jinja import escape, rendering
+from ladder.web.jinja import escape, querystring, rendering
 from tests.factories import GameFactory, PlayerFactory
 
 from .test_pages import text_of
@@ -139,3 +142,22 @@ def test_a_game_line_shows_the_opponents_name_as_text_and_numbers_in_the_pages_l
     assert '<td class="num">0.57</td>' in english
     assert '<td class="num">0,50</td>' in german
     assert '<td class="num">0,57</td>' in german
+
+
+QUERY_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8)
+QUERY_VALUE = st.one_of(
+    st.none(), st.integers(-5, 1000), QUERY_TEXT, st.lists(QUERY_TEXT, max_size=3)
+)
+
+
+@given(
+    params=st.lists(st.tuples(st.sampled_from(["list", "page", "q", "é&="]), QUERY_TEXT)),
+    changes=st.dictionaries(st.sampled_from(["list", "page", "upage", "q", "new"]), QUERY_VALUE),
+)
+def test_a_links_query_string_is_djangos_querystring(params, changes):
+    """The links the Jinja2 pages write keep the request's other parameters exactly as
+    Django's ``{% querystring %}`` writes them (the Django pages' twins use it)."""
+    request = RequestFactory().get("/")
+    request.GET = QueryDict(urlencode(params), mutable=False)
+    expected = defaulttags.querystring(RequestContext(request), None, **changes)
+    assert querystring(request, **changes) == expected
