@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from django.db import connection, models
+from django.db import connection, connections, models
 from django.db.models import signals
 from django.db.models.query_utils import DeferredAttribute
 from django.test.utils import CaptureQueriesContext
@@ -284,3 +284,34 @@ def test_the_first_page_of_none_is_empty_without_a_query():
         assert paged[0:0] == []
     assert len(queries) == 0
     assert paged.count() == 0
+
+
+def test_the_querys_own_values_are_written_into_its_text_on_postgresql():
+    """On PostgreSQL the query's own values (a text with a quote and percent signs, a date,
+    a number) are written into the statement as psycopg writes them on the client, so that
+    the server plans with them; only the call's values stay parameters. The rows, and the
+    text Django logs, are the ORM's."""
+    kept = PlayerFactory(name="50% o'clock", birth_year=1990)
+    PlayerFactory(name="Fifty o'clock", birth_year=1990)
+
+    def matching(birth_year):
+        return (
+            Player.objects.filter(
+                name__contains="0% o'c", birth_year=birth_year, entry_rating__gte=1000
+            )
+            .exclude(last_rated_on=date(2001, 2, 3))
+            .order_by("pk")
+            .values_list("pk", "name")
+        )
+
+    compiled = Compiled(matching)
+    assert same_as_the_orm(compiled, matching, 1990, rows=True) == [(kept.pk, kept.name)]
+    assert same_as_the_orm(compiled, matching, 1991, rows=True) == []
+    statement = compiled._statements[connections["default"]][(int,)]
+    assert statement is not None
+    if connection.vendor == "postgresql":
+        assert len(statement.params) == 1  # the birth year, the call's
+        assert "o''c%%'" in statement.sql
+        assert "'2001-02-03'::date" in statement.sql
+    else:
+        assert len(statement.params) > 1
