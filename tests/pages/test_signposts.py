@@ -96,6 +96,16 @@ def test_the_header_and_footer_links_follow_the_script_prefix(client):
     assert '"/club/periods/" aria-current="page"' in prefixed
 
 
+def test_the_standings_link_each_player_under_the_script_prefix(client):
+    # Each row's link is its player's page under the prefix the request is served with, the
+    # links' parts kept once per prefix: served under /club/, then at the root again.
+    player = PlayerFactory(entry_rating=1800, name="Ann")
+    link = f'href="/club/players/{player.pk}/">Ann</a>'
+    for prefix, expected in [("/club/", link), ("/", link.replace("/club", "")), ("/club/", link)]:
+        with override_script_prefix(prefix):
+            assert expected in client.get("/").content.decode(), prefix
+
+
 @pytest.mark.parametrize(
     ("label", "name"),
     [("2026-10", "October 2026"), ("2026-01", "January 2026"), ("2026-13", "2026-13"),
