@@ -213,7 +213,10 @@ def _constants_written(
         if number in taken:
             kept[number] = len(kept)
         else:
-            literal = written("%s", [params[number]])
+            try:
+                literal = written("%s", [params[number]])
+            except Exception:  # a value psycopg cannot write as text: sent as before
+                return sql, list(params), slots
             pieces += [sql[start : match.start()], literal.replace("%", "%%")]
             start = match.end()
         number += 1

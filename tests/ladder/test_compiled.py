@@ -315,3 +315,16 @@ def test_the_querys_own_values_are_written_into_its_text_on_postgresql():
         assert "'2001-02-03'::date" in statement.sql
     else:
         assert len(statement.params) > 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statements")
+def test_a_value_psycopg_cannot_write_leaves_the_statement_as_it_was():
+    unwritable, slots = object(), [(1, 0, -1, None)]
+    sql, params, kept = compiled_module._constants_written(
+        connections["default"], "SELECT %s, %s, '%%'", [unwritable, 5], slots
+    )
+    assert (sql, params, kept) == ("SELECT %s, %s, '%%'", [unwritable, 5], slots)
+    sql, params, kept = compiled_module._constants_written(
+        connections["default"], "SELECT %s, %s, '%%'", ["50%", 5], slots
+    )
+    assert (sql, params, kept) == ("SELECT '50%%', %s, '%%'", [5], [(0, 0, -1, None)])
