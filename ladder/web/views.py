@@ -19,7 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template import engines
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, get_urlconf, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import conditional_escape
@@ -182,11 +182,9 @@ def _level_badge(level: str, is_title: bool, language: str | None) -> str:
 
 
 @receiver(setting_changed)
-def _forget_kept(*, setting: str, **kwargs: object) -> None:
+def _forget_badges(*, setting: str, **kwargs: object) -> None:
     if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "TEMPLATES"}:
         _level_badge.cache_clear()
-    if setting in {"ROOT_URLCONF", "FORCE_SCRIPT_NAME"}:
-        _URL_PARTS.clear()
 
 
 def jinja_page(request, template: str, context: dict[str, Any]) -> HttpResponse:
@@ -224,23 +222,13 @@ def jinja_rows(template: str, context: dict[str, Any]) -> SafeString:
 
 def _player_urls(name: str = "ladder:player", *first: int) -> Callable[[int], str]:
     """A URL by its last id (by default a player's page, ``Player.get_absolute_url``),
-    reversed once a process and script prefix rather than once a row (a tenth of the
-    standings' time) or once a request (50 µs): the URL of an id that no page shows, either
-    side of its id. ``first``: the arguments before it."""
-    key = (get_script_prefix(), str(get_urlconf() or settings.ROOT_URLCONF), name, first)
-    parts = _URL_PARTS.get(key)
-    if parts is None:
-        if len(_URL_PARTS) > 256:  # a head-to-head's are by player: never without bound
-            _URL_PARTS.clear()
-        marker = "9876543210"
-        before, _, after = reverse(name, args=[*first, int(marker)]).rpartition(marker)
-        parts = _URL_PARTS[key] = (before, after)
-    before, after = parts
+    reversed once a process and script prefix (``context_processors.reversed_once``) rather
+    than once a row (a tenth of the standings' time) or once a request (50 µs): the URL of an
+    id that no page shows, either side of its id. ``first``: the arguments before it."""
+    marker = "9876543210"
+    whole = context_processors.reversed_once(name, *first, int(marker))
+    before, _, after = whole.rpartition(marker)
     return lambda pk: f"{before}{pk}{after}"
-
-
-# ``_player_urls``' text either side of the id, by script prefix, URLconf, name and arguments.
-_URL_PARTS: dict[tuple[str, str, str, tuple[int, ...]], tuple[str, str]] = {}
 
 
 def _link_opponents(player: Player, lines: dict[int, list[selectors.Line]]) -> None:
